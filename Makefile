@@ -1,0 +1,29 @@
+# Fresh machine: `make demo` and `make test` are all you need.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: install demo test lint bench clean
+
+$(BIN)/sim: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(BIN)/sim
+
+install: $(BIN)/sim
+
+demo: install
+	$(BIN)/sim run configs/traders_of_osaka/baseline.yaml --out reports/demo --force
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check sim strategies tests
+
+bench: install
+	$(BIN)/sim bench traders_of_osaka --games 4000
+
+clean:
+	rm -rf $(VENV) reports/*/

@@ -1,0 +1,3 @@
+"""Balance simulator for tabletop games."""
+
+__version__ = "0.1.0"

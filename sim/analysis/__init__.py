@@ -1,0 +1,1 @@
+"""Tables, statistics, charts and reports built from a run folder."""

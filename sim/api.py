@@ -1,0 +1,152 @@
+"""The engine protocol every game implements, and the one game loop (`play_game`).
+
+Names follow OpenSpiel's vocabulary (see ../shared/DESIGN.md "Engine protocol"):
+a *game* is a stateless forward model, a *state* is plain picklable data that only
+`Game.apply_action` changes, `current_player` is a seat, ``CHANCE`` or ``TERMINAL``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CHANCE = -1
+TERMINAL = -2
+
+Action = Any  # a small frozen dataclass, one class per kind of move
+Observation = Any  # a frozen dataclass holding what one seat may know
+
+
+class SimError(Exception):
+    """A user-facing error (bad config, data file, CLI input): printed without traceback, exit status 2."""
+
+
+class IllegalActionError(RuntimeError):
+    """Raised by the game loop when a strategy returns an action that is not legal (DESIGN principle 5).
+
+    ``seat`` is the seat whose strategy chose it.
+    """
+
+    def __init__(self, seat: int, message: str):
+        super().__init__(message)
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static description of a game: registry name, engine version, player range, rulebook source."""
+
+    name: str
+    version: str
+    min_players: int
+    max_players: int
+    title: str = ""
+    source: str = ""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A stateless forward model. Built from validated options and rule data; holds no per-game state."""
+
+    info: ClassVar[GameInfo]
+    num_players: int
+
+    def new_initial_state(self) -> Any: ...
+    def current_player(self, state: Any) -> int: ...
+    def legal_actions(self, state: Any) -> tuple[Action, ...]: ...
+    def chance_outcomes(self, state: Any) -> tuple[tuple[Action, float], ...]: ...
+    def apply_action(self, state: Any, action: Action) -> None: ...
+    def observe(self, state: Any, seat: int) -> Observation: ...
+    def scores(self, state: Any) -> tuple[float, ...]: ...
+    def winners(self, state: Any) -> frozenset[int]: ...
+
+
+class Strategy(Protocol):
+    """A player: picks one of ``legal`` from the seat's observation, using only ``rng`` for randomness."""
+
+    def choose(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+@dataclass
+class GameResult:
+    """What one played game yields: final state, decision count and whether the cap was hit.
+
+    ``log`` holds ``(player, action)`` pairs when ``record=True`` (player is a seat or ``CHANCE``).
+    """
+
+    state: Any
+    n_decisions: int
+    truncated: bool
+    log: list[tuple[int, Action]] = field(default_factory=list)
+
+
+def sample_chance(game: Game, state: Any, rng: random.Random) -> Action:
+    """Draw one chance outcome. Uses the game's fast sampler when it has one (tested to agree)."""
+    fast = getattr(game, "sample_chance", None)
+    if fast is not None:
+        return fast(state, rng)
+    outcomes = game.chance_outcomes(state)
+    r = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def play_game(
+    game: Game,
+    strategies: Sequence[Strategy],
+    chance_rng: random.Random,
+    seat_rngs: Sequence[random.Random],
+    *,
+    max_decisions: int,
+    record: bool = False,
+    on_decision: Callable[[int, Action], None] | None = None,
+    state: Any = None,
+) -> GameResult:
+    """Play one game to the end or to ``max_decisions`` player decisions (then ``truncated=True``).
+
+    The one game loop (DESIGN principle 6): runs, benchmarks, replays and tests all call it.
+    Raises ``IllegalActionError`` naming the seat when a strategy returns an illegal action;
+    exceptions from engines and strategies propagate to the caller (the runner records them).
+    """
+    if state is None:
+        state = game.new_initial_state()
+    current_player, apply_action = game.current_player, game.apply_action
+    legal_actions, observe = game.legal_actions, game.observe
+    stalled = getattr(game, "stalled", None)
+    log: list[tuple[int, Action]] = []
+    n = 0
+    while True:
+        p = current_player(state)
+        if p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
+            return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
+        if p == CHANCE:
+            action = sample_chance(game, state, chance_rng)
+        else:
+            if n >= max_decisions:
+                return GameResult(state, n, True, log)
+            legal = legal_actions(state)
+            action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
+            if action not in legal:
+                who = type(getattr(strategies[p], "inner", strategies[p])).__name__
+                raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
+            n += 1
+        if record:
+            log.append((p, action))
+        if on_decision is not None:
+            on_decision(p, action)
+        apply_action(state, action)
+
+
+class BaseOptions(BaseModel):
+    """Options every game has. Games subclass it with their rule options (RULINGS §1.3, §1.5)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_decisions: int = Field(5000, ge=1, description="decision cap; a game reaching it is recorded as truncated")

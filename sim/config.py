@@ -1,0 +1,161 @@
+"""Run configs: a YAML file naming the game, seats' strategies, options, data files and seed.
+
+``load_config(path)`` validates everything a run needs before any game is played and raises
+``SimError`` naming the file, line and key of the first problems found (exit status 2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from .api import SimError
+from .data import Located, format_validation, read_yaml
+from .registry import get_game, make_strategy
+
+
+class StrategySpec(BaseModel):
+    """One seat's strategy: a registry name or import string, its params, an optional label."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+    label: str | None = None
+
+
+class Config(BaseModel):
+    """The validated config file (see README "Configs")."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    players: StrictInt = Field(ge=1)
+    games: StrictInt = Field(ge=1)
+    seed: StrictInt = Field(ge=0, lt=2**63)
+    strategies: list[StrategySpec] = Field(min_length=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, str] = Field(default_factory=dict)
+    seating: Literal["rotate", "fixed"] = "rotate"
+    jobs: StrictInt = Field(1, ge=1)
+    chunk_size: StrictInt | None = Field(None, ge=1)
+    output: str | None = None
+
+
+class RunConfig(BaseModel):
+    """A config resolved for running: labels unique, data paths absolute, options complete.
+
+    This is the only thing that crosses process boundaries (as JSON).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    game: str
+    players: int
+    games: int
+    seed: int
+    strategies: tuple[StrategySpec, ...]
+    labels: tuple[str, ...]
+    options: dict[str, Any]
+    data: dict[str, str]
+    seating: Literal["rotate", "fixed"]
+    jobs: int
+    chunk_size: int | None
+    output: str | None
+    source: str = ""
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+    @classmethod
+    def from_json(cls, text: str) -> RunConfig:
+        return cls.model_validate_json(text)
+
+
+def _labels(specs: list[StrategySpec]) -> tuple[str, ...]:
+    """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
+    out: list[str] = []
+    first_params: dict[str, dict] = {}
+    for spec in specs:
+        label = spec.label or spec.name
+        if spec.label is None and label in first_params and first_params[label] != spec.params:
+            k = 2
+            while f"{label}#{k}" in out:
+                k += 1
+            label = f"{label}#{k}"
+        first_params.setdefault(label, spec.params)
+        out.append(label)
+    return tuple(out)
+
+
+def build_game(rc: RunConfig) -> Any:
+    """Construct the game of a resolved config (validates options and data files)."""
+    cls = get_game(rc.game)
+    return cls.build(rc.players, rc.options, {k: Path(v) for k, v in rc.data.items()})
+
+
+def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
+    """Validate a parsed config document (plus CLI overrides) into a ``RunConfig``.
+
+    Raises ``SimError`` with file, line, key and the expected value for every problem.
+    """
+    raw = dict(doc.value) if isinstance(doc.value, dict) else doc.value
+    if not isinstance(raw, dict):
+        raise SimError(f"{doc.source}: a config must be a mapping of keys (game, players, ...), got {type(raw).__name__}")
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            raw[key] = value
+    try:
+        cfg = Config.model_validate(raw)
+    except ValidationError as exc:
+        raise SimError(format_validation(exc, doc)) from None
+    try:
+        cls = get_game(cfg.game)
+    except SimError as exc:
+        raise SimError(f"{doc.where(('game',))}: {exc}") from None
+    info = cls.info
+    if not info.min_players <= cfg.players <= info.max_players:
+        raise SimError(
+            f"{doc.where(('players',))}: {info.title or info.name} takes {info.min_players}-{info.max_players}"
+            f" players, not {cfg.players}"
+        )
+    if len(cfg.strategies) != cfg.players:
+        raise SimError(
+            f"{doc.where(('strategies',))}: expected one strategy per seat ({cfg.players}), got {len(cfg.strategies)}"
+        )
+    for i, spec in enumerate(cfg.strategies):
+        try:
+            make_strategy(spec.name, spec.params, cfg.game)
+        except SimError as exc:
+            raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
+    try:
+        options = cls.Options(**cfg.options).model_dump()
+    except ValidationError as exc:
+        raise SimError(format_validation(exc, doc, ("options",))) from None
+    base = Path(doc.source).parent if doc.source else Path(".")
+    data = {}
+    for key, value in cfg.data.items():
+        path = Path(value) if Path(value).is_absolute() else (base / value)
+        if not path.is_file():
+            raise SimError(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
+        data[key] = str(path.resolve())
+    rc = RunConfig(
+        game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
+        strategies=tuple(cfg.strategies), labels=_labels(cfg.strategies), options=options, data=data,
+        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output, source=doc.source,
+    )
+    try:
+        build_game(rc)
+    except SimError as exc:
+        raise SimError(f"{doc.where(('data',))}: {exc}") from None
+    return rc
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+    """Read and validate a config file; ``overrides`` (e.g. ``{"games": 100}``) replace its keys."""
+    return resolve(read_yaml(path), overrides)
+
+
+def dump_resolved(rc: RunConfig) -> str:
+    """The resolved config as pretty JSON (stored in every run folder as ``config.json``)."""
+    return json.dumps(json.loads(rc.to_json()), indent=2)

@@ -1,0 +1,132 @@
+"""Reading YAML safely with line numbers, so every error names the file, line and key.
+
+Used for configs and for game data files (RULINGS §1.1: components are data). YAML is read
+with PyYAML's safe node composer only: no object construction, duplicate keys are errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from .api import SimError
+
+_scalars = yaml.constructor.SafeConstructor()
+
+
+@dataclass
+class Located:
+    """A parsed YAML document: ``value`` (plain dicts/lists/scalars), the source name, and key lines."""
+
+    value: Any
+    source: str
+    lines: dict[tuple, int]  # path of keys/indices -> 1-based line
+
+    def line_of(self, path: tuple) -> int | None:
+        """Line of the deepest known prefix of ``path`` (None when nothing matches)."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), None)
+
+    def where(self, path: tuple) -> str:
+        line = self.line_of(path)
+        key = ".".join(str(p) for p in path) or "(top level)"
+        return f"{self.source}" + (f", line {line}" if line else "") + f", key '{key}'"
+
+
+def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict = {}
+        for knode, vnode in node.value:
+            key = _convert(knode, path + ("<key>",), {}, source)
+            if not isinstance(key, (str, int, float, bool)):
+                raise SimError(f"{source}, line {knode.start_mark.line + 1}: mapping keys must be plain scalars")
+            if key in out:
+                raise SimError(
+                    f"{source}, line {knode.start_mark.line + 1}: duplicate key '{key}'"
+                    f" (first at line {lines[path + (key,)]})"
+                )
+            lines[path + (key,)] = knode.start_mark.line + 1
+            out[key] = _convert(vnode, path + (key,), lines, source)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(v, path + (i,), lines, source) for i, v in enumerate(node.value)]
+    if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[1] in {
+        "str", "int", "float", "bool", "null", "timestamp",
+    }:
+        return _scalars.construct_object(node, deep=True)
+    raise SimError(f"{source}, line {node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
+
+
+def parse_yaml(text: str, source: str) -> Located:
+    """Parse YAML text safely. Raises ``SimError`` naming ``source`` and the line on any syntax error."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SimError(f"{source}{where}: YAML syntax error: {problem}") from None
+    lines: dict[tuple, int] = {}
+    value = {} if node is None else _convert(node, (), lines, source)
+    return Located(value, source, lines)
+
+
+def read_yaml(path: str | Path) -> Located:
+    """Read and parse a YAML file. Raises ``SimError`` when it is missing, unreadable or not YAML."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SimError(f"{p}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimError(f"{p}: cannot read file: {exc}") from None
+    return parse_yaml(text, str(p))
+
+
+def package_yaml(package: str, name: str) -> Located:
+    """Read a data file shipped inside ``package`` (via importlib.resources)."""
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    return parse_yaml(text, f"{package}/{name}")
+
+
+def validate(model: type[BaseModel], doc: Located, value: Any = None, prefix: tuple = ()) -> Any:
+    """Validate ``value`` (default: the whole document) against a pydantic model.
+
+    Raises ``SimError`` listing every problem with file, line, key and what was expected.
+    """
+    try:
+        return model.model_validate(doc.value if value is None else value)
+    except ValidationError as exc:
+        raise SimError(format_validation(exc, doc, prefix)) from None
+
+
+def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) -> str:
+    """One readable line per pydantic error: ``file, line N, key 'a.b': message``."""
+    out = []
+    for err in exc.errors():
+        path = prefix + tuple(err["loc"])
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif err["type"] == "missing":
+            msg = "required key is missing"
+        got = err.get("input")
+        tail = f" (got {got!r})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
+        out.append(f"{doc.where(path)}: {msg}{tail}")
+    return "\n".join(out)
+
+
+def file_hash(text: str) -> str:
+    """Short SHA-256 of a data file's text, for the run manifest."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

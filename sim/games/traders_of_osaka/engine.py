@@ -1,0 +1,564 @@
+"""Traders of Osaka: the forward model (rulebook seeds/003, RULINGS §2).
+
+Flow: setup deals (chance) -> start player -> achievement-token choices -> turns. A turn is one
+action (Buy Goods, Take Coins, Reserve); Buy Goods continues with one ``PayCard`` decision per
+hand card until the cost is covered, then ships advance, payments run (order chosen by the
+active player when several ships reach Edo; insurance offered clockwise from the active
+player before ships sink), and the Market and Farm are refreshed.
+
+Every card drawn is a chance node over the cards in the draw pile (uniform), so the pile has
+no hidden order to leak.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.api import CHANCE, TERMINAL, GameInfo
+
+from .actions import (
+    BUY,
+    END_INSURANCE,
+    PASS,
+    BuyGoods,
+    ChoosePayment,
+    ChooseToken,
+    Draw,
+    EndInsurance,
+    Insure,
+    Pass,
+    PayCard,
+    Reserve,
+    StartPlayer,
+    TakeCoins,
+)
+from .observation import Card, Observation
+from .rules import Options, OsakaData, load_data
+
+# phases
+SETUP, START_TIE, TOKENS, TURN_START, ACTION, PAY, PAYMENTS, ORDER, INSURE, TURN_END, END = range(11)
+PROMPTS = {TOKENS: "token", ACTION: "action", PAY: "pay", ORDER: "payment_order", INSURE: "insure"}
+# draw destinations (entries of State.to_draw): a hand position during setup is its index >= 0
+TO_MARKET, TO_FARM, TO_VP = -1, -2, 100
+
+
+@dataclass
+class State:
+    """Plain, picklable game state. Seats count from the start player once setup is done."""
+
+    n: int
+    draw: list[int]
+    discard: list[int] = field(default_factory=list)
+    market: list[int] = field(default_factory=list)
+    farm: list[int] = field(default_factory=list)
+    reserved: dict[int, int] = field(default_factory=dict)  # card id -> seat
+    hands: list[list[int]] = field(default_factory=list)
+    hand_value: list[int] = field(default_factory=list)  # coins in each hand
+    goods: list[list[int]] = field(default_factory=list)
+    insured: set[int] = field(default_factory=set)  # card ids of insured merchandise
+    vp: list[int] = field(default_factory=list)
+    vp_cards: list[list[int]] = field(default_factory=list)
+    tokens: list[list[int]] = field(default_factory=list)
+    supply: list[int] = field(default_factory=list)  # achievement tokens left per colour
+    substitutes: list[int] = field(default_factory=list)  # tokens taken after the supply ran out
+    ships: list[int] = field(default_factory=list)
+    phase: int = SETUP
+    to_draw: list[int] = field(default_factory=list)
+    setup_pos: int = 0
+    tied: list[int] = field(default_factory=list)
+    active: int = 0
+    due: int = 0
+    paid: int = 0
+    edo: list[int] = field(default_factory=list)  # colours of ships waiting at Edo
+    paying: int = -1
+    sinking: list[int] = field(default_factory=list)
+    insure_queue: list[int] = field(default_factory=list)
+    turns: int = 0
+    # per-seat figures for metrics
+    bought: list[int] = field(default_factory=list)
+    sunk: list[int] = field(default_factory=list)
+    insured_count: list[int] = field(default_factory=list)
+    payments: list[int] = field(default_factory=list)
+    n_payments: int = 0
+    n_sinkings: int = 0
+    reshuffles: int = 0
+    stalled: bool = False
+    passes: int = 0  # consecutive turns passed
+
+
+class TradersOfOsaka:
+    """Traders of Osaka for 2-4 players. ``TradersOfOsaka(num_players, Options(), load_data())``.
+
+    Raises ``ValueError`` for a player count outside 2-4.
+    """
+
+    info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
+    Options = Options
+
+    def __init__(self, num_players: int, options: Options | None = None, data: OsakaData | None = None):
+        if not self.info.min_players <= num_players <= self.info.max_players:
+            raise ValueError(f"Traders of Osaka takes 2-4 players, not {num_players}")
+        self.num_players = num_players
+        self.options = options or Options()
+        self.data = data or load_data()
+        cd = self.data.cards
+        self.colours = tuple(cd.colours)
+        cards = []
+        for colour in range(len(cd.colours)):
+            for kind in cd.per_colour:
+                cards += [(colour, kind.value, kind.insurance)] * kind.count
+        self.cards = tuple(Card(i, c, v, ins) for i, (c, v, ins) in enumerate(cards))
+        self.value = tuple(c.value for c in self.cards)
+        self.colour = tuple(c.colour for c in self.cards)
+        self.icons = tuple(c.insurance for c in self.cards)
+        values = sorted({c.value for c in self.cards})
+        self.kind = tuple(c.colour * len(values) + values.index(c.value) for c in self.cards)  # small int per (colour, value)
+        kinds = [s.kind for s in self.data.track.spaces]
+        self.track = tuple(kinds)
+        self.edo = len(kinds) - 1
+        self.anchor = kinds.index("anchor")
+        self.waves = frozenset(i for i, k in enumerate(kinds) if k == "waves")
+        # action objects are immutable: build each once
+        self._draw = tuple(Draw(i) for i in range(len(cards)))
+        self._take = tuple(TakeCoins(i) for i in range(len(cards)))
+        self._reserve = tuple(Reserve(i) for i in range(len(cards)))
+        self._pay = tuple(PayCard(i) for i in range(len(cards)))
+        self._insure = tuple(Insure(i) for i in range(len(cards)))
+        self._token = tuple(ChooseToken(c) for c in range(len(self.colours)))
+        self._order = tuple(ChoosePayment(c) for c in range(len(self.colours)))
+
+    @classmethod
+    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
+        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
+        return cls(num_players, Options(**(options or {})), load_data(data_paths))
+
+    # ------------------------------------------------------------------ protocol
+    def new_initial_state(self) -> State:
+        n, nc = self.num_players, len(self.colours)
+        o = self.options
+        s = State(
+            n=n,
+            draw=list(range(len(self.cards))),
+            hands=[[] for _ in range(n)],
+            hand_value=[0] * n,
+            goods=[[] for _ in range(n)],
+            vp=[0] * n,
+            vp_cards=[[] for _ in range(n)],
+            tokens=[[0] * nc for _ in range(n)],
+            supply=[self.data.cards.achievement_tokens_per_colour] * nc,
+            substitutes=[0] * nc,
+            ships=[0] * nc,
+            bought=[0] * n,
+            sunk=[0] * n,
+            insured_count=[0] * n,
+            payments=[0] * n,
+        )
+        s.to_draw = [TO_MARKET] * o.market_size + [TO_FARM] * o.farm_size
+        self._advance(s)
+        return s
+
+    def current_player(self, s: State) -> int:
+        ph = s.phase
+        if s.to_draw or ph == START_TIE:
+            return CHANCE
+        if ph == END:
+            return TERMINAL
+        if ph == TOKENS:
+            return s.setup_pos
+        if ph == INSURE:
+            return s.insure_queue[0]
+        return s.active
+
+    def chance_outcomes(self, s: State) -> tuple:
+        if s.to_draw:
+            p = 1.0 / len(s.draw)
+            return tuple((self._draw[c], p) for c in s.draw)
+        p = 1.0 / len(s.tied)
+        return tuple((StartPlayer(pos), p) for pos in s.tied)
+
+    def sample_chance(self, s: State, rng) -> Draw | StartPlayer:
+        """Fast sampler, same distribution as ``chance_outcomes`` (tested)."""
+        if s.to_draw:
+            return self._draw[s.draw[int(rng.random() * len(s.draw))]]
+        return StartPlayer(s.tied[int(rng.random() * len(s.tied))])
+
+    def legal_actions(self, s: State) -> tuple:
+        ph, me = s.phase, s.active
+        if ph == ACTION:
+            return self._turn_actions(s, me)
+        if ph == PAY:
+            return tuple(self._pay[c] for c in self._distinct(s.hands[me]))
+        if ph == TOKENS:
+            return self._token
+        if ph == ORDER:
+            return tuple(self._order[c] for c in s.edo)
+        if ph == INSURE:
+            seat = s.insure_queue[0]
+            return tuple(self._insure[c] for c in self._insurance_cards(s, seat)) + (END_INSURANCE,)
+        return ()
+
+    def apply_action(self, s: State, a) -> None:
+        if a is not PASS and s.phase == ACTION:
+            s.passes = 0
+        match a:
+            case Draw(card):
+                self._place_draw(s, card)
+            case BuyGoods():
+                s.due = self.buy_cost(s, s.active)
+                s.paid = 0
+                s.phase = PAY
+            case PayCard(card):
+                me = s.active
+                s.hands[me].remove(card)
+                s.hand_value[me] -= self.value[card]
+                s.discard.append(card)
+                s.paid += self.value[card]
+                if s.paid >= s.due:
+                    self._complete_purchase(s, me)
+            case TakeCoins(card):
+                me = s.active
+                s.market.remove(card)
+                if s.reserved.get(card) == me:
+                    del s.reserved[card]
+                s.hands[me].append(card)
+                s.hand_value[me] += self.value[card]
+                s.phase = TURN_END
+            case Reserve(card):
+                s.reserved[card] = s.active
+                s.phase = TURN_END
+            case ChooseToken(colour):
+                self._gain_token(s, s.setup_pos, colour)
+                s.setup_pos += 1
+                if s.setup_pos == s.n:
+                    s.phase, s.active = TURN_START, 0
+            case ChoosePayment(colour):
+                self._pay_ship(s, colour)
+            case Insure(card):
+                self._insure_with(s, s.insure_queue[0], card)
+            case EndInsurance():
+                s.insure_queue.pop(0)
+            case StartPlayer(position):
+                self._set_start(s, position)
+            case Pass():
+                s.passes += 1
+                s.phase = TURN_END
+            case _:
+                raise ValueError(f"not a Traders of Osaka action: {a!r}")
+        self._advance(s)
+
+    def observe(self, s: State, seat: int) -> Observation:
+        me, ph = s.active, s.phase
+        cost = self.buy_cost(s, me) if ph == ACTION else s.due if ph == PAY else 0
+        return Observation(
+            seat, s.n, PROMPTS.get(ph, "none"), me, self.cards, self.colours, self.track,
+            tuple(s.market), tuple(s.farm), tuple(s.reserved.items()), tuple(s.hands[seat]),
+            tuple(map(len, s.hands)), tuple(map(tuple, s.goods)), frozenset(s.insured),
+            tuple(map(tuple, s.tokens)), tuple(s.ships), s.vp[seat], len(s.draw), tuple(s.discard),
+            cost, s.paid if ph == PAY else 0, tuple(s.edo), tuple(s.sinking), self.options.end_tokens,
+        )
+
+    def scores(self, s: State) -> tuple[float, ...]:
+        """VP per seat ('Victory')."""
+        return tuple(float(v) for v in s.vp)
+
+    def winners(self, s: State) -> frozenset[int]:
+        """Most VP; ties by most achievement tokens; then all tied players win ('Victory')."""
+        key = [(s.vp[i], sum(s.tokens[i])) for i in range(s.n)]
+        best = max(key)
+        return frozenset(i for i in range(s.n) if key[i] == best)
+
+    def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
+        """Per-seat figures: achievement tokens, goods bought / sunk / insured, payments scored."""
+        return {
+            "achievement_tokens": tuple(float(sum(t)) for t in s.tokens),
+            "goods_bought": tuple(map(float, s.bought)),
+            "goods_sunk": tuple(map(float, s.sunk)),
+            "goods_insured": tuple(map(float, s.insured_count)),
+            "payments_scored": tuple(map(float, s.payments)),
+        }
+
+    def summary(self, s: State) -> dict[str, float]:
+        """Whole-game figures: turns, rounds, payments, sinkings, reshuffles."""
+        return {
+            "turns": float(s.turns),
+            "rounds": float(-(-s.turns // s.n)),
+            "payments": float(s.n_payments),
+            "sinkings": float(s.n_sinkings),
+            "reshuffles": float(s.reshuffles),
+        }
+
+    def stalled(self, s: State) -> bool:
+        """True when the game ended because nobody could act (reported as truncated)."""
+        return s.stalled
+
+    def clone(self, s: State) -> State:
+        return copy.deepcopy(s)
+
+    def describe(self, s: State, a) -> str:
+        """One log line for ``sim replay``."""
+        name = self._card_name
+        match a:
+            case Draw(card):
+                dest = s.to_draw[0]
+                where = {TO_MARKET: "Market", TO_FARM: "Farm"}.get(dest)
+                if where is None:
+                    where = f"VP of seat {dest - TO_VP}" if dest >= TO_VP else f"hand at draw position {dest}"
+                return f"chance: draw {name(card)} to {where}"
+            case StartPlayer(position):
+                return f"chance: draw position {position} starts (tie)"
+            case ChooseToken(colour):
+                return f"seat {s.setup_pos}: takes a {self.colours[colour]} achievement token"
+            case BuyGoods():
+                goods = [name(c) for c in s.market if s.reserved.get(c, s.active) == s.active]
+                return f"seat {s.active}: buys goods {', '.join(goods)} for {self.buy_cost(s, s.active)} coins"
+            case PayCard(card):
+                return f"seat {s.active}: pays with {name(card)}"
+            case TakeCoins(card):
+                return f"seat {s.active}: takes coins {name(card)}"
+            case Reserve(card):
+                zone = "Market" if card in s.market else "Farm"
+                return f"seat {s.active}: reserves {name(card)} in the {zone}"
+            case ChoosePayment(colour):
+                return f"seat {s.active}: pays the {self.colours[colour]} ship first"
+            case Insure(card):
+                return f"seat {s.insure_queue[0]}: insures with {name(card)}"
+            case EndInsurance():
+                return f"seat {s.insure_queue[0]}: insures nothing more"
+            case Pass():
+                return f"seat {s.active}: passes (no legal action)"
+        return repr(a)
+
+    # ------------------------------------------------------------------ helpers
+    def _card_name(self, c: int) -> str:
+        return f"{self.colours[self.colour[c]]} {self.value[c]}"
+
+    def buy_cost(self, s: State, seat: int) -> int:
+        """Coins needed to buy now: unreserved Market cards plus ``seat``'s own reservation."""
+        v, res = self.value, s.reserved
+        if not res:
+            return sum(v[c] for c in s.market)
+        return sum(v[c] for c in s.market if res.get(c, seat) == seat)
+
+    def _distinct(self, cards: list[int]) -> list[int]:
+        """First card of each (colour, value) kind: identical cards are one choice."""
+        seen: dict[int, int] = {}
+        kind = self.kind
+        for c in cards:
+            seen.setdefault(kind[c], c)
+        return list(seen.values())
+
+    def _turn_actions(self, s: State, me: int) -> tuple:
+        res, kind = s.reserved, self.kind
+        takeable = [c for c in s.market if res.get(c, me) == me] if res else s.market
+        out = []
+        if takeable and s.hand_value[me] >= sum(self.value[c] for c in takeable):
+            out.append(BUY)
+        seen = {}
+        for c in takeable:  # identical cards are one choice; your reserved card is its own
+            seen.setdefault(kind[c] + (c in res) * 100, self._take[c])
+        out += seen.values()
+        if me not in res.values():
+            seen = {}
+            for c in s.market:
+                if c not in res:
+                    seen.setdefault(kind[c], self._reserve[c])
+            for c in s.farm:
+                if c not in res:
+                    seen.setdefault(kind[c] + 1000, self._reserve[c])
+            out += seen.values()
+        return tuple(out) if out else (PASS,)
+
+    def _insurance_cards(self, s: State, seat: int) -> list[int]:
+        """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
+        col, ins = self.colour, s.insured
+        exposed = {col[g] for g in s.goods[seat] if g not in ins and col[g] in s.sinking}
+        if not exposed:
+            return []
+        return self._distinct([c for c in s.hands[seat] if self.icons[c] and col[c] in exposed])
+
+    def _place_draw(self, s: State, card: int) -> None:
+        dest = s.to_draw.pop(0)
+        s.draw.remove(card)
+        if dest == TO_MARKET:
+            s.market.append(card)
+        elif dest == TO_FARM:
+            s.farm.append(card)
+        elif dest >= TO_VP:
+            s.vp_cards[dest - TO_VP].append(card)
+        else:
+            s.hands[dest].append(card)
+            s.hand_value[dest] += self.value[card]
+
+    def _set_start(self, s: State, start: int) -> None:
+        """'Preparation' 7: rotate so the start player is seat 0 (clockwise order kept)."""
+        s.hands = s.hands[start:] + s.hands[:start]
+        s.hand_value = s.hand_value[start:] + s.hand_value[:start]
+        s.tied = []
+        s.phase, s.setup_pos = TOKENS, 0
+
+    def _gain_token(self, s: State, seat: int, colour: int) -> None:
+        s.tokens[seat][colour] += 1
+        if s.supply[colour]:
+            s.supply[colour] -= 1
+        else:  # 'Acquire Achievement Tokens': use some other substitute
+            s.substitutes[colour] += 1
+
+    def _refresh(self, s: State) -> None:
+        """'Refresh the Market and the Farm': Farm to Market, then draw 2 to Market and 3 to Farm."""
+        s.market.extend(s.farm)
+        s.farm = []
+        o = self.options
+        s.to_draw += [TO_MARKET] * o.refresh_market_draw + [TO_FARM] * o.farm_size
+
+    def _complete_purchase(self, s: State, me: int) -> None:
+        res, col = s.reserved, self.colour
+        bought = [c for c in s.market if res.get(c, me) == me]
+        s.market = [c for c in s.market if res.get(c, me) != me]
+        for c in bought:
+            if c in res:
+                del res[c]  # 'Reserve Cards': buying your reserved good returns the piece
+        s.goods[me].extend(bought)
+        s.bought[me] += len(bought)
+        counts = [0] * len(self.colours)
+        for c in bought:
+            counts[col[c]] += 1
+        for colour, k in enumerate(counts):
+            if k:  # 'Advancing Ships': 1 step for one good, 2 for two or more
+                s.ships[colour] = min(s.ships[colour] + (1 if k == 1 else 2), self.edo)
+                if s.ships[colour] == self.edo:
+                    s.edo.append(colour)
+        s.phase = PAYMENTS
+
+    def _pay_ship(self, s: State, colour: int) -> None:
+        """'Payment' steps 1-2 for ``colour``, the end check, then step 3 (insurance, sinking) or 4."""
+        s.edo.remove(colour)
+        s.n_payments += 1
+        val, col, per = self.value, self.colour, self.options.vp_per
+        scored = []
+        for seat in range(s.n):
+            sold = [g for g in s.goods[seat] if col[g] == colour]
+            if not sold:
+                continue
+            s.goods[seat] = [g for g in s.goods[seat] if col[g] != colour]
+            price = max(val[g] for g in sold) + s.tokens[seat][colour]
+            vp = -(-price * len(sold) // per)  # rounded up to a multiple of 5, 1 VP per 5
+            sold.sort(key=val.__getitem__)  # VP cards are the lowest values of the set
+            s.vp_cards[seat].extend(sold[:vp])
+            s.discard.extend(sold[vp:])
+            s.insured.difference_update(sold)
+            s.vp[seat] += vp
+            s.to_draw += [TO_VP + seat] * max(0, vp - len(sold))  # shortfall from the draw pile
+            s.payments[seat] += 1
+            scored.append(seat)
+        for seat in scored:
+            self._gain_token(s, seat, colour)
+        if any(sum(t) >= self.options.end_tokens for t in s.tokens):
+            s.phase = END  # 'The End of the Game': immediately after step 2
+            s.to_draw.clear()
+            return
+        s.paying = colour
+        s.sinking = [c for c, pos in enumerate(s.ships) if pos in self.waves]
+        if s.sinking:
+            s.n_sinkings += len(s.sinking)
+            s.insure_queue = [(s.active + k) % s.n for k in range(s.n)]
+            s.phase = INSURE
+        else:
+            s.ships[colour] = 0
+            s.phase = PAYMENTS
+
+    def _insure_with(self, s: State, seat: int, card: int) -> None:
+        """'Insurance': discard ``card``; insure up to its icons of that colour, highest values first."""
+        s.hands[seat].remove(card)
+        s.hand_value[seat] -= self.value[card]
+        s.discard.append(card)
+        colour = self.colour[card]
+        exposed = [g for g in s.goods[seat] if self.colour[g] == colour and g not in s.insured]
+        exposed.sort(key=self.value.__getitem__, reverse=True)
+        chosen = exposed[: self.icons[card]]
+        s.insured.update(chosen)
+        s.insured_count[seat] += len(chosen)
+
+    def _sink(self, s: State) -> None:
+        """'Sunk by the Black Tide' and 'Return the Ships'."""
+        col, ins = self.colour, s.insured
+        for seat in range(s.n):
+            keep = [g for g in s.goods[seat] if col[g] not in s.sinking or g in ins]
+            lost = len(s.goods[seat]) - len(keep)
+            if lost:
+                s.discard.extend(g for g in s.goods[seat] if col[g] in s.sinking and g not in ins)
+                s.goods[seat] = keep
+                s.sunk[seat] += lost
+        for c in s.sinking:
+            s.ships[c] = self.anchor
+        s.ships[s.paying] = 0
+        s.sinking = []
+        s.paying = -1
+        s.phase = PAYMENTS
+
+    def _advance(self, s: State) -> None:
+        """Run automatic steps until a decision, a chance node or the end."""
+        while True:
+            if s.to_draw:
+                if s.draw:
+                    return
+                if s.discard:  # 'If the draw pile is exhausted, shuffle the discard pile'
+                    s.draw, s.discard = s.discard, []
+                    s.reshuffles += 1
+                    return
+                s.to_draw.pop(0)  # nothing left to draw: the draw is skipped (VP still counted)
+                continue
+            ph = s.phase
+            if ph == SETUP:
+                pos = s.setup_pos
+                if s.hand_value[pos] < self.options.hand_threshold:
+                    s.to_draw.append(pos)
+                    continue
+                if pos + 1 < s.n:
+                    s.setup_pos += 1
+                    continue
+                keys = [(v, len(h)) for v, h in zip(s.hand_value, s.hands, strict=True)]
+                low = min(keys)
+                s.tied = [i for i, k in enumerate(keys) if k == low]
+                if len(s.tied) == 1:
+                    self._set_start(s, s.tied[0])
+                else:
+                    s.phase = START_TIE
+                return
+            if ph == TURN_START:
+                me = s.active
+                s.phase = ACTION
+                if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
+                    s.phase, s.stalled = END, True
+                    return
+                if not any(s.reserved.get(c, me) == me for c in s.market):
+                    self._refresh(s)
+                    continue
+                return
+            if ph == PAYMENTS:
+                if len(s.edo) > 1:
+                    s.phase = ORDER
+                    return
+                if s.edo:
+                    self._pay_ship(s, s.edo[0])
+                    continue
+                self._refresh(s)
+                s.phase = TURN_END
+                continue
+            if ph == INSURE:
+                while s.insure_queue and not self._insurance_cards(s, s.insure_queue[0]):
+                    s.insure_queue.pop(0)
+                if not s.insure_queue:
+                    self._sink(s)
+                    continue
+                return
+            if ph == TURN_END:
+                s.turns += 1
+                s.active = (s.active + 1) % s.n
+                s.phase = TURN_START
+                continue
+            return
+
+
+GAME = TradersOfOsaka

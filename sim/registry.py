@@ -1,0 +1,93 @@
+"""Where games and strategies are found by name.
+
+Games: every subpackage of ``sim.games`` exposing ``GAME`` (a Game class with ``info``,
+``Options`` and ``build``). Strategies: the ``STRATEGIES`` dict of ``strategies.common`` and of
+every ``strategies.<game>`` subpackage, installed packages registering in the entry-point group
+``sim.strategies``, and import strings ``package.module:factory``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from .api import SimError
+
+
+@cache
+def games() -> dict[str, Any]:
+    """Registry name -> Game class, in name order."""
+    import sim.games as pkg
+
+    found = {}
+    for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"sim.games.{mod.name}")
+        cls = getattr(module, "GAME", None)
+        if cls is not None:
+            found[cls.info.name] = cls
+    return found
+
+
+def get_game(name: str) -> Any:
+    """The Game class registered as ``name``. Raises ``SimError`` listing the known games."""
+    try:
+        return games()[name]
+    except KeyError:
+        raise SimError(f"unknown game '{name}'; known games: {', '.join(games())}") from None
+
+
+@cache
+def strategies() -> dict[str, Any]:
+    """Registry name -> strategy factory, in name order (built-in, per-game, then entry points)."""
+    import strategies as pkg
+
+    found: dict[str, Any] = {}
+    for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"strategies.{mod.name}")
+        found.update(getattr(module, "STRATEGIES", {}))
+    for ep in sorted(entry_points(group="sim.strategies"), key=lambda e: e.name):
+        found.setdefault(ep.name, ep)
+    return dict(sorted(found.items()))
+
+
+def resolve_strategy(name: str) -> Any:
+    """Factory for a registry name or an import string ``package.module:factory``.
+
+    Raises ``SimError`` when the name is unknown or the import string does not resolve.
+    """
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            obj: Any = importlib.import_module(module_name)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise SimError(f"strategy import string '{name}' does not resolve: {exc}") from None
+        return obj
+    found = strategies()
+    if name not in found:
+        raise SimError(f"unknown strategy '{name}'; known strategies: {', '.join(found)}")
+    factory = found[name]
+    if hasattr(factory, "load"):  # an entry point, loaded on first use
+        try:
+            factory = factory.load()
+        except Exception as exc:  # a broken plugin must not hide behind a traceback
+            raise SimError(f"strategy '{name}' (entry point {factory.value}) failed to load: {exc}") from None
+    return factory
+
+
+def make_strategy(name: str, params: dict | None, game_name: str) -> Any:
+    """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play."""
+    factory = resolve_strategy(name)
+    allowed = getattr(factory, "games", None)
+    if allowed and game_name not in allowed:
+        raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
+    try:
+        return factory(**(params or {}))
+    except SimError:
+        raise
+    except Exception as exc:
+        raise SimError(f"strategy '{name}': bad params {params!r}: {exc}") from None

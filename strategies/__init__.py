@@ -1,0 +1,1 @@
+"""Strategies: ``common`` (any game) and one subpackage per game, each exposing ``STRATEGIES``."""
