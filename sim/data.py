@@ -43,8 +43,13 @@ class Located:
         return f"{self.source}" + (f", line {line}" if line else "") + f", key '{key}'"
 
 
+_SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
+
+
 def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
     lines[path] = node.start_mark.line + 1
+    if node.tag not in _SAFE_TAGS:  # no object construction, ever
+        raise SimError(f"{source}, line {node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for knode, vnode in node.value:
@@ -61,11 +66,7 @@ def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_convert(v, path + (i,), lines, source) for i, v in enumerate(node.value)]
-    if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[1] in {
-        "str", "int", "float", "bool", "null", "timestamp",
-    }:
-        return _scalars.construct_object(node, deep=True)
-    raise SimError(f"{source}, line {node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
+    return _scalars.construct_object(node, deep=True)
 
 
 def parse_yaml(text: str, source: str) -> Located:

@@ -1,0 +1,195 @@
+"""The command line: runs, tables, reports, replays, config errors (Click's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = """\
+game: traders_of_osaka
+players: 3
+games: 60
+seed: 11
+strategies:
+  - {name: osaka.trader}
+  - {name: osaka.shipper, params: {min_set: 3}}
+  - {name: random}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "c.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("run")
+    cfg = write(tmp, BASE)
+    res = invoke("run", cfg, "--out", tmp / "out", "--quiet")
+    assert res.exit_code == 0, res.output
+    return tmp / "out", res.output
+
+
+def test_run_writes_every_table_figure_and_report(run_dir):
+    out, output = run_dir
+    for name in ["games.parquet", "players.parquet", "metrics.parquet", "manifest.json", "config.json",
+                 "config.yaml", "report.md", "report.html"]:
+        assert (out / name).is_file(), name
+    for fig in ["win_rate_by_seat", "win_rate_by_strategy", "score_by_strategy", "game_length"]:
+        assert (out / "figures" / f"{fig}.png").stat().st_size > 5000
+    games = pl.read_parquet(out / "games.parquet")
+    players = pl.read_parquet(out / "players.parquet")
+    assert games["game_index"].to_list() == list(range(60))
+    assert players.height == 180 and players.columns[:6] == ["game_index", "seat", "strategy", "score", "rank", "won"]
+    assert "achievement_tokens" in players.columns
+    # seating rotates: each strategy plays each seat 20 times in 60 games
+    counts = players.group_by("strategy", "seat").len()
+    assert counts.height == 9 and set(counts["len"]) == {20}
+    # rank 1 exactly for the winners, and winners match games.winners
+    won = players.filter(pl.col("won")).group_by("game_index").agg(pl.col("seat").sort())
+    ok = games.filter(~pl.col("truncated")).join(won, on="game_index")
+    assert all(a == b for a, b in zip(ok["winners"].to_list(), ok["seat"].to_list(), strict=True))
+    assert (players.filter(pl.col("won"))["rank"] == 1).all()
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["seed"] == 11 and man["engine_version"] == "1" and set(man["data_hashes"]) == {"cards", "track"}
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 4 and "Win rate by seat" in html
+    assert "osaka.shipper" in output and "win rate (95% CI)" in output and "report:" in output
+
+
+def test_jobs_1_and_2_give_identical_tables(tmp_path, run_dir):
+    out, _ = run_dir
+    cfg = write(tmp_path, BASE)
+    res = invoke("run", cfg, "--out", tmp_path / "j2", "--jobs", "2", "--quiet")
+    assert res.exit_code == 0, res.output
+    for t in ("games", "players", "metrics"):
+        assert pl.read_parquet(out / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "j2" / f"{t}.parquet")), t
+
+
+def test_chunking_does_not_change_results(tmp_path, run_dir):
+    out, _ = run_dir
+    cfg = write(tmp_path, BASE + "chunk_size: 7\n")
+    assert invoke("run", cfg, "--out", tmp_path / "c7", "--quiet").exit_code == 0
+    assert pl.read_parquet(out / "players.parquet").equals(pl.read_parquet(tmp_path / "c7" / "players.parquet"))
+
+
+def test_report_rebuilds_from_tables(run_dir):
+    out, _ = run_dir
+    (out / "report.md").unlink()
+    res = invoke("report", out)
+    assert res.exit_code == 0 and (out / "report.md").is_file()
+    assert "## Win rate by seat" in (out / "report.md").read_text()
+
+
+def test_replay_reproduces_the_recorded_game(run_dir):
+    out, _ = run_dir
+    games = pl.read_parquet(out / "games.parquet")
+    players = pl.read_parquet(out / "players.parquet").filter(pl.col("game_index") == 5).sort("seat")
+    res = invoke("replay", out, "--game-index", "5")
+    assert res.exit_code == 0
+    assert "seat 0: " in res.output and "chance: draw" in res.output and "buys goods" in res.output
+    last = res.output.strip().splitlines()[-1]
+    assert f"scores: {[float(x) for x in players['score']]}" in last
+    assert f"decisions: {games['n_decisions'][5]}" in last
+
+
+def test_overrides_and_existing_output_refused(tmp_path):
+    cfg = write(tmp_path, BASE)
+    assert invoke("run", cfg, "--out", tmp_path / "o", "--games", "9", "--seed", "3", "--quiet").exit_code == 0
+    assert pl.read_parquet(tmp_path / "o" / "games.parquet").height == 9
+    assert json.loads((tmp_path / "o" / "manifest.json").read_text())["seed"] == 3
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 2 and "already exists" in res.output and "--force" in res.output
+    assert pl.read_parquet(tmp_path / "o" / "games.parquet").height == 9  # nothing written over
+    assert invoke("run", cfg, "--out", tmp_path / "o", "--games", "6", "--force", "--quiet").exit_code == 0
+
+
+def test_list_validate_bench_version_help(tmp_path):
+    assert "traders_of_osaka" in invoke("list", "games").output
+    out = invoke("list", "strategies").output
+    for name in ("random", "osaka.trader", "osaka.hoarder", "osaka.shipper"):
+        assert name in out
+    cfg = write(tmp_path, BASE)
+    res = invoke("validate", cfg)
+    assert res.exit_code == 0 and "ok" in res.output
+    res = invoke("bench", "traders_of_osaka", "--games", "20")
+    assert res.exit_code == 0 and "games/s" in res.output and "decisions/s" in res.output
+    assert invoke("--version").output.startswith("sim, version")
+    for cmd in ("run", "report", "validate", "list", "replay", "bench"):
+        assert invoke(cmd, "--help").exit_code == 0
+
+
+def test_python_dash_m_sim_works():
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "sim", "list", "games"], capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0 and "traders_of_osaka" in res.stdout
+
+
+def test_make_demo_config_is_valid():
+    res = invoke("validate", ROOT / "configs" / "traders_of_osaka" / "baseline.yaml")
+    assert res.exit_code == 0, res.output
+
+
+# ---------------------------------------------------------------- config errors
+
+BAD = [
+    ("unknown top-level key", BASE + "gmaes: 3\n", r"c.yaml, line 9, key 'gmaes': unknown key"),
+    ("unknown strategy key", BASE.replace("{name: random}", "{name: random, parms: {}}"),
+     r"line 8, key 'strategies.2.parms': unknown key"),
+    ("unknown game", BASE.replace("traders_of_osaka", "catan"), r"line 1, key 'game': unknown game 'catan'"),
+    ("unknown strategy", BASE.replace("name: random", "name: osaka.nope"), r"line 8, key 'strategies.2.name'.*unknown strategy 'osaka.nope'"),
+    ("players out of range", BASE.replace("players: 3", "players: 5"), r"line 2, key 'players'.*2-4 players, not 5"),
+    ("wrong number of strategies", BASE.replace("players: 3", "players: 4"), r"key 'strategies': expected one strategy per seat \(4\), got 3"),
+    ("zero games", BASE.replace("games: 60", "games: 0"), r"line 3, key 'games': Input should be greater than or equal to 1"),
+    ("seed not an integer", BASE.replace("seed: 11", "seed: eleven"), r"line 4, key 'seed': Input should be a valid integer"),
+    ("YAML syntax", BASE + "options: {end_tokens: 8\n", r"c.yaml, line \d+, column \d+: YAML syntax error"),
+    ("duplicate key", BASE + "seed: 12\n", r"line 9: duplicate key 'seed' \(first at line 4\)"),
+    ("unknown option", BASE + "options:\n  end_token: 8\n", r"line 10, key 'options.end_token': unknown key"),
+    ("option type", BASE + "options:\n  end_tokens: many\n", r"line 10, key 'options.end_tokens': Input should be a valid integer"),
+    ("option range", BASE + "options:\n  market_size: 0\n", r"line 10, key 'options.market_size': Input should be greater than or equal to 1"),
+    ("bad strategy param", BASE.replace("params: {min_set: 3}", "params: {min_sets: 3}"), r"strategies.1.name.*bad params"),
+    ("missing data file", BASE + "data:\n  cards: nowhere.yaml\n", r"line 10, key 'data.cards': data file 'nowhere.yaml' not found"),
+    ("python object tag", BASE + "output: !!python/object/apply:os.system ['echo hi']\n", r"line 9: unsupported YAML tag"),
+    ("not a mapping", "- a\n- b\n", r"a config must be a mapping"),
+    ("import string", BASE.replace("name: random", "name: 'nosuchpkg.mod:Thing'"), r"does not resolve"),
+]
+
+
+@pytest.mark.parametrize("label,text,message", BAD, ids=[b[0] for b in BAD])
+def test_config_errors_name_file_line_key_and_exit_2(tmp_path, label, text, message):
+    import re
+
+    cfg = write(tmp_path, text)
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "never"), "--quiet"])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert re.search(message, res.output), res.output
+    assert not (tmp_path / "never").exists()
+
+
+def test_bad_data_file_content_is_reported_with_its_line(tmp_path):
+    (tmp_path / "cards.yaml").write_text("colours: [red]\ntotal_cards: 5\nper_colour:\n  - {value: 2, count: 4, insurance: 2}\n"
+                                         "achievement_tokens_per_colour: 12\n")
+    cfg = write(tmp_path, BASE + "data:\n  cards: cards.yaml\n")
+    res = CliRunner().invoke(cli, ["validate", str(cfg)])
+    assert res.exit_code == 2 and "cards.yaml" in res.output and "total_cards is 5" in res.output
+
+
+def test_missing_config_file():
+    res = CliRunner().invoke(cli, ["run", "no/such/file.yaml"])
+    assert res.exit_code == 2 and "file not found" in res.output
