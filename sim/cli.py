@@ -45,24 +45,51 @@ def _out_dir(rc, out: str | None, config: str) -> Path:
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
 @click.option("--games", type=int, help="Override the number of games.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
 @click.option("--seed", type=int, help="Override the root seed.")
 @click.option("--out", type=click.Path(file_okay=False), help="Run folder (default: config 'output', else reports/<config name>).")
 @click.option("--force", is_flag=True, help="Replace an existing run folder.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), help="Complete an interrupted run folder (no CONFIG).")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first failed game (its chunk is kept).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: joblib processes on this machine; dask: a Dask cluster.")
+@click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def run(config: str, games, jobs, seed, out, force, quiet) -> None:
+def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report."""
     from .analysis.report import build_report, summary_text
     from .config import load_config
+    from .runner import resume
     from .runner import run as run_games
 
-    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
-    out_dir = _out_dir(rc, out, config)
-    outcome = run_games(rc, out_dir, force=force, progress=not quiet)
+    if resume_dir and config:
+        raise SimError("give either CONFIG or --resume RUN_DIR, not both")
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler}
+    try:
+        if resume_dir:
+            out_dir = Path(resume_dir)
+            outcome = resume(out_dir, jobs=jobs, **opts)
+            rc = None
+        elif config:
+            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+            out_dir = _out_dir(rc, out, config)
+            outcome = run_games(rc, out_dir, force=force, **opts)
+        else:
+            raise SimError("missing CONFIG (or --resume RUN_DIR); see `sim run --help`")
+    except KeyboardInterrupt:
+        where = resume_dir or locals().get("out_dir")
+        click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
+                   f"  sim run --resume {where}", err=True)
+        sys.exit(130)
+    njobs = "dask cluster" if backend == "dask" else f"{jobs or (rc.jobs if rc else 1)} job(s)"
     click.echo(f"played {outcome.games} games in {outcome.seconds:.1f} s ({outcome.games_per_second:.0f} games/s, "
-               f"{rc.jobs} job{'s' if rc.jobs > 1 else ''}); {outcome.truncated} truncated, {outcome.failed} failed")
+               f"{njobs}); {outcome.truncated} truncated, {outcome.failed} failed")
     t0 = time.perf_counter()
     rep = build_report(out_dir)
     click.echo(summary_text(rep))
@@ -112,13 +139,10 @@ def list_(what: str) -> None:
 @click.option("--game-index", "-i", type=int, required=True, help="Index of the game in the run.")
 def replay(run_dir: str, game_index: int) -> None:
     """Replay one game of RUN_DIR from its seed and print a readable log."""
-    from .config import RunConfig
+    from .runner import load_run_config
     from .runner import replay as replay_game
 
-    cfg = Path(run_dir) / "config.json"
-    if not cfg.is_file():
-        raise SimError(f"'{run_dir}' is not a run folder (no config.json)")
-    rc = RunConfig.from_json(cfg.read_text())
+    rc = load_run_config(Path(run_dir))
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
     lines, game, result = replay_game(rc, game_index)

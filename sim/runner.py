@@ -31,7 +31,7 @@ from .config import RunConfig, build_game, dump_resolved
 from .registry import make_strategy
 from .seeding import game_streams
 
-TABLES = ("games", "players", "metrics", "errors")
+TABLES = ("games", "players", "metrics", "components", "errors")
 ERROR_SCHEMA = {
     "game_index": pl.Int64, "seat": pl.Int64, "strategy": pl.Utf8, "exception": pl.Utf8,
     "message": pl.Utf8, "traceback": pl.Utf8, "seed": pl.Int64,
@@ -102,9 +102,11 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
     p_rows: dict[str, list] = {k: [] for k in ("game_index", "seat", "strategy", "score", "rank", "won")}
     metric_cols: dict[str, list] = {}
     m_rows: dict[str, list] = {k: [] for k in ("game_index", "seat", "metric", "value")}
+    c_rows: dict[str, list] = {k: [] for k in ("game_index", "seat", "kind", "component")}
     errors: list[dict] = []
     has_metrics = hasattr(game, "metrics")
     has_summary = hasattr(game, "summary")
+    has_components = hasattr(game, "components")
     for gi in range(start, stop):
         try:
             result, order = play_one(rc, game, strategies, gi)
@@ -113,6 +115,7 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
             winners = game.winners(s) if not result.truncated else frozenset()
             metrics = game.metrics(s) if has_metrics else {}
             summary = game.summary(s) if has_summary else {}
+            components = game.components(s) if has_components else {}
         except Exception as exc:  # recorded with its seed, never kills the run
             seat = getattr(exc, "seat", None)
             order = seat_labels(rc, gi)
@@ -142,6 +145,13 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
             p_rows["score"].append(float(scores[seat]))
             p_rows["rank"].append(1 + sum(k > keys[seat] for k in keys))
             p_rows["won"].append(seat in winners)
+        for kind, per_seat in components.items():
+            for seat, names in enumerate(per_seat):
+                for name in names:
+                    c_rows["game_index"].append(gi)
+                    c_rows["seat"].append(seat)
+                    c_rows["kind"].append(kind)
+                    c_rows["component"].append(name)
         for name, values in metrics.items():
             metric_cols.setdefault(name, []).extend(values)
             for seat, value in enumerate(values):
@@ -157,13 +167,14 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
         "games": games,
         "players": players,
         "metrics": pl.DataFrame(m_rows, schema={"game_index": pl.Int64, "seat": pl.Int64, "metric": pl.Utf8, "value": pl.Float64}),
+        "components": pl.DataFrame(c_rows, schema={"game_index": pl.Int64, "seat": pl.Int64, "kind": pl.Utf8, "component": pl.Utf8}),
         "errors": pl.DataFrame(errors, schema=ERROR_SCHEMA),
     }
     return start, stop, tables
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> None:
-    """Write a Parquet file via a temporary name and ``os.replace`` (never half-written)."""
+    """Write a Parquet file via a temporary name, fsync and ``os.replace`` (never half-written)."""
     tmp = path.with_name(path.name + ".tmp")
     df.write_parquet(tmp)
     with open(tmp, "rb") as fh:
@@ -171,10 +182,11 @@ def write_atomic(df: pl.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def chunk_ranges(games: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into chunks (default: about 32 per job, 20-2000 games each: small enough to balance the load)."""
-    size = chunk_size or max(20, min(2000, -(-games // (jobs * 32))))
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
+def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
+    """Split ``range(start, stop)`` into chunks (default: about 32 per job, 20-2000 games each,
+    small enough to balance the load)."""
+    size = chunk_size or max(20, min(2000, -(-(stop - start) // (jobs * 32))))
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
 def manifest(rc: RunConfig, game: Any) -> dict:
@@ -207,7 +219,8 @@ def prepare_output(out: Path, force: bool) -> None:
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
         if not force:
-            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it or --out for another")
+            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it,"
+                           " --out for another, or --resume to complete it")
         shutil.rmtree(out)
     try:
         (out / "chunks").mkdir(parents=True, exist_ok=True)
@@ -220,6 +233,8 @@ def prepare_output(out: Path, force: bool) -> None:
 
 @dataclass
 class RunOutcome:
+    """What a (possibly resumed) run did: games played now, seconds, failed and truncated games."""
+
     out: Path
     games: int
     seconds: float
@@ -231,56 +246,149 @@ class RunOutcome:
         return self.games / self.seconds if self.seconds else float("inf")
 
 
+class FailFast(SimError):
+    """``--fail-fast``: a game failed; its chunk is on disk."""
+
+
+def _results(rc_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
+    """Chunk results as they finish: in-process for one local job, else through joblib."""
+    calls = (delayed(play_chunk)(rc_json, a, b) for a, b in ranges)
+    if backend == "dask":
+        from .cluster import dask_results
+
+        yield from dask_results(calls, scheduler)
+    elif jobs == 1:
+        for a, b in ranges:
+            yield play_chunk(rc_json, a, b)
+    else:
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(calls)
+
+
+def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, progress: bool = True,
+                fail_fast: bool = False, backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+    """Play the games in ``ranges`` and write each finished chunk into ``out/chunks`` at once.
+
+    A chunk's ``games`` file is written last, so a chunk counts as done only when all its
+    tables are on disk. Raises ``FailFast`` after writing the chunk holding the first failure.
+    """
+    rc_json = rc.to_json()
+    total = sum(b - a for a, b in ranges)
+    t0 = time.perf_counter()
+    failed = truncated = 0
+    bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
+    try:
+        for start, stop, tables in _results(rc_json, ranges, rc.jobs, backend, scheduler):
+            for name in (*[t for t in tables if t != "games"], "games"):
+                write_atomic(tables[name], out / "chunks" / f"{name}-{start:012d}.parquet")
+            failed += tables["errors"].height
+            truncated += int(tables["games"]["truncated"].sum())
+            bar.update(stop - start)
+            if fail_fast and tables["errors"].height:
+                e = tables["errors"].row(0, named=True)
+                raise FailFast(f"--fail-fast: game {e['game_index']} failed ({e['exception']}: {e['message']});"
+                               f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
+    finally:
+        bar.close()
+    return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated)
+
+
+def done_games(out: Path) -> list[tuple[int, int]]:
+    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists)."""
+    done = []
+    for f in sorted((out / "chunks").glob("games-*.parquet")):
+        idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
+        if idx.len():
+            done.append((int(idx.min()), int(idx.max()) + 1))
+    return done
+
+
+def missing_ranges(games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The gaps of ``range(games)`` not covered by ``done``."""
+    gaps, at = [], 0
+    for a, b in sorted(done):
+        if a > at:
+            gaps.append((at, a))
+        at = max(at, b)
+    if at < games:
+        gaps.append((at, games))
+    return gaps
+
+
 def merge_chunks(out: Path) -> None:
-    """Merge ``chunks/<table>-*.parquet`` into ``<table>.parquet``, sorted by game and seat."""
+    """Concatenate ``chunks/<table>-*.parquet`` (each a contiguous run of game indices, in
+    order) into ``<table>.parquet``: ordered by ``(game_index, seat)`` without a global sort,
+    streamed, so memory stays flat in the number of games. Then removes the chunks."""
+    done = {f.name.split("-")[-1] for f in (out / "chunks").glob("games-*.parquet")}
     for table in TABLES:
-        files = sorted((out / "chunks").glob(f"{table}-*.parquet"))
+        files = sorted(f for f in (out / "chunks").glob(f"{table}-*.parquet") if f.name.split("-")[-1] in done)
         if not files:
             continue
-        keys = ["game_index", "seat"] if table in ("players", "metrics") else ["game_index"]
-        if table == "metrics":
-            keys.append("metric")
-        lf = pl.scan_parquet(files).sort(keys)
         tmp = out / f"{table}.parquet.tmp"
-        lf.sink_parquet(tmp)
+        # diagonal: a chunk whose games all failed lacks the game-specific columns (null there)
+        pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
         os.replace(tmp, out / f"{table}.parquet")
+    shutil.rmtree(out / "chunks", ignore_errors=True)
 
 
-def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True) -> RunOutcome:
-    """Play every game of ``rc`` into run folder ``out`` and merge the tables.
-
-    Returns the games played, seconds and failed/truncated counts. Raises ``SimError`` for an
-    output folder that cannot be used; a failing game is recorded in ``errors.parquet``.
-    """
-    game = build_game(rc)
-    prepare_output(out, force)
+def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
     (out / "config.json").write_text(dump_resolved(rc) + "\n")
     if rc.source and Path(rc.source).is_file():
         shutil.copyfile(rc.source, out / "config.yaml")
     (out / "manifest.json").write_text(json.dumps(manifest(rc, game), indent=2) + "\n")
-    rc_json = rc.to_json()
-    chunks = chunk_ranges(rc.games, rc.jobs, rc.chunk_size)
-    t0 = time.perf_counter()
-    failed = truncated = 0
-    bar = tqdm(total=rc.games, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
-    try:
-        if rc.jobs == 1:
-            results = (play_chunk(rc_json, a, b) for a, b in chunks)
-        else:
-            results = Parallel(n_jobs=rc.jobs, return_as="generator_unordered")(
-                delayed(play_chunk)(rc_json, a, b) for a, b in chunks
-            )
-        for start, stop, tables in results:
-            for name, df in tables.items():
-                write_atomic(df, out / "chunks" / f"{name}-{start:012d}.parquet")
-            failed += tables["errors"].height
-            truncated += int(tables["games"]["truncated"].sum())
-            bar.update(stop - start)
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - t0
+
+
+def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, fail_fast: bool = False,
+        backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+    """Play every game of ``rc`` into run folder ``out`` and merge the tables.
+
+    Returns the games played, seconds and failed/truncated counts. Raises ``SimError`` for an
+    output folder that cannot be used; a failing game is recorded in ``errors.parquet``.
+    ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``.
+    """
+    game = build_game(rc)
+    prepare_output(out, force)
+    write_run_files(rc, out, game)
+    outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
+                          fail_fast=fail_fast, backend=backend, scheduler=scheduler)
     merge_chunks(out)
-    return RunOutcome(out, rc.games, seconds, failed, truncated)
+    return outcome
+
+
+def load_run_config(out: Path) -> RunConfig:
+    """The resolved config of a run folder. Raises ``SimError`` when it is not one."""
+    cfg = out / "config.json"
+    if not cfg.is_file():
+        raise SimError(f"'{out}' is not a run folder (no config.json)")
+    try:
+        return RunConfig.from_json(cfg.read_text())
+    except ValueError as exc:
+        raise SimError(f"{cfg}: not a valid run config: {exc}") from None
+
+
+def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
+           backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+    """Complete an interrupted run: play only the games missing from ``out/chunks``, then merge.
+
+    Refuses (``SimError``) a folder from another engine version or one already complete.
+    The merged tables are identical to an uninterrupted run's.
+    """
+    rc = load_run_config(out)
+    if jobs:
+        rc = rc.model_copy(update={"jobs": jobs})
+    game = build_game(rc)
+    man = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").is_file() else {}
+    if man.get("engine_version") != game.info.version:
+        raise SimError(f"'{out}' was made by {rc.game} engine version {man.get('engine_version')!r}; this is version"
+                       f" {game.info.version!r}: results would mix two rule sets, so it cannot be resumed")
+    if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
+        raise SimError(f"'{out}' is already complete; nothing to resume")
+    (out / "chunks").mkdir(exist_ok=True)
+    for tmp in (out / "chunks").glob("*.tmp"):
+        tmp.unlink()  # half-written files of the interrupted run
+    todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
+    outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+    merge_chunks(out)
+    return outcome
 
 
 def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:

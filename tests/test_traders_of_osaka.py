@@ -48,7 +48,7 @@ class Table:
             n=n, draw=list(range(108)), hands=[[] for _ in range(n)], hand_value=[0] * n,
             goods=[[] for _ in range(n)], vp=[0] * n, vp_cards=[[] for _ in range(n)],
             tokens=[[0] * 4 for _ in range(n)], supply=[12] * 4, substitutes=[0] * 4, ships=[0] * 4,
-            bought=[0] * n, sunk=[0] * n, insured_count=[0] * n, payments=[0] * n, phase=ACTION,
+            bought=[0] * n, purchases=[0] * n, sunk=[0] * n, insured_count=[0] * n, payments=[0] * n, phase=ACTION,
         )
 
     def take(self, colour, value):

@@ -78,6 +78,7 @@ class State:
     turns: int = 0
     # per-seat figures for metrics
     bought: list[int] = field(default_factory=list)
+    purchases: list[int] = field(default_factory=list)
     sunk: list[int] = field(default_factory=list)
     insured_count: list[int] = field(default_factory=list)
     payments: list[int] = field(default_factory=list)
@@ -151,6 +152,7 @@ class TradersOfOsaka:
             substitutes=[0] * nc,
             ships=[0] * nc,
             bought=[0] * n,
+            purchases=[0] * n,
             sunk=[0] * n,
             insured_count=[0] * n,
             payments=[0] * n,
@@ -270,10 +272,12 @@ class TradersOfOsaka:
         return frozenset(i for i in range(s.n) if key[i] == best)
 
     def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
-        """Per-seat figures: achievement tokens, goods bought / sunk / insured, payments scored."""
+        """Per-seat figures: achievement tokens, goods bought, purchases (Buy Goods actions), goods
+        sunk / insured, payments scored."""
         return {
             "achievement_tokens": tuple(float(sum(t)) for t in s.tokens),
             "goods_bought": tuple(map(float, s.bought)),
+            "purchases": tuple(map(float, s.purchases)),
             "goods_sunk": tuple(map(float, s.sunk)),
             "goods_insured": tuple(map(float, s.insured_count)),
             "payments_scored": tuple(map(float, s.payments)),
@@ -421,6 +425,7 @@ class TradersOfOsaka:
                 del res[c]  # 'Reserve Cards': buying your reserved good returns the piece
         s.goods[me].extend(bought)
         s.bought[me] += len(bought)
+        s.purchases[me] += 1
         counts = [0] * len(self.colours)
         for c in bought:
             counts[col[c]] += 1
