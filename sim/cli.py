@@ -61,7 +61,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     """Play the games of CONFIG in parallel and write tables, figures and a report."""
     from .analysis.report import build_report, summary_text
     from .config import load_config
-    from .runner import resume
+    from .runner import FailFast, resume
     from .runner import run as run_games
 
     if resume_dir and config:
@@ -82,6 +82,9 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
             outcome = run_games(rc, out_dir, force=force, **opts)
         else:
             raise SimError("missing CONFIG (or --resume RUN_DIR); see `sim run --help`")
+    except FailFast as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"

@@ -16,7 +16,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -60,17 +60,22 @@ def seat_labels(rc: RunConfig, game_index: int) -> list[int]:
 
 @lru_cache(maxsize=4)
 def _setup(rc_json: str) -> tuple[RunConfig, Any, list[Any]]:
+    """Per process: the config, the game and one strategy factory per strategy spec."""
     rc = RunConfig.from_json(rc_json)
     game = build_game(rc)
-    strategies = [make_strategy(s.name, s.params, rc.game) for s in rc.strategies]
-    return rc, game, strategies
+    factories = [partial(make_strategy, s.name, s.params, rc.game) for s in rc.strategies]
+    return rc, game, factories
 
 
-def play_one(rc: RunConfig, game: Any, strategies: list[Any], game_index: int, record: bool = False):
-    """Play game ``game_index`` of a run (same streams and seating as in the run)."""
+def play_one(rc: RunConfig, game: Any, factories: list[Any], game_index: int, record: bool = False):
+    """Play game ``game_index`` of a run (same streams and seating as in the run).
+
+    Strategies are built afresh for every game and seat (DESIGN "Strategies"), so no state
+    leaks from one game to the next.
+    """
     chance, seat_rngs = game_streams(rc.seed, game_index, rc.players)
     order = seat_labels(rc, game_index)
-    seated = [_Guard(strategies[k], seat) for seat, k in enumerate(order)]
+    seated = [_Guard(factories[k](), seat) for seat, k in enumerate(order)]
     result = play_game(game, seated, chance, seat_rngs, max_decisions=rc.options["max_decisions"], record=record)
     return result, order
 
@@ -95,7 +100,7 @@ class _Guard:
 
 def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
     """Play games ``start..stop-1``; return ``(start, stop, tables)``. Never raises for a game's fault."""
-    rc, game, strategies = _setup(rc_json)
+    rc, game, factories = _setup(rc_json)
     labels = rc.labels
     g_rows: dict[str, list] = {k: [] for k in ("game_index", "n_decisions", "truncated", "failed", "n_winners", "winners")}
     summary_cols: dict[str, list] = {}
@@ -109,7 +114,7 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
     has_components = hasattr(game, "components")
     for gi in range(start, stop):
         try:
-            result, order = play_one(rc, game, strategies, gi)
+            result, order = play_one(rc, game, factories, gi)
             s = result.state
             scores = game.scores(s)
             winners = game.winners(s) if not result.truncated else frozenset()
@@ -394,12 +399,12 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
 def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:
     """Replay one game of a run from its seed: ``(log lines, game, result)``."""
     game = build_game(rc)
-    strategies = [make_strategy(s.name, s.params, rc.game) for s in rc.strategies]
     lines: list[str] = []
     describe = getattr(game, "describe", None)
     chance, seat_rngs = game_streams(rc.seed, game_index, rc.players)
     order = seat_labels(rc, game_index)
-    seated = [strategies[k] for k in order]
+    seated = [_Guard(make_strategy(rc.strategies[k].name, rc.strategies[k].params, rc.game), seat)
+              for seat, k in enumerate(order)]
     for seat, k in enumerate(order):
         lines.append(f"seat {seat}: {rc.labels[k]}")
 

@@ -1,0 +1,36 @@
+"""Strategies that misbehave on purpose, used by the robustness tests through import strings
+(``bad_strategies:Raiser``); they play Traders of Osaka."""
+
+from __future__ import annotations
+
+from strategies.common import RandomStrategy, ScriptedStrategy
+
+
+class Raiser(ScriptedStrategy):
+    """Plays randomly, but raises on its ``fail_at``-th decision in games whose seed stream says so."""
+
+    class Params(ScriptedStrategy.Params):
+        fail_at: int = 30
+        every: int = 3  # fail in roughly one game of ``every`` (decided by the seat's rng)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.count = 0
+        self.doomed = False
+        self.inner = RandomStrategy()
+
+    def choose(self, obs, legal, rng):
+        if obs.prompt == "token":  # first decision of a game: decide whether this game fails
+            self.count = 0
+            self.doomed = rng.randrange(self.p.every) == 0
+        self.count += 1
+        if self.doomed and self.count == self.p.fail_at:
+            raise RuntimeError("strategy bug on purpose")
+        return self.inner.choose(obs, legal, rng)
+
+
+class Cheater(ScriptedStrategy):
+    """Returns an action that is never legal."""
+
+    def choose(self, obs, legal, rng):
+        return "take everything"

@@ -1,0 +1,157 @@
+"""Runs never lose work: failed games recorded, resume after kill -9 / Ctrl-C, version checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+from click.testing import CliRunner
+
+from sim.cli import cli
+from sim.config import build_game, load_config
+from sim.runner import chunk_ranges, play_ranges, prepare_output, write_run_files
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+
+CFG = """\
+game: traders_of_osaka
+players: 3
+games: {games}
+seed: 5
+strategies:
+  - {{name: osaka.trader}}
+  - {{name: {second}}}
+  - {{name: random}}
+"""
+
+
+def write(tmp_path, games=40, second="osaka.shipper", extra=""):
+    p = tmp_path / "c.yaml"
+    p.write_text(CFG.format(games=games, second=second) + extra)
+    return p
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = f"{TESTS}{os.pathsep}{e.get('PYTHONPATH', '')}"
+    return e
+
+
+def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, games=30, second="'bad_strategies:Raiser'")
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    games = pl.read_parquet(tmp_path / "o" / "games.parquet")
+    assert 0 < errors.height < 30 and games.height == 30
+    assert games.filter(pl.col("failed"))["game_index"].to_list() == errors["game_index"].to_list()
+    row = errors.row(0, named=True)
+    assert row["strategy"] == "bad_strategies:Raiser" and row["exception"] == "RuntimeError"
+    assert row["seed"] == 5 and "strategy bug on purpose" in row["traceback"]
+    players = pl.read_parquet(tmp_path / "o" / "players.parquet")
+    assert players["game_index"].n_unique() == 30 - errors.height  # failed games have no player rows
+    assert f"{errors.height} game(s) failed" in (tmp_path / "o" / "report.md").read_text()
+    # sim replay reproduces the failure from the seed
+    rep = CliRunner().invoke(cli, ["replay", str(tmp_path / "o"), "--game-index", str(row["game_index"])])
+    assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
+
+
+def test_fail_fast_stops_at_the_first_failure(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, games=200, second="'bad_strategies:Raiser'", extra="chunk_size: 10\n")
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet", "--fail-fast"])
+    assert res.exit_code == 1 and "--fail-fast: game" in res.output and "sim replay" in res.output
+    assert len(list((tmp_path / "o" / "chunks").glob("games-*.parquet"))) < 20
+
+
+def test_illegal_action_is_a_failed_game_naming_the_strategy(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, games=6, second="'bad_strategies:Cheater'")
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    assert errors.height == 6 and set(errors["exception"]) == {"IllegalActionError"}
+    assert set(errors["strategy"]) == {"bad_strategies:Cheater"}
+    assert all("chose illegal action 'take everything'" in m for m in errors["message"])
+
+
+def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
+    cfg = write(tmp_path, games=120, extra="chunk_size: 20\n")
+    full = tmp_path / "full"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet"]).exit_code == 0
+    rc = load_config(cfg)
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    ranges = chunk_ranges(0, 120, 1, 20)
+    play_ranges(rc, part, [ranges[0], ranges[3], ranges[5]], progress=False)  # as if interrupted
+    (part / "chunks" / "players-000000000100.parquet.tmp").write_bytes(b"half written")
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "played 60 games" in res.output  # only the missing three chunks
+    for t in ("games", "players", "metrics", "errors"):
+        assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(part / f"{t}.parquet")), t
+    again = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert again.exit_code == 2 and "already complete" in again.output
+
+
+def test_resume_refuses_another_engine_version(tmp_path):
+    rc = load_config(write(tmp_path, games=20))
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    man = json.loads((part / "manifest.json").read_text())
+    man["engine_version"] = "0"
+    (part / "manifest.json").write_text(json.dumps(man))
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert res.exit_code == 2 and "engine version '0'" in res.output and "cannot be resumed" in res.output
+
+
+def _start(args, tmp_path):
+    return subprocess.Popen([sys.executable, "-m", "sim", *args], cwd=tmp_path, env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_chunks(out: Path, n: int, proc, timeout=60):
+    t0 = time.time()
+    while time.time() - t0 < timeout and proc.poll() is None:
+        if len(list((out / "chunks").glob("games-*.parquet"))) >= n:
+            return
+        time.sleep(0.05)
+    raise AssertionError("run ended or stalled before the chunks appeared")
+
+
+def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path):
+    cfg = write(tmp_path, games=3000, extra="chunk_size: 25\n")
+    out = tmp_path / "killed"
+    proc = _start(["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"], tmp_path)
+    _wait_for_chunks(out, 3, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (out / "games.parquet").exists()
+    res = CliRunner().invoke(cli, ["run", "--resume", str(out), "--quiet", "--jobs", "2"])
+    assert res.exit_code == 0, res.output
+    full = tmp_path / "full"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet", "--jobs", "2"]).exit_code == 0
+    for t in ("games", "players", "metrics"):
+        assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(out / f"{t}.parquet")), t
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
+    cfg = write(tmp_path, games=3000, extra="chunk_size: 25\n")
+    out = tmp_path / "int"
+    proc = _start(["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"], tmp_path)
+    _wait_for_chunks(out, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert f"sim run --resume {out}" in err and "Traceback" not in err
+    assert len(list((out / "chunks").glob("games-*.parquet"))) >= 2
