@@ -47,7 +47,7 @@ _SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", 
 
 
 def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
-    lines[path] = node.start_mark.line + 1
+    lines.setdefault(path, node.start_mark.line + 1)  # a mapping value keeps its key's line
     if node.tag not in _SAFE_TAGS:  # no object construction, ever
         raise SimError(f"{source}, line {node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
     if isinstance(node, yaml.MappingNode):

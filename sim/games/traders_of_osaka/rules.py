@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sim.api import BaseOptions, SimError
 from sim.data import Located, file_hash, package_yaml, read_yaml, validate
@@ -61,16 +61,17 @@ class TrackData(BaseModel):
     model_config = ConfigDict(extra="forbid")
     spaces: list[Space] = Field(min_length=2)
 
-    @model_validator(mode="after")
-    def _check(self) -> TrackData:
-        kinds = [s.kind for s in self.spaces]
+    @field_validator("spaces")
+    @classmethod
+    def _check(cls, spaces: list[Space]) -> list[Space]:
+        kinds = [s.kind for s in spaces]
         if kinds[0] != "start" or kinds.count("start") != 1:
             raise ValueError("the first space, and only it, must be of kind 'start' (Osaka)")
         if kinds[-1] != "destination" or kinds.count("destination") != 1:
             raise ValueError("the last space, and only it, must be of kind 'destination' (Edo)")
         if kinds.count("anchor") != 1:
             raise ValueError("exactly one space must be of kind 'anchor' (Anori, where sunk ships return)")
-        return self
+        return spaces
 
 
 class OsakaData(BaseModel):
