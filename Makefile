@@ -3,7 +3,7 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench fuzz clean
 
 $(BIN)/sim: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,10 @@ lint: install
 
 bench: install
 	$(BIN)/sim bench traders_of_osaka --games 4000
+
+# nightly: 100,000 random games per engine with invariant checks; failing seeds in reports/fuzz/
+fuzz: install
+	$(BIN)/python -m sim.fuzz --games 100000
 
 clean:
 	rm -rf $(VENV) reports/*/

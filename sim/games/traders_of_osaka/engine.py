@@ -297,6 +297,26 @@ class TradersOfOsaka:
         """True when the game ended because nobody could act (reported as truncated)."""
         return s.stalled
 
+    def check_invariants(self, s: State) -> None:
+        """Conservation laws (raise ``AssertionError``): every card in exactly one zone, ships on
+        the track (at Edo only during a payment), achievement tokens from supply or substitutes,
+        at most ``end_tokens`` each, one reservation piece per seat, cached hand values right."""
+        zones = [s.draw, s.discard, s.market, s.farm, *s.hands, *s.goods, *s.vp_cards]
+        seen = sorted(c for z in zones for c in z)
+        assert seen == list(range(len(self.cards))), "cards lost or duplicated"
+        assert all(0 <= pos <= self.edo for pos in s.ships), "ship off the track"
+        if s.phase in (ACTION, PAY, TOKENS):
+            assert self.edo not in s.ships, "ship left at Edo"
+        for colour in range(len(self.colours)):
+            held = sum(t[colour] for t in s.tokens)
+            assert s.supply[colour] >= 0
+            assert s.supply[colour] + held == self.data.cards.achievement_tokens_per_colour + s.substitutes[colour]
+        assert all(sum(t) <= self.options.end_tokens for t in s.tokens)
+        assert s.hand_value == [sum(self.value[c] for c in h) for h in s.hands]
+        assert s.insured <= {c for g in s.goods for c in g}
+        assert len(set(s.reserved.values())) == len(s.reserved), "a seat with two reservation pieces"
+        assert set(s.reserved) <= set(s.market) | set(s.farm)
+
     def clone(self, s: State) -> State:
         return copy.deepcopy(s)
 
