@@ -121,14 +121,17 @@ def play_game(
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
     stalled = getattr(game, "stalled", None)
+    fast = getattr(game, "sample_chance", None)
+    chance = (lambda s: fast(s, chance_rng)) if fast else (lambda s: sample_chance(game, s, chance_rng))
     log: list[tuple[int, Action]] = []
+    watch = record or on_decision is not None
     n = 0
     while True:
         p = current_player(state)
-        if p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
-            return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
         if p == CHANCE:
-            action = sample_chance(game, state, chance_rng)
+            action = chance(state)
+        elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
+            return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
         else:
             if n >= max_decisions:
                 return GameResult(state, n, True, log)
@@ -138,10 +141,11 @@ def play_game(
                 who = type(getattr(strategies[p], "inner", strategies[p])).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
-        if record:
-            log.append((p, action))
-        if on_decision is not None:
-            on_decision(p, action)
+        if watch:
+            if record:
+                log.append((p, action))
+            if on_decision is not None:
+                on_decision(p, action)
         apply_action(state, action)
 
 

@@ -25,7 +25,7 @@ from sim.games.traders_of_osaka.actions import (
     StartPlayer,
     TakeCoins,
 )
-from sim.games.traders_of_osaka.engine import ACTION, INSURE, ORDER, TOKENS, State, TradersOfOsaka
+from sim.games.traders_of_osaka.engine import ACTION, INSURE, ORDER, TOKENS, TURN_START, State, TradersOfOsaka
 from sim.games.traders_of_osaka.rules import Options, load_data
 from sim.seeding import game_streams
 from strategies.common import RandomStrategy
@@ -75,6 +75,12 @@ class Table:
         c = self.take(colour, value)
         zone.append(c)
         return c
+
+    def ready(self, seat=0):
+        """Begin ``seat``'s turn on the table as built (Market refresh check, cost of buying)."""
+        self.s.active, self.s.phase = seat, TURN_START
+        self.g._advance(self.s)
+        return self.g.current_player(self.s)
 
     def pay(self, colour):
         """Run a payment for the ship of ``colour`` as if it had just reached Edo."""
@@ -181,6 +187,7 @@ def test_four_player_round_example():
     t.hand(1, (RED, 2))
     t.hand(2, (GREEN, 5), (GREEN, 5), (BLUE, 5), (RED, 3))
     t.hand(3, (GREEN, 5))
+    assert t.ready(0) == 0
     # Grey needs 18 coins to buy goods but holds 5: she takes a value 5 blue coin
     assert g.buy_cost(s, 0) == 18 and BUY not in g.legal_actions(s)
     g.apply_action(s, TakeCoins(blue5))
@@ -212,6 +219,7 @@ def test_ship_advance_examples():
     g, s = t.g, t.s
     t.market((YELLOW, 2), (YELLOW, 3), (RED, 2))
     t.hand(0, (BLUE, 5), (GREEN, 5))
+    t.ready()
     g.apply_action(s, BUY)
     g.apply_action(s, PayCard(s.hands[0][0]))
     g.apply_action(s, PayCard(s.hands[0][0]))
@@ -221,6 +229,7 @@ def test_ship_advance_examples():
     s.ships[GREEN] = WAVES2
     t2.market((BLUE, 2), (BLUE, 2), (BLUE, 3), (GREEN, 2))
     t2.hand(0, (RED, 5), (RED, 5))
+    t2.ready()
     g.apply_action(s, BUY)
     g.apply_action(s, PayCard(s.hands[0][0]))
     g.apply_action(s, PayCard(s.hands[0][0]))
@@ -234,6 +243,7 @@ def test_payment_cards_stop_once_the_cost_is_covered_and_no_change():
     g, s = t.g, t.s
     t.market((RED, 2), (BLUE, 2))  # cost 4
     t.hand(0, (GREEN, 3), (GREEN, 3), (YELLOW, 2))
+    t.ready()
     g.apply_action(s, BUY)
     assert s.phase != ACTION
     legal = g.legal_actions(s)
@@ -252,13 +262,14 @@ def test_reservation_rules():
     t.market(GREEN, 2)
     t.farm(YELLOW, 3)
     s.reserved = {theirs: 1}
+    t.ready()
     legal = g.legal_actions(s)
     assert TakeCoins(theirs) not in legal  # another player's reserved card cannot be taken
     assert Reserve(theirs) not in legal
     assert any(isinstance(a, Reserve) and a.card in s.farm for a in legal)  # the Farm can be reserved
     g.apply_action(s, Reserve(mine))
-    s.active = 0
-    s.phase = ACTION
+    t.settle()
+    t.ready(0)
     assert not any(isinstance(a, Reserve) for a in g.legal_actions(s))  # no piece, no reservation
     assert g.buy_cost(s, 0) == 7  # unreserved green 2 plus my reserved red 5
     assert g.buy_cost(s, 1) == 2 + 5  # seat 1: green 2 plus its own blue 5
@@ -396,6 +407,7 @@ def test_several_ships_at_edo_order_is_chosen_and_end_skips_the_rest():
     t.market((RED, 2), (BLUE, 2))
     t.hand(0, (GREEN, 5))
     s.tokens[1][GREEN] = 1
+    t.ready()
     g.apply_action(s, BUY)
     g.apply_action(s, PayCard(s.hands[0][0]))
     assert s.phase == ORDER and g.legal_actions(s) == (ChoosePayment(RED), ChoosePayment(BLUE))

@@ -87,6 +87,7 @@ class State:
     reshuffles: int = 0
     stalled: bool = False
     passes: int = 0  # consecutive turns passed
+    refreshed: bool = False  # the Market was refreshed at the start of this turn
 
 
 class TradersOfOsaka:
@@ -208,8 +209,7 @@ class TradersOfOsaka:
             case Draw(card):
                 self._place_draw(s, card)
             case BuyGoods():
-                s.due = self.buy_cost(s, s.active)
-                s.paid = 0
+                s.paid = 0  # s.due holds the cost, set when the turn began
                 s.phase = PAY
             case PayCard(card):
                 me = s.active
@@ -252,7 +252,7 @@ class TradersOfOsaka:
 
     def observe(self, s: State, seat: int) -> Observation:
         me, ph = s.active, s.phase
-        cost = self.buy_cost(s, me) if ph == ACTION else s.due if ph == PAY else 0
+        cost = s.due if ph in (ACTION, PAY) else 0
         return Observation(
             seat, s.n, PROMPTS.get(ph, "none"), me, self.cards, self.colours, self.track,
             tuple(s.market), tuple(s.farm), tuple(s.reserved.items()), tuple(s.hands[seat]),
@@ -377,7 +377,7 @@ class TradersOfOsaka:
         res, kind = s.reserved, self.kind
         takeable = [c for c in s.market if res.get(c, me) == me] if res else s.market
         out = []
-        if takeable and s.hand_value[me] >= sum(self.value[c] for c in takeable):
+        if takeable and s.hand_value[me] >= s.due:
             out.append(BUY)
         seen = {}
         for c in takeable:  # identical cards are one choice; your reserved card is its own
@@ -553,13 +553,16 @@ class TradersOfOsaka:
                 return
             if ph == TURN_START:
                 me = s.active
-                s.phase = ACTION
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                if not any(s.reserved.get(c, me) == me for c in s.market):
-                    self._refresh(s)
+                if not s.refreshed and not any(s.reserved.get(c, me) == me for c in s.market):
+                    self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
+                    s.refreshed = True
                     continue
+                s.refreshed = False
+                s.phase = ACTION
+                s.due = self.buy_cost(s, me)  # the Market cannot change before this turn's action
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
