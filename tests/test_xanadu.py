@@ -291,9 +291,9 @@ def test_variant_defaults(n, opts, limit, deal, start, resh, bonus, per_turn):
         limit, deal, start, resh, bonus, per_turn)
 
 
-@pytest.mark.parametrize("n,limit", [(4, 5), (5, 4), (6, 4)])
-def test_built_card_limit_blocks_building(n, limit):
-    g = GAME.build(n)
+@pytest.mark.parametrize("n,opts,limit", [(2, {}, 5), (4, {}, 5), (5, {}, 4), (6, {}, 4), (4, {"advanced": True}, 6)])
+def test_built_card_limit_blocks_building(n, opts, limit):
+    g = GAME.build(n, opts)
     browns = [c.name for c in g.cards if c.colour == 0]
     s = make(g, hands=[["Sawmill", "Clay Pit"]], built=[browns[2:2 + limit]])
     s.pool[RES["wood"]] = s.pool[RES["clay"]] = 2

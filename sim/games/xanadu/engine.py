@@ -434,7 +434,7 @@ class Xanadu:
         room = max(0, o.hand_limit - len(s.hands[me]))
         if not s.sold and not s.acted and o.refill_when_idle:
             k = room
-            s.refills[me] += 1
+            s.refills[me] += k > 0  # counted when the idle turn draws at least one card
         else:
             k = min(room, o.draw_sold if s.sold else o.draw_nothing_sold)
         s.to_draw = [me] * k
