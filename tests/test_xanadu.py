@@ -542,3 +542,27 @@ def test_describe_and_components():
     assert all(len(v) == 3 for v in m.values())
     assert sum(map(sum, (m[f"tong_bao_{c}"] for c in ("brown", "blue", "yellow", "green")))) == sum(g.scores(s))
     assert isinstance(EndSelling(), EndSelling) and PlaceStart(1).card == 1
+
+
+def test_forced_sale_option_all_sells_every_fully_covered_card_to_its_owner():
+    w = filler(4, avoid=["Quarry"])
+    for mode, sold in [("active", False), ("all", True)]:
+        g = GAME.build(2, {"forced_sale": mode})
+        s = make(g, hands=[["Stable"], []], built=[["Barracks"], ["Quarry"]],
+                 workers={"Quarry": [(w[0], 0), (w[1], 0), (w[2], 0)]}, phase=SELL)
+        g.apply_action(s, END_SELLING)
+        g.apply_action(s, PlaceWorker(cid("Stable"), cid("Quarry")))
+        g.apply_action(s, END_TURN)
+        finish_draws(g, s)
+        assert (cid("Quarry") not in s.built[1]) == sold
+        assert s.coins[1] == (g.cards[cid("Quarry")].prices[4] if sold else 0)
+
+
+def test_selling_for_zero_is_allowed():
+    g = GAME.build(2)
+    quarry = cid("Quarry")
+    assert g.cards[quarry].prices[0] == 0
+    s = make(g, built=[["Quarry", "Barracks"], []], phase=SELL)
+    assert Sell(quarry) in g.legal_actions(s)
+    g.apply_action(s, Sell(quarry))
+    assert s.coins[0] == 0 and s.sold and quarry in s.discard

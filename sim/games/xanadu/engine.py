@@ -224,18 +224,23 @@ class Xanadu:
 
     def observe(self, s: State, seat: int) -> Observation:
         ph = s.phase
-        built, placers = s.built, s.placers
+        placers, workers = s.placers, s.workers
         mine = []
-        for row in built:
+        bt = []
+        pt = []
+        for row in s.built:
+            bt.append(tuple(row))
+            prow = []
             for c in row:
                 pl = placers[c]
+                prow.append(tuple(pl))
                 if seat in pl:
-                    ws = s.workers[c]
-                    mine += [(ws[i], c) for i, p in enumerate(pl) if p == seat]
+                    ws = workers[c]
+                    mine.extend([(ws[i], c) for i, p in enumerate(pl) if p == seat])
+            pt.append(tuple(prow))
         return Observation(
             seat, s.n, PROMPTS.get(ph, "none"), s.active, self.cards, self.resources, COLOURS,
-            tuple(s.hands[seat]), tuple(map(len, s.hands)), tuple(map(tuple, built)),
-            tuple(tuple(tuple(placers[c]) for c in row) for row in built), tuple(s.sideways), tuple(mine),
+            tuple(s.hands[seat]), tuple(map(len, s.hands)), tuple(bt), tuple(pt), tuple(s.sideways), tuple(mine),
             tuple(s.pending[seat]), tuple(map(len, s.pending)), tuple(s.start_queue), s.start_left,
             tuple(s.coins), tuple(s.pool), tuple(s.perm_used), s.sold, s.acted, s.builds,
             len(s.draw), s.top_left, s.end_in, s.reshuffles, tuple(s.discard), s.turns,
