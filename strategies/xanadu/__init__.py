@@ -4,7 +4,7 @@ legal actions (DESIGN "Strategies").
 - ``xanadu.builder``: build cheap cards fast, sell early at modest prices, keep hands flowing.
 - ``xanadu.saboteur``: build the dearest card it can pay, raise its own cards' prices with spare
   workers and sabotage the leader's cards; sell at the top of a card's price curve.
-- ``xanadu.hoarder``: keep yellow and green cards in hand (never as workers), refill the hand with
+- ``xanadu.hoarder``: keep yellow and green cards in hand (the last cards used as workers), refill the hand with
   idle turns, build only luxuries when possible and sell them at high prices.
 """
 
