@@ -480,7 +480,7 @@ def _check_invariants(g, s, p):
     assert sum(map(sum, s.coins_by_colour)) == sum(s.coins)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 6), adv=st.booleans())
 def test_invariants_under_random_play(seed, n, adv):
     g = GAME.build(n, {"advanced": adv})
