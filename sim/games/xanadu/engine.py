@@ -1,0 +1,604 @@
+"""Xanadu: the forward model (rulebook seeds/002, rules/xanadu-english.md, RULINGS §4).
+
+Flow: deal (chance) -> each seat places its starting card(s) face down, in seat order, hidden
+until all are placed -> turns. A turn: phase 1 one ``Sell`` per card then ``EndSelling``
+(skipped when the player has no built card); if then no built card is left anywhere, every
+player draws up to 7 and places starting cards again; phase 2 ``PlaceWorker`` / ``Build``
+decisions ending with ``EndTurn``; phase 3 draws (chance), sideways cards turn upright, forced
+sales of fully covered cards.
+
+Draw pile: an unordered list; every draw is a chance node over it (nothing to leak). When the
+End of Game card goes in, ``top_left`` counts the draws still to come before it can appear
+(pile size - 10): the first ``top_left`` draws come from the pile without it, the rest from the
+remaining cards plus the End card, exactly the distribution of "shuffle it into the bottom 10".
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.api import CHANCE, TERMINAL, GameInfo
+
+from .actions import END_SELLING, END_TURN, Build, Draw, EndSelling, EndTurn, PlaceStart, PlaceWorker, Sell
+from .observation import Card, Observation
+from .rules import COLOURS, Options, XanaduData, load_data, resolve
+
+# phases
+DEAL, RESTART_DRAW, TURN_DRAW, START, SELL, WORK, END = range(7)
+PROMPTS = {START: "start", SELL: "sell", WORK: "work"}
+BROWN, BLUE, YELLOW, GREEN = range(4)
+START_PRIORITY = (BROWN, BLUE, YELLOW)  # 'Az építkezés kezdete': brown, else blue, else yellow
+
+
+@dataclass
+class State:
+    """Plain, picklable game state. Seats count from the start player (seat 0), clockwise."""
+
+    n: int
+    draw: list[int]
+    discard: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    built: list[list[int]] = field(default_factory=list)  # per seat, in building order
+    workers: dict[int, list[int]] = field(default_factory=dict)  # built card -> worker cards, bottom box first
+    placers: dict[int, list[int]] = field(default_factory=dict)  # built card -> seats that placed them
+    owner: dict[int, int] = field(default_factory=dict)  # built card -> seat
+    sideways: list[int] = field(default_factory=list)
+    coins: list[int] = field(default_factory=list)
+    phase: int = DEAL
+    active: int = 0
+    to_draw: list[int] = field(default_factory=list)  # seats receiving the next draws
+    start_queue: list[int] = field(default_factory=list)
+    start_left: int = 0
+    pending: list[list[int]] = field(default_factory=list)  # face-down starting cards before the reveal
+    restarting: bool = False  # the starting cards being placed follow a restart (then phase 2)
+    sold: bool = False  # sold in phase 1 this turn
+    acted: bool = False  # placed a worker or built this turn
+    builds: int = 0
+    pool: list[int] = field(default_factory=list)  # resources from boxes this turn
+    perm_used: list[int] = field(default_factory=list)
+    end_in: bool = False
+    top_left: int = 0
+    reshuffles: int = 0
+    turns: int = 0
+    restarts: int = 0
+    end_drawn: bool = False
+    # per-seat figures for metrics and components
+    coins_by_colour: list[list[int]] = field(default_factory=list)
+    built_by_colour: list[list[int]] = field(default_factory=list)
+    started_by_colour: list[list[int]] = field(default_factory=list)
+    workers_own: list[int] = field(default_factory=list)
+    workers_others: list[int] = field(default_factory=list)
+    forced: list[int] = field(default_factory=list)
+    refills: list[int] = field(default_factory=list)
+    sales: list[int] = field(default_factory=list)
+    built_ids: list[list[int]] = field(default_factory=list)
+    started_ids: list[list[int]] = field(default_factory=list)
+    sold_ids: list[list[int]] = field(default_factory=list)
+
+
+class Xanadu:
+    """Xanadu for 2-6 players. ``Xanadu(num_players, Options(), load_data())``.
+
+    Raises ``ValueError`` for a player count outside 2-6.
+    """
+
+    info = GameInfo("xanadu", "1", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
+    Options = Options
+
+    def __init__(self, num_players: int, options: Options | None = None, data: XanaduData | None = None):
+        if not self.info.min_players <= num_players <= self.info.max_players:
+            raise ValueError(f"Xanadu takes 2-6 players, not {num_players}")
+        self.num_players = num_players
+        self.options = options or Options()
+        self.data = data or load_data()
+        self.r = resolve(self.options, num_players)
+        cd = self.data.cards
+        self.resources = tuple(cd.resources)
+        nr = len(self.resources)
+        ri = {r: i for i, r in enumerate(self.resources)}
+
+        def counts(names) -> tuple[int, ...]:
+            out = [0] * nr
+            for x in names:
+                out[ri[x]] += 1
+            return tuple(out)
+
+        cards = []
+        for i, row in enumerate(cd.cards):
+            cards.append(Card(
+                i, row.name, COLOURS.index(row.colour), counts(row.cost),
+                ri[row.permanent] if row.permanent else -1,
+                tuple(counts(b.resources) for b in row.boxes),
+                tuple(b.price for b in row.boxes) + (row.final,),
+                tuple(ri[b.khan] if b.khan else -1 for b in row.boxes),
+            ))
+        self.cards = tuple(cards)
+        self.n_cards = len(cards)
+        self.END = len(cards)  # the End of Game card's id
+        self.colour = tuple(c.colour for c in cards)
+        self.prices = tuple(c.prices for c in cards)
+        self.perm = tuple(c.permanent for c in cards)
+        self.khan = tuple(c.khan for c in cards)
+        self.cost_items = tuple(tuple((r, k) for r, k in enumerate(c.cost) if k) for c in cards)
+        self.box_items = tuple(tuple(tuple((r, k) for r, k in enumerate(b) if k) for b in c.boxes) for c in cards)
+        self.bonus = self.r.sale_bonus
+        # action objects are immutable: build each once
+        ids = range(len(cards) + 1)
+        self._draw = tuple(Draw(i) for i in ids)
+        self._sell = tuple(Sell(i) for i in ids)
+        self._build = tuple(Build(i) for i in ids)
+        self._start = tuple(PlaceStart(i) for i in ids)
+        self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
+
+    @classmethod
+    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
+        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
+        return cls(num_players, Options(**(options or {})), load_data(data_paths))
+
+    # ------------------------------------------------------------------ protocol
+    def new_initial_state(self) -> State:
+        n = self.num_players
+        s = self.new_blank(n)
+        s.draw = list(range(self.n_cards))
+        s.to_draw = [seat for _ in range(self.r.deal) for seat in range(n)]  # dealt one at a time, round-robin
+        self._advance(s)
+        return s
+
+    def current_player(self, s: State) -> int:
+        if s.to_draw:
+            return CHANCE
+        ph = s.phase
+        if ph == END:
+            return TERMINAL
+        if ph == START:
+            return s.start_queue[0]
+        return s.active
+
+    def _pile(self, s: State) -> list[int]:
+        if s.end_in and s.top_left == 0:
+            return s.draw + [self.END]
+        return s.draw
+
+    def chance_outcomes(self, s: State) -> tuple:
+        pile = self._pile(s)
+        p = 1.0 / len(pile)
+        return tuple((self._draw[c], p) for c in pile)
+
+    def sample_chance(self, s: State, rng) -> Draw:
+        """Fast sampler, same distribution as ``chance_outcomes`` (tested)."""
+        d = s.draw
+        m = len(d) + (1 if s.end_in and s.top_left == 0 else 0)
+        i = int(rng.random() * m)
+        return self._draw[d[i] if i < len(d) else self.END]
+
+    def legal_actions(self, s: State) -> tuple:
+        ph = s.phase
+        if ph == WORK:
+            return self._work_actions(s)
+        if ph == SELL:
+            sell = self._sell
+            return tuple(sell[c] for c in s.built[s.active]) + (END_SELLING,)
+        if ph == START:
+            return tuple(self._start[c] for c in self.start_options(s.hands[s.start_queue[0]]))
+        return ()
+
+    def apply_action(self, s: State, a) -> None:
+        match a:
+            case PlaceWorker(worker, target):
+                me = s.active
+                s.hands[me].remove(worker)
+                ws = s.workers[target]
+                box = len(ws)
+                ws.append(worker)
+                s.placers[target].append(me)
+                pool = s.pool
+                for r, k in self.box_items[target][box]:
+                    pool[r] += k
+                s.acted = True
+                if s.owner[target] == me:
+                    s.workers_own[me] += 1
+                else:
+                    s.workers_others[me] += 1
+            case Draw(card):
+                self._apply_draw(s, card)
+            case Build(card):
+                self._build_card(s, card)
+            case Sell(card):
+                s.sold = True
+                s.sales[s.active] += 1
+                self._sell_card(s, card)
+            case EndSelling():
+                self._end_selling(s)
+            case EndTurn():
+                self._end_turn(s)
+            case PlaceStart(card):
+                seat = s.start_queue[0]
+                s.hands[seat].remove(card)
+                s.pending[seat].append(card)
+                s.start_left -= 1
+            case _:
+                raise ValueError(f"not a Xanadu action: {a!r}")
+        self._advance(s)
+
+    def observe(self, s: State, seat: int) -> Observation:
+        ph = s.phase
+        placers, workers = s.placers, s.workers
+        mine = []
+        bt = []
+        pt = []
+        for row in s.built:
+            bt.append(tuple(row))
+            prow = []
+            for c in row:
+                pl = placers[c]
+                prow.append(tuple(pl))
+                if seat in pl:
+                    ws = workers[c]
+                    mine.extend([(ws[i], c) for i, p in enumerate(pl) if p == seat])
+            pt.append(tuple(prow))
+        return Observation(
+            seat, s.n, PROMPTS.get(ph, "none"), s.active, self.cards, self.resources, COLOURS,
+            tuple(s.hands[seat]), tuple(map(len, s.hands)), tuple(bt), tuple(pt), tuple(s.sideways), tuple(mine),
+            tuple(s.pending[seat]), tuple(map(len, s.pending)), tuple(s.start_queue), s.start_left,
+            tuple(s.coins), tuple(s.pool), tuple(s.perm_used), s.sold, s.acted, s.builds,
+            len(s.draw), s.top_left, s.end_in, s.reshuffles, tuple(s.discard), s.turns,
+            self.r.build_limit, self.r.builds_per_turn, self.options.hand_limit, s.restarting,
+        )
+
+    def scores(self, s: State) -> tuple[float, ...]:
+        """Tong bao per seat ('A játék lényege')."""
+        return tuple(float(c) for c in s.coins)
+
+    def winners(self, s: State) -> frozenset[int]:
+        """Most tong bao; the rulebook has no tie-break, so ties share the win (RULINGS §4)."""
+        best = max(s.coins)
+        return frozenset(i for i in range(s.n) if s.coins[i] == best)
+
+    def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
+        """Per seat: tong bao by colour sold, cards built by colour (paid builds), starting cards,
+        workers on own / others' cards, sales in phase 1, forced sales, hand refills."""
+        out: dict[str, tuple[float, ...]] = {}
+        for k, name in enumerate(COLOURS):
+            out[f"tong_bao_{name}"] = tuple(float(x[k]) for x in s.coins_by_colour)
+        for k, name in enumerate(COLOURS):
+            out[f"built_{name}"] = tuple(float(x[k]) for x in s.built_by_colour)
+        out["cards_built"] = tuple(float(sum(x)) for x in s.built_by_colour)
+        out["starting_cards"] = tuple(float(sum(x)) for x in s.started_by_colour)
+        out["workers_own"] = tuple(map(float, s.workers_own))
+        out["workers_others"] = tuple(map(float, s.workers_others))
+        out["phase1_sales"] = tuple(map(float, s.sales))
+        out["forced_sales"] = tuple(map(float, s.forced))
+        out["hand_refills"] = tuple(map(float, s.refills))
+        return out
+
+    def summary(self, s: State) -> dict[str, float]:
+        """Whole-game figures: turns, rounds, reshuffles, restarts, whether the End card was drawn."""
+        return {
+            "turns": float(s.turns),
+            "rounds": float(-(-s.turns // s.n)),
+            "reshuffles": float(s.reshuffles),
+            "restarts": float(s.restarts),
+            "end_card_drawn": float(s.end_drawn),
+        }
+
+    def components(self, s: State) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """Per seat, the names of the cards it built (paid), placed as starting cards, and sold
+        (phase 1, forced and final sales)."""
+        name = lambda c: self.cards[c].name  # noqa: E731
+        return {
+            "card_built": tuple(tuple(map(name, x)) for x in s.built_ids),
+            "card_started": tuple(tuple(map(name, x)) for x in s.started_ids),
+            "card_sold": tuple(tuple(map(name, x)) for x in s.sold_ids),
+        }
+
+    def clone(self, s: State) -> State:
+        return copy.deepcopy(s)
+
+    def describe(self, s: State, a) -> str:
+        """One log line for ``sim replay`` (called before ``a`` is applied)."""
+        nm = self._name
+        match a:
+            case Draw(card):
+                if card == self.END:
+                    return "chance: the End of Game card is drawn"
+                return f"chance: seat {s.to_draw[0]} draws {nm(card)}"
+            case PlaceStart(card):
+                return f"seat {s.start_queue[0]}: places {nm(card)} face down as a starting card"
+            case Sell(card):
+                return f"seat {s.active}: sells {nm(card)} for {self.sale_price(s, card)} tong bao"
+            case EndSelling():
+                return f"seat {s.active}: sells nothing more"
+            case PlaceWorker(worker, target):
+                box = len(s.workers[target])
+                got = ", ".join(f"{k} {self.resources[r]}" for r, k in self.box_items[target][box]) or "nothing"
+                before, after = self.prices[target][box], self.prices[target][box + 1]
+                return (f"seat {s.active}: worker {nm(worker)} on box {box + 1} of seat {s.owner[target]}'s "
+                        f"{nm(target)} (takes {got}; price {before} -> {after})")
+            case Build(card):
+                return f"seat {s.active}: builds {nm(card)}"
+            case EndTurn():
+                return f"seat {s.active}: ends phase 2"
+        return repr(a)
+
+    def stalled(self, s: State) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ helpers used by tests too
+    def _name(self, c: int) -> str:
+        return "End of Game" if c == self.END else f"{self.cards[c].name} ({COLOURS[self.colour[c]]})"
+
+    def sale_price(self, s: State, card: int, *, bonus: bool = True) -> int:
+        """Current price: lowest uncovered box (the final price when all 4 are covered), plus the
+        5-6 player colour bonus."""
+        p = self.prices[card][len(s.workers[card])]
+        return p + self.bonus[self.colour[card]] if bonus else p
+
+    def start_options(self, hand: list[int]) -> list[int]:
+        """Hand cards allowed as a starting card: brown, else blue, else yellow (never green)."""
+        col = self.colour
+        for want in START_PRIORITY:
+            got = [c for c in hand if col[c] == want]
+            if got:
+                return got
+        return []
+
+    def permanent(self, s: State, seat: int) -> list[int]:
+        """Per resource: permanent resources of ``seat`` this turn (printed ones and the Khan's
+        help of covered boxes, RULINGS §4), before use."""
+        out = [0] * len(self.resources)
+        perm, khan, workers = self.perm, self.khan, s.workers
+        for c in s.built[seat]:
+            if perm[c] >= 0:
+                out[perm[c]] += 1
+            kh = khan[c]
+            for k in range(len(workers[c])):
+                if kh[k] >= 0:
+                    out[kh[k]] += 1
+        return out
+
+    def available(self, s: State) -> list[int]:
+        """Per resource: what the active player can still spend this turn."""
+        perm = self.permanent(s, s.active)
+        return [p + q - u for p, q, u in zip(s.pool, perm, s.perm_used, strict=True)]
+
+    def can_build(self, s: State) -> bool:
+        return s.builds < self.r.builds_per_turn and len(s.built[s.active]) < self.r.build_limit
+
+    def _work_actions(self, s: State) -> tuple:
+        me = s.active
+        hand = s.hands[me]
+        out = []
+        if hand:
+            sideways, workers = s.sideways, s.workers
+            targets = [c for row in s.built for c in row if len(workers[c]) < 4 and c not in sideways]
+            if targets:
+                place = self._place
+                for w in hand:
+                    row = place[w]
+                    out += [row[t] for t in targets]
+            if self.can_build(s):
+                avail = self.available(s)
+                items = self.cost_items
+                for c in hand:
+                    if all(avail[r] >= k for r, k in items[c]):
+                        out.append(self._build[c])
+        out.append(END_TURN)
+        return tuple(out)
+
+    def _build_card(self, s: State, card: int) -> None:
+        me = s.active
+        s.hands[me].remove(card)
+        pool, used = s.pool, s.perm_used
+        for r, k in self.cost_items[card]:  # this turn's box resources first, then permanent ones
+            take = min(pool[r], k)
+            pool[r] -= take
+            used[r] += k - take
+        self._put(s, me, card)
+        s.sideways.append(card)
+        s.builds += 1
+        s.acted = True
+        s.built_by_colour[me][self.colour[card]] += 1
+        s.built_ids[me].append(card)
+
+    def _put(self, s: State, seat: int, card: int) -> None:
+        s.built[seat].append(card)
+        s.owner[card] = seat
+        s.workers[card] = []
+        s.placers[card] = []
+
+    def _sell_card(self, s: State, card: int, *, bonus: bool = True) -> int:
+        seat = s.owner.pop(card)
+        price = self.sale_price(s, card, bonus=bonus)
+        s.coins[seat] += price
+        s.coins_by_colour[seat][self.colour[card]] += price
+        s.sold_ids[seat].append(card)
+        s.built[seat].remove(card)
+        s.discard.append(card)
+        s.discard.extend(s.workers.pop(card))  # workers go to the discard with the card (RULINGS §4)
+        del s.placers[card]
+        return price
+
+    def _end_selling(self, s: State) -> None:
+        s.phase = WORK
+        if any(s.built):
+            return
+        # 'no built card left anywhere': everyone draws up to 7 and places starting cards again
+        s.restarts += 1
+        n, me, lim = s.n, s.active, self.options.restart_hand
+        order = [(me + k) % n for k in range(n)]
+        s.to_draw = [seat for seat in order for _ in range(max(0, lim - len(s.hands[seat])))]
+        s.start_queue = order
+        s.start_left = self.r.starting_cards
+        s.restarting = True
+        s.phase = RESTART_DRAW
+
+    def _end_turn(self, s: State) -> None:
+        me, o = s.active, self.options
+        room = max(0, o.hand_limit - len(s.hands[me]))
+        if not s.sold and not s.acted and o.refill_when_idle:
+            k = room
+            s.refills[me] += k > 0  # counted when the idle turn draws at least one card
+        else:
+            k = min(room, o.draw_sold if s.sold else o.draw_nothing_sold)
+        s.to_draw = [me] * k
+        s.phase = TURN_DRAW
+
+    def _finish_turn(self, s: State) -> None:
+        """Phase 3 after the draws: sideways cards upright, forced sales, next player."""
+        s.sideways.clear()
+        seats = [s.active] if self.options.forced_sale == "active" else list(range(s.n))
+        bonus = self.options.bonus_on_every_sale
+        for seat in seats:
+            for c in [c for c in s.built[seat] if len(s.workers[c]) == 4]:
+                self._sell_card(s, c, bonus=bonus)
+                s.forced[seat] += 1
+        s.turns += 1
+        s.active = (s.active + 1) % s.n
+        s.sold = s.acted = False
+        s.builds = 0
+        s.pool = [0] * len(self.resources)
+        s.perm_used = [0] * len(self.resources)
+        s.phase = SELL
+
+    def _apply_draw(self, s: State, card: int) -> None:
+        if card == self.END:  # 'Játék vége': everyone sells every built card, then count
+            s.end_drawn = True
+            s.to_draw.clear()
+            bonus = self.options.bonus_on_every_sale
+            for seat in range(s.n):
+                for c in list(s.built[seat]):
+                    self._sell_card(s, c, bonus=bonus)
+            s.sideways.clear()
+            s.phase = END
+            return
+        seat = s.to_draw.pop(0)
+        d = s.draw
+        i = d.index(card)
+        d[i] = d[-1]
+        d.pop()
+        if s.end_in and s.top_left:
+            s.top_left -= 1
+        s.hands[seat].append(card)
+
+    def _reshuffle(self, s: State) -> bool:
+        """The draw pile is empty at a draw: shuffle the discard into a new pile (the End card into
+        its bottom 10 at reshuffle ``reshuffles_before_end``). False when nothing can be drawn."""
+        if s.reshuffles + 1 >= self.r.reshuffles_before_end:
+            s.draw, s.discard = s.discard, []
+            s.reshuffles += 1
+            s.end_in = True
+            s.top_left = max(0, len(s.draw) - self.options.end_card_depth)
+            return True
+        if not s.discard:
+            return False
+        s.draw, s.discard = s.discard, []
+        s.reshuffles += 1
+        return True
+
+    def _reveal(self, s: State) -> None:
+        for seat in range(s.n):
+            for c in s.pending[seat]:
+                self._put(s, seat, c)
+                s.started_by_colour[seat][self.colour[c]] += 1
+                s.started_ids[seat].append(c)
+            s.pending[seat] = []
+
+    def _advance(self, s: State) -> None:
+        """Run automatic steps until a decision, a chance node or the end."""
+        while True:
+            if s.to_draw:
+                if s.draw or s.end_in:
+                    return
+                if self._reshuffle(s):
+                    continue
+                s.to_draw.pop(0)  # nothing left to draw anywhere: the draw is skipped
+                continue
+            ph = s.phase
+            if ph == WORK or ph == END:
+                return
+            if ph == SELL:
+                if s.built[s.active]:
+                    return
+                self._end_selling(s)  # nothing to sell: phase 1 passes by itself
+                continue
+            if ph == START:
+                q = s.start_queue
+                while q and (s.start_left == 0 or not self.start_options(s.hands[q[0]])):
+                    q.pop(0)
+                    s.start_left = self.r.starting_cards
+                if q:
+                    return
+                self._reveal(s)
+                s.phase = WORK if s.restarting else SELL
+                s.restarting = False
+                continue
+            if ph == DEAL:
+                s.start_queue = list(range(s.n))
+                s.start_left = self.r.starting_cards
+                s.phase = START
+                continue
+            if ph == RESTART_DRAW:
+                s.phase = START
+                continue
+            if ph == TURN_DRAW:
+                self._finish_turn(s)
+                continue
+            return
+
+    # ------------------------------------------------------------------ determinization
+    def determinize(self, obs: Observation, rng) -> State:
+        """A full state consistent with ``obs``: the cards ``obs.seat`` cannot see (others' hands,
+        workers and face-down starting cards, the draw pile) redrawn at random from the unseen."""
+        n, me = obs.num_players, obs.seat
+        phase = {"start": START, "sell": SELL, "work": WORK}.get(obs.prompt, END)
+        s = self.new_blank(n)
+        s.phase, s.active = phase, obs.active
+        s.hands[me] = list(obs.hand)
+        s.discard = list(obs.discard)
+        s.sideways = list(obs.sideways)
+        s.coins = list(obs.coins)
+        s.start_queue, s.start_left = list(obs.start_queue), obs.start_left
+        s.pending[me] = list(obs.my_start)
+        s.restarting = obs.restarting
+        s.sold, s.acted, s.builds = obs.sold_this_turn, obs.acted_this_turn, obs.builds_this_turn
+        s.pool, s.perm_used = list(obs.pool), list(obs.perm_used)
+        s.end_in, s.top_left, s.reshuffles, s.turns = obs.end_card_in, obs.top_left, obs.reshuffles, obs.turns
+        known = set(obs.hand) | set(obs.discard) | set(obs.my_start)
+        mine: dict[int, list[int]] = {}
+        for w, host in obs.my_workers:
+            mine.setdefault(host, []).append(w)
+            known.add(w)
+        for row in obs.built:
+            known.update(row)
+        unseen = [c for c in range(self.n_cards) if c not in known]
+        rng.shuffle(unseen)
+        for seat, row in enumerate(obs.built):
+            for c, pl in zip(row, obs.placers[seat], strict=True):
+                self._put(s, seat, c)
+                own = iter(mine.get(c, ()))
+                s.workers[c] = [next(own) if p == me else unseen.pop() for p in pl]
+                s.placers[c] = list(pl)
+        for seat in range(n):
+            if seat != me:
+                s.hands[seat] = [unseen.pop() for _ in range(obs.hand_sizes[seat])]
+                s.pending[seat] = [unseen.pop() for _ in range(obs.start_placed[seat])]
+        if len(unseen) != obs.draw_pile_size:
+            raise ValueError(f"observation inconsistent: {len(unseen)} unseen cards for a pile of {obs.draw_pile_size}")
+        s.draw = unseen
+        return s
+
+    def new_blank(self, n: int) -> State:
+        nr = len(self.resources)
+        return State(
+            n=n, draw=[], hands=[[] for _ in range(n)], built=[[] for _ in range(n)], coins=[0] * n,
+            pending=[[] for _ in range(n)], pool=[0] * nr, perm_used=[0] * nr,
+            coins_by_colour=[[0] * 4 for _ in range(n)], built_by_colour=[[0] * 4 for _ in range(n)],
+            started_by_colour=[[0] * 4 for _ in range(n)], workers_own=[0] * n, workers_others=[0] * n,
+            forced=[0] * n, refills=[0] * n, sales=[0] * n, built_ids=[[] for _ in range(n)],
+            started_ids=[[] for _ in range(n)], sold_ids=[[] for _ in range(n)],
+        )
+
+
+GAME = Xanadu
