@@ -22,8 +22,9 @@ test: install
 lint: install
 	$(BIN)/ruff check sim strategies tests
 
+# one core, random strategies, every game at its largest player count
 bench: install
-	$(BIN)/sim bench traders_of_osaka --games 4000
+	for g in $$($(BIN)/sim list games | cut -d' ' -f1); do $(BIN)/sim bench $$g --games 1000; done
 
 # nightly: 100,000 random games per engine with invariant checks; failing seeds in reports/fuzz/
 fuzz: install

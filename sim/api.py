@@ -137,7 +137,9 @@ def play_game(
                 return GameResult(state, n, True, log)
             legal = legal_actions(state)
             action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
-            if action not in legal:
+            # identity first: strategies usually return one of the offered objects, and
+            # comparing dataclasses field by field is slow on long lists
+            if not any(a is action for a in legal) and action not in legal:
                 who = type(getattr(strategies[p], "inner", strategies[p])).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
