@@ -50,7 +50,7 @@ from .actions import (
     StockWarehouse,
     UseTemple,
 )
-from .observation import CardInfo, Observation
+from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables
 from .rules import FACTORY_RESOURCE, ITEMS, MERCHANT, RESOURCES, WORKER, Options, TaiwanData, load_data
 
 # phases
@@ -73,20 +73,20 @@ class State:
     types_left: int = 0  # building types still to draw at setup
     piles: list[int] = field(default_factory=list)  # copies left per building type (0: not in play)
     lm_top: list[int] = field(default_factory=list)  # per region: face-up landmark or -1
-    lm_deck: list[list[int]] = field(default_factory=list)  # per region: face-down landmarks, sorted
+    lm_deck: list[tuple[int, ...]] = field(default_factory=list)  # per region: face-down landmarks, sorted
     to_reveal: list[int] = field(default_factory=list)  # regions waiting for a reveal (chance)
     coins: list[int] = field(default_factory=list)
     items: list[list[int]] = field(default_factory=list)  # per seat, per item: tiles in hand
     store: list[list[int]] = field(default_factory=list)  # per seat, per item: on Warehouse / Tribal Village
     vp: list[int] = field(default_factory=list)
     markers: list[int] = field(default_factory=list)  # markers left in each seat's supply
-    track: list[list[list[int]]] = field(default_factory=list)  # per seat: [card, space] uncompleted
-    done: list[list[int]] = field(default_factory=list)  # per seat, per card: completed copies
-    bought: list[list[int]] = field(default_factory=list)  # per seat: card ids in purchase order
-    areas: list[list[int]] = field(default_factory=list)  # per region: seats in placement order
+    track: list[tuple[int, ...]] = field(default_factory=list)  # per seat, flat: card, space, ... (uncompleted)
+    done: list[tuple[int, ...]] = field(default_factory=list)  # per seat, per card: completed copies
+    bought: list[tuple[int, ...]] = field(default_factory=list)  # per seat: card ids in purchase order
+    areas: list[tuple[int, ...]] = field(default_factory=list)  # per region: seats in placement order
     excl: list[int] = field(default_factory=list)  # per building type: seat holding its red ability
     temple_used: list[int] = field(default_factory=list)
-    fac_used: list[list[int]] = field(default_factory=list)  # per seat, per resource
+    fac_used: list[tuple[int, ...]] = field(default_factory=list)  # per seat, per resource
     dice: int = 0  # dice declared, waiting for the roll
     exch_get: int = -1
     gives_left: int = 0
@@ -94,7 +94,7 @@ class State:
     queue: list[int] = field(default_factory=list)  # seats owing a decision (warehouse/judicial/discard)
     last_round: int = 0  # the final round once the end has triggered, else 0
     train_bought: int = 0
-    hot_spring: list[list[int]] = field(default_factory=list)  # per seat: regions of Hot Spring markers
+    hot_spring: list[tuple[int, ...]] = field(default_factory=list)  # per seat: regions of Hot Spring markers
     vp_done: list[int] = field(default_factory=list)
     vp_ability: list[int] = field(default_factory=list)
     vp_uncomp: list[int] = field(default_factory=list)
@@ -108,7 +108,12 @@ class State:
     scored: bool = False
 
 
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "n")
+# what the observation holds of the state (the rest are end-of-game figures for metrics)
+FIGURES = ("vp_done", "vp_ability", "vp_uncomp", "vp_penalty", "vp_major", "dice_rolled", "n_exchanges",
+           "n_overtime", "n_charity", "stalled", "scored")
+TUPLE_ROWS = ("lm_deck", "track", "done", "bought", "areas", "fac_used", "hot_spring")  # lists of tuples
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "n" and f.name not in FIGURES)
+assert STATE_FIELDS == PUBLIC_FIELDS, "the observation's public tuple follows the state's fields"
 
 
 def _freeze(v):
@@ -176,6 +181,7 @@ class TaiwanFormosa:
         self.cards = tuple(cards)
         self.n_cards = len(cards)
         self.charity = tuple((r.charity.coins,) + r.charity.vector() for r in ld.regions)
+        self.tables = Tables(self.cards, self.regions, self.charity)
         self.lm_of_region = tuple(tuple(c.id for c in cards if c.region == r) for r in range(self.n_regions))
         ab = {c.ability: c.id for c in cards if c.ability}
         self.ability_id = ab
@@ -193,6 +199,12 @@ class TaiwanFormosa:
         self.conv_coins = tuple(bd.convenience_store_coins)
         self.penalty = tuple(o.uncompleted_penalty)
         self.end_decks = num_players + o.end_decks_offset
+        self.factories = tuple(f for f in self.factory if f >= 0)
+        self.needs = tuple(c.need for c in cards)
+        self.card_coins = tuple(c.coins for c in cards)
+        self.min_workers = min(c.need[WORKER] for c in cards)
+        self._plain_buy = tuple(
+            BuyBuilding(c.id) if c.kind != "landmark" else BuyLandmark(c.id) for c in cards)
         # action objects are immutable: build each once
         self._draw_type = tuple(DrawType(i) for i in range(self.n_types))
         self._reveal = tuple(Reveal(i) for i in range(self.n_cards))
@@ -201,6 +213,10 @@ class TaiwanFormosa:
         self._buy_b: dict = {}
         self._buy_l: dict = {}
         self._exchange = tuple(tuple(Exchange(g, v) for v in VIAS) for g in range(5))
+        # exchange actions (then END_TURN) for each set of usable ways (bit 1 coins, 2 merchant, 4 items)
+        self._exchanges = tuple(
+            tuple(self._exchange[g][v] for g in range(5) for v in range(3) if key >> v & 1) + (END_TURN,)
+            for key in range(8))
         self._give = tuple(Give(i) for i in range(6))
         self._overtime: dict = {}
         self._charity = tuple(Charity(r) for r in range(self.n_regions))
@@ -240,26 +256,26 @@ class TaiwanFormosa:
             types_left=o.building_types_in_play,
             piles=[0] * self.n_types,
             lm_top=[-1] * nr,
-            lm_deck=[list(self.lm_of_region[r]) for r in range(nr)],
+            lm_deck=[tuple(sorted(self.lm_of_region[r])) for r in range(nr)],
             to_reveal=list(range(nr)),
             coins=[o.starting_coins] * n,
             items=[[0] * 6 for _ in range(n)],
             store=[[0] * 6 for _ in range(n)],
             vp=[0] * n,
             markers=[o.markers_per_player] * n,
-            track=[[] for _ in range(n)],
-            done=[[0] * self.n_cards for _ in range(n)],
-            bought=[[] for _ in range(n)],
-            areas=[[] for _ in range(nr)],
+            track=[()] * n,
+            done=[(0,) * self.n_cards] * n,
+            bought=[()] * n,
+            areas=[()] * nr,
             excl=[-1] * self.n_types,
             temple_used=[0] * n,
-            fac_used=[[0] * 4 for _ in range(n)],
-            hot_spring=[[] for _ in range(n)],
+            fac_used=[NO_SUBS] * n,
+            hot_spring=[()] * n,
             vp_done=[0] * n, vp_ability=[0] * n, vp_uncomp=[0] * n, vp_penalty=[0] * n, vp_major=[0] * n,
             dice_rolled=[0] * n, n_exchanges=[0] * n, n_overtime=[0] * n, n_charity=[0] * n,
         )
         if n == 2 and o.neutral_in_two_player:
-            s.areas = [[n] for _ in range(nr)]  # 'Two-Player Rules': the neutral colour is placed first
+            s.areas = [(n,)] * nr  # 'Two-Player Rules': the neutral colour is placed first
         return s
 
     def current_player(self, s: State) -> int:
@@ -360,7 +376,7 @@ class TaiwanFormosa:
                 s.types_left -= 1
             case Reveal(card):
                 r = s.to_reveal.pop(0)
-                s.lm_deck[r].remove(card)
+                s.lm_deck[r] = tuple(c for c in s.lm_deck[r] if c != card)
                 s.lm_top[r] = card
             case StartPlayer(seat):
                 s.start = seat
@@ -373,23 +389,25 @@ class TaiwanFormosa:
         ph = s.phase
         actor = -1 if ph in (SETUP, START, ROLL, END) or s.to_reveal else self.current_player(s)
         return Observation(
-            seat, s.n, PROMPTS.get(ph, "none") if actor >= 0 else "none", actor, self.cards, self.regions, self.charity,
-            ph, s.round, s.start, s.pos, s.types_left, tuple(s.piles), tuple(s.lm_top),
-            tuple(map(tuple, s.lm_deck)), tuple(s.to_reveal), tuple(s.coins), tuple(map(tuple, s.items)),
-            tuple(map(tuple, s.store)), tuple(s.vp), tuple(s.markers),
-            tuple(tuple(tuple(e) for e in t) for t in s.track), tuple(map(tuple, s.done)),
-            tuple(map(tuple, s.bought)), tuple(map(tuple, s.areas)), tuple(s.excl), tuple(s.temple_used),
-            tuple(map(tuple, s.fac_used)), s.dice, s.exch_get, s.gives_left, s.place, tuple(s.queue),
-            s.last_round, s.train_bought, tuple(map(tuple, s.hot_spring)), tuple(s.vp_done),
-            tuple(s.vp_ability), tuple(s.vp_uncomp), tuple(s.vp_penalty), tuple(s.vp_major),
-            tuple(s.dice_rolled), tuple(s.n_exchanges), tuple(s.n_overtime), tuple(s.n_charity),
-            s.stalled, s.scored,
+            seat, s.n, PROMPTS.get(ph, "none") if actor >= 0 else "none", actor, self.tables,
+            (ph, s.round, s.start, s.pos, s.types_left, tuple(s.piles), tuple(s.lm_top), tuple(s.lm_deck),
+             tuple(s.to_reveal), tuple(s.coins), tuple(map(tuple, s.items)), tuple(map(tuple, s.store)),
+             tuple(s.vp), tuple(s.markers), tuple(s.track), tuple(s.done), tuple(s.bought), tuple(s.areas),
+             tuple(s.excl), tuple(s.temple_used), tuple(s.fac_used), s.dice, s.exch_get, s.gives_left,
+             s.place, tuple(s.queue), s.last_round, s.train_bought, tuple(s.hot_spring)),
         )
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs``. Nothing is hidden but the face-down landmark
-        order, which the state never stores (reveals are chance nodes), so this is exact."""
-        return State(n=obs.num_players, **{f: _thaw(getattr(obs, f)) for f in STATE_FIELDS})
+        order, which the state never stores (reveals are chance nodes), so the playing state is
+        exact; the end-of-game figures kept only for metrics (VP by source, counters) restart at 0."""
+        n = obs.num_players
+        s = State(n=n, **{f: list(getattr(obs, f)) if f in TUPLE_ROWS else _thaw(getattr(obs, f))
+                          for f in STATE_FIELDS})
+        for f in FIGURES[:-2]:
+            setattr(s, f, [0] * n)
+        s.stalled = s.scored = obs.phase == END
+        return s
 
     def scores(self, s: State) -> tuple[float, ...]:
         """VP per seat (final scoring included once the game is over)."""
@@ -546,34 +564,52 @@ class TaiwanFormosa:
         avail = [it[i] + st[i] for i in range(6)]
         fee = self.fee(s, me)
         cards = self.cards
-        if coins >= fee:
-            buy_b, buy_l = self._buy_b, self._buy_l
-            for t in range(self.n_types):
-                if s.piles[t]:
-                    for subs in self._subs_options(s, me, cards[t], avail, coins, fee):
-                        a = buy_b.get((t, subs))
-                        if a is None:
-                            a = buy_b[(t, subs)] = BuyBuilding(t, subs)
-                        out.append(a)
-            for r in range(self.n_regions):
-                c = s.lm_top[r]
-                if c >= 0:
-                    for subs in self._subs_options(s, me, cards[c], avail, coins, fee):
-                        a = buy_l.get((c, subs))
-                        if a is None:
-                            a = buy_l[(c, subs)] = BuyLandmark(c, subs)
-                        out.append(a)
+        if coins >= fee and avail[WORKER] >= self.min_workers:
+            done = s.done[me]
+            a0, a1, a2, a3, a4 = avail[0], avail[1], avail[2], avail[3], avail[4]
+            if any(done[f] for f in self.factories):
+                buy_b, buy_l = self._buy_b, self._buy_l
+                for t in range(self.n_types):
+                    if s.piles[t]:
+                        for subs in self._subs_options(s, me, cards[t], avail, coins, fee):
+                            a = buy_b.get((t, subs))
+                            if a is None:
+                                a = buy_b[(t, subs)] = BuyBuilding(t, subs)
+                            out.append(a)
+                for r in range(self.n_regions):
+                    c = s.lm_top[r]
+                    if c >= 0:
+                        for subs in self._subs_options(s, me, cards[c], avail, coins, fee):
+                            a = buy_l.get((c, subs))
+                            if a is None:
+                                a = buy_l[(c, subs)] = BuyLandmark(c, subs)
+                            out.append(a)
+            else:  # no factory: one way to pay
+                needs, cost, plain = self.needs, self.card_coins, self._plain_buy
+                budget = coins - fee
+                for t in range(self.n_types):
+                    if s.piles[t]:
+                        w, b, st_, sn, wk = needs[t]
+                        if a0 >= w and a1 >= b and a2 >= st_ and a3 >= sn and a4 >= wk and cost[t] <= budget:
+                            out.append(plain[t])
+                for c in s.lm_top:
+                    if c >= 0:
+                        w, b, st_, sn, wk = needs[c]
+                        if a0 >= w and a1 >= b and a2 >= st_ and a3 >= sn and a4 >= wk and cost[c] <= budget:
+                            out.append(plain[c])
         if s.markers[me]:
             for r in range(self.n_regions):
-                ch = self.charity[r]
-                if coins >= ch[0] and all(avail[i] >= ch[i + 1] for i in range(5)):
+                c0, w, b, st_, sn, wk = self.charity[r]
+                if coins >= c0 and avail[0] >= w and avail[1] >= b and avail[2] >= st_ and avail[3] >= sn \
+                        and avail[4] >= wk:
                     out.append(self._charity[r])
         o = self.options
-        if avail[WORKER] and coins >= o.overtime_coins and s.track[me]:
+        tr = s.track[me]
+        if tr and avail[WORKER] and coins >= o.overtime_coins:
             seen = set()
-            for card, space in s.track[me]:
-                if space >= 2 and (card, space) not in seen:
-                    seen.add((card, space))
+            for i in range(0, len(tr), 2):
+                if tr[i + 1] >= 2:
+                    seen.add((tr[i], tr[i + 1]))
             for key in sorted(seen):
                 a = self._overtime.get(key)
                 if a is None:
@@ -581,20 +617,9 @@ class TaiwanFormosa:
                 out.append(a)
         if self.T_TEMPLE >= 0 and s.done[me][self.T_TEMPLE] > s.temple_used[me] and coins >= o.temple_coins:
             out.append(USE_TEMPLE)
-        can_c = coins >= o.exchange_coins
-        can_m = avail[MERCHANT] > 0 and coins >= o.merchant_coins
-        can_i = sum(avail) >= o.exchange_items
-        if can_c or can_m or can_i:
-            for g in range(5):
-                ex = self._exchange[g]
-                if can_c:
-                    out.append(ex[0])
-                if can_m:
-                    out.append(ex[1])
-                if can_i:
-                    out.append(ex[2])
-        out.append(END_TURN)
-        return tuple(out)
+        key = (coins >= o.exchange_coins) + 2 * (avail[MERCHANT] > 0 and coins >= o.merchant_coins) \
+            + 4 * (sum(avail) >= o.exchange_items)
+        return (*out, *self._exchanges[key])
 
     def _take(self, s: State, me: int, item: int, k: int) -> None:
         """Spend ``k`` of ``item``: tiles in hand first, then those stored on cards."""
@@ -620,20 +645,20 @@ class TaiwanFormosa:
         c = self.cards[card]
         o = self.options
         need = list(c.need)
-        for r in range(4):
-            if subs[r]:
+        if subs != NO_SUBS:
+            for r in range(4):
                 need[r] += subs[r]
-                s.fac_used[me][r] += subs[r]
+            s.fac_used[me] = tuple(u + k for u, k in zip(s.fac_used[me], subs, strict=True))
         fee = self.fee(s, me)
         self._pay(s, me, need, c.coins - sum(subs) + fee)
         if fee:
             s.coins[s.excl[self.T_UDB]] += fee
-        s.bought[me].append(card)
+        s.bought[me] += (card,)
         space = c.time
         demo = s.excl[self.T_DEMOLITION] if self.T_DEMOLITION >= 0 else -1
         if demo >= 0 and demo != me and (c.kind != "landmark" or o.demolition_applies_to_landmarks):
             space += o.demolition_delay
-        s.track[me].append([card, space])
+        s.track[me] += (card, space)
         if c.kind == "landmark":
             r = c.region
             s.lm_top[r] = -1
@@ -663,7 +688,7 @@ class TaiwanFormosa:
         if not s.markers[me]:
             return False
         s.markers[me] -= 1
-        s.areas[region].append(me)
+        s.areas[region] += (me,)
         return True
 
     def _place_minor(self, s: State, me: int, region: int) -> None:
@@ -679,7 +704,7 @@ class TaiwanFormosa:
                 s.vp[me] += gain
                 s.vp_ability[me] += gain
             else:
-                s.hot_spring[me].append(region)
+                s.hot_spring[me] += (region,)
         s.place = -1
         s.phase = ACTION
 
@@ -705,9 +730,11 @@ class TaiwanFormosa:
             s.phase = ACTION
 
     def _work_overtime(self, s: State, me: int, card: int, space: int) -> None:
-        for e in s.track[me]:
-            if e[0] == card and e[1] == space:
-                e[1] -= 1
+        tr = list(s.track[me])
+        for i in range(0, len(tr), 2):
+            if tr[i] == card and tr[i + 1] == space:
+                tr[i + 1] -= 1
+                s.track[me] = tuple(tr)
                 break
         else:
             raise ValueError(f"seat {me} has no {self.cards[card].name} on space {space}")
@@ -738,7 +765,7 @@ class TaiwanFormosa:
         s.phase, s.pos = DICE, 0
         n = s.n
         s.temple_used = [0] * n
-        s.fac_used = [[0] * 4 for _ in range(n)]
+        s.fac_used = [NO_SUBS] * n
 
     def _order(self, s: State) -> list[int]:
         return [(s.start + k) % s.n for k in range(s.n)]
@@ -748,14 +775,16 @@ class TaiwanFormosa:
         completed: dict[int, list[int]] = {}
         for seat in self._order(s):
             keep = []
-            for e in s.track[seat]:
-                e[1] -= 1
-                if e[1] > 0:
-                    keep.append(e)
+            tr = s.track[seat]
+            for i in range(0, len(tr), 2):
+                card, space = tr[i], tr[i + 1] - 1
+                if space > 0:
+                    keep += (card, space)
                     continue
-                card = e[0]
                 c = cards[card]
-                s.done[seat][card] += 1
+                done = list(s.done[seat])
+                done[card] += 1
+                s.done[seat] = tuple(done)
                 s.vp[seat] += c.vp
                 s.vp_done[seat] += c.vp
                 if c.kind == "exclusive":
@@ -764,7 +793,7 @@ class TaiwanFormosa:
                     s.store[seat][WORKER] += self.options.tribal_village_workers
                 elif card == self.T_WAREHOUSE:
                     s.queue.append(seat)
-            s.track[seat] = keep
+            s.track[seat] = tuple(keep)
         for card, seats in completed.items():
             s.excl[card] = seats[0] if len(seats) == 1 else -1  # same-round copies: nobody keeps it
 
@@ -810,7 +839,8 @@ class TaiwanFormosa:
     def _final_scoring(self, s: State) -> None:
         o, cards, nt = self.options, self.cards, self.n_types
         for p in range(s.n):
-            for card, space in s.track[p]:
+            tr = s.track[p]
+            for card, space in zip(tr[::2], tr[1::2], strict=True):
                 s.vp_uncomp[p] += cards[card].vp
                 s.vp_penalty[p] += uncompleted_penalty(space, self.penalty)
             abil = 0

@@ -34,66 +34,84 @@ class CardInfo:
     need: tuple[int, int, int, int, int]
 
 
+# The public state, in this order (same names as the engine's state; see ``Observation``).
+PUBLIC_FIELDS = (
+    "phase", "round", "start", "pos", "types_left", "piles", "lm_top", "lm_deck", "to_reveal", "coins",
+    "items", "store", "vp", "markers", "track", "done", "bought", "areas", "excl", "temple_used",
+    "fac_used", "dice", "exch_get", "gives_left", "place", "queue", "last_round", "train_bought",
+    "hot_spring",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The game's fixed tables: ``cards`` (building types, then landmarks), ``regions`` (names),
+    ``charity`` per region (coins, wood, brick, steel, stone, worker)."""
+
+    cards: tuple[CardInfo, ...]
+    regions: tuple[str, ...]
+    charity: tuple[tuple[int, int, int, int, int, int], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """A frozen per-seat view.
 
     ``prompt``: dice | action | give | place | warehouse | judicial | discard | none.
     ``actor``: the seat deciding now (-1 at chance nodes and the end).
-    Per-seat tuples are indexed by seat. ``track[s]`` holds ``(card, space)`` for seat s's
-    uncompleted cards; ``done[s][card]`` counts seat s's completed cards; ``excl[card]`` is the
-    seat holding exclusive (red) building ``card``'s ability, or -1.
+    ``public`` holds the public state as a tuple, read through these attributes (per-seat
+    tuples are indexed by seat):
+
+    - ``phase``, ``round`` (from 1), ``start`` (start seat), ``pos`` (turn position from the start
+      player), ``types_left`` (setup draws left);
+    - ``piles[card]`` copies left of each building type (0: empty or not in play);
+    - ``lm_top[region]`` the face-up landmark or -1; ``lm_deck[region]`` the face-down ones, sorted;
+      ``to_reveal`` regions waiting for a reveal;
+    - ``coins``, ``items[seat][item]`` (tiles in hand), ``store[seat][item]`` (on Warehouse and
+      Tribal Village), ``vp``, ``markers`` (left in supply);
+    - ``track[seat]``: ``card, space, card, space, ...`` for the seat's uncompleted cards (see
+      ``uncompleted``); ``done[seat][card]`` completed copies; ``bought[seat]`` card ids in order;
+    - ``areas[region]``: seats in placement order (seat ``num_players`` is the 2-player neutral);
+    - ``excl[card]``: the seat holding exclusive (red) building ``card``'s ability, or -1;
+    - ``temple_used``, ``fac_used[seat][resource]`` (this round);
+    - ``dice`` declared, ``exch_get``/``gives_left`` (3-item exchange), ``place`` (minor landmark
+      waiting for its region), ``queue`` (seats owing a decision), ``last_round`` (final round once
+      the end has triggered, else 0), ``train_bought`` (all seats), ``hot_spring[seat]`` (regions,
+      only with the 'final' Hot Spring option).
     """
 
     seat: int
     num_players: int
     prompt: str
     actor: int
-    cards: tuple[CardInfo, ...]
-    regions: tuple[str, ...]
-    charity: tuple[tuple[int, int, int, int, int, int], ...]  # per region: coins, wood, brick, steel, stone, worker
-    # the public state (same names as the engine's state, frozen)
-    phase: int
-    round: int
-    start: int
-    pos: int
-    types_left: int
-    piles: tuple[int, ...]
-    lm_top: tuple[int, ...]
-    lm_deck: tuple[tuple[int, ...], ...]
-    to_reveal: tuple[int, ...]
-    coins: tuple[int, ...]
-    items: tuple[tuple[int, ...], ...]
-    store: tuple[tuple[int, ...], ...]
-    vp: tuple[int, ...]
-    markers: tuple[int, ...]
-    track: tuple[tuple[tuple[int, int], ...], ...]
-    done: tuple[tuple[int, ...], ...]
-    bought: tuple[tuple[int, ...], ...]
-    areas: tuple[tuple[int, ...], ...]
-    excl: tuple[int, ...]
-    temple_used: tuple[int, ...]
-    fac_used: tuple[tuple[int, ...], ...]
-    dice: int
-    exch_get: int
-    gives_left: int
-    place: int
-    queue: tuple[int, ...]
-    last_round: int
-    train_bought: int
-    hot_spring: tuple[tuple[int, ...], ...]
-    vp_done: tuple[int, ...]
-    vp_ability: tuple[int, ...]
-    vp_uncomp: tuple[int, ...]
-    vp_penalty: tuple[int, ...]
-    vp_major: tuple[int, ...]
-    dice_rolled: tuple[int, ...]
-    n_exchanges: tuple[int, ...]
-    n_overtime: tuple[int, ...]
-    n_charity: tuple[int, ...]
-    stalled: bool
-    scored: bool
+    tables: Tables
+    public: tuple
+
+    @property
+    def cards(self) -> tuple[CardInfo, ...]:
+        return self.tables.cards
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.tables.regions
+
+    @property
+    def charity(self) -> tuple[tuple[int, ...], ...]:
+        return self.tables.charity
 
     def available(self, seat: int, item: int) -> int:
         """Items of type ``item`` ``seat`` can spend (tiles in hand plus those stored on cards)."""
-        return self.items[seat][item] + self.store[seat][item]
+        return self.public[10][seat][item] + self.public[11][seat][item]
+
+    def uncompleted(self, seat: int) -> list[tuple[int, int]]:
+        """``(card, space)`` for each of ``seat``'s uncompleted cards."""
+        t = self.public[14][seat]
+        return [(t[i], t[i + 1]) for i in range(0, len(t), 2)]
+
+
+def _public(i: int) -> property:
+    return property(lambda self: self.public[i], doc=f"public state item {PUBLIC_FIELDS[i]!r}")
+
+
+for _i, _name in enumerate(PUBLIC_FIELDS):
+    setattr(Observation, _name, _public(_i))
