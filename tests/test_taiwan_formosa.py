@@ -118,6 +118,13 @@ def give(s, seat, **items):
             s.items[seat][("wood", "brick", "steel", "stone", "worker", "merchant").index(name)] = k
 
 
+def pay_for(game, s, seat, card):
+    """Give ``seat`` exactly what ``card`` costs (items in hand, coins), nothing else."""
+    c = game.cards[card]
+    s.items[seat] = list(c.need) + [0]
+    s.coins[seat] = c.coins
+
+
 def complete(game, s, seat, name):
     """Mark one copy of ``name`` completed by ``seat`` (as the building phase would)."""
     c = cid(game, name)
@@ -156,7 +163,7 @@ def test_bad_data_names_file_line_and_key(tmp_path):
 
     bad = tmp_path / "buildings.yaml"
     body = ir.files("sim.games.taiwan_formosa.data").joinpath("buildings.yaml").read_text()
-    bad.write_text(body.replace("name: Temple, kind: basic, ability: temple, time: 3", "name: Temple, kind: basic, ability: temple, time: 9"))
+    bad.write_text(body.replace("name: Temple, kind: basic, ability: temple, time: 4", "name: Temple, kind: basic, ability: temple, time: 9"))
     with pytest.raises(SimError, match=r"buildings.yaml, line \d+, key 'buildings.4.time'"):
         load_data({"buildings": bad})
     bad.write_text(body.replace("ability: tax_bureau", "ability: night_market"))
@@ -304,12 +311,15 @@ def test_factories_pay_a_resource_as_a_coin_once_per_round():
     to_action_phase(game, s)
     complete(game, s, 0, "Sawmill")
     complete(game, s, 0, "Sawmill")
-    temple = cid(game, "Temple")  # 4 coins, 1 wood, 2 stone
-    give(s, 0, wood=3, stone=2, worker=1, coins=2)
+    temple = cid(game, "Temple")
+    card = game.cards[temple]
+    pay_for(game, s, 0, temple)
+    s.items[0][WOOD] += 2
+    s.coins[0] = card.coins - 2
     legal = [a for a in game.legal_actions(s) if isinstance(a, BuyBuilding) and a.card == temple]
     assert legal == [BuyBuilding(temple, (2, 0, 0, 0))]  # 2 coins short: both Sawmills used
     game.apply_action(s, legal[0])
-    assert s.coins[0] == 0 and s.items[0][WOOD] == 0 and s.fac_used[0] == (2, 0, 0, 0)
+    assert s.coins[0] == 0 and s.items[0][:5] == [0] * 5 and s.fac_used[0] == (2, 0, 0, 0)
 
 
 def test_temple_once_per_round_per_temple():
@@ -325,8 +335,7 @@ def test_hot_spring_hotel_scores_2_per_other_marker_immediately():
     to_action_phase(game, s)
     hot = cid(game, "Hot Spring Hotel")
     s.areas[NORTH] = (1, 2, 1)
-    need = game.cards[hot].need
-    give(s, 0, wood=need[0], brick=need[1], steel=need[2], stone=need[3], worker=need[4])
+    pay_for(game, s, 0, hot)
     game.apply_action(s, BuyBuilding(hot))
     assert game.observe(s, 0).prompt == "place" and len(game.legal_actions(s)) == 4
     game.apply_action(s, PlaceMarkers(NORTH))
@@ -339,8 +348,7 @@ def test_public_art_places_two_markers_where_you_have_none():
     art = cid(game, "Public Art Installation")
     s.areas[NORTH] = (0,)
     s.areas[EAST] = (1,)
-    need = game.cards[art].need
-    give(s, 0, wood=need[0], brick=need[1], steel=need[2], stone=need[3], worker=need[4])
+    pay_for(game, s, 0, art)
     game.apply_action(s, BuyBuilding(art))
     assert [a.region for a in game.legal_actions(s)] == [EAST, CENTRAL, SOUTH]
     game.apply_action(s, PlaceMarkers(EAST))
@@ -363,9 +371,9 @@ def test_urban_development_bureau_fee_and_block():
     to_action_phase(game, s)
     s.excl[cid(game, "Urban Development Bureau")] = 2
     temple = cid(game, "Temple")
-    give(s, 0, wood=1, stone=2, worker=1, coins=4)  # the card's 4 coins but not the fee
+    pay_for(game, s, 0, temple)  # the card's coins but not the fee
     assert BuyBuilding(temple) not in game.legal_actions(s)
-    s.coins[0] = 5
+    s.coins[0] += 1
     game.apply_action(s, BuyBuilding(temple))
     assert s.coins[0] == 0 and s.coins[2] == 41
 
@@ -489,6 +497,15 @@ def test_two_player_neutral_takes_places_but_scores_nothing():
     assert area_majority([2, 1, 0], 2) == {1: 3}  # tie of three at 1: neutral, then seat 1
 
 
+def test_two_player_final_majorities_with_the_neutral_colour():
+    game, s = setup(n=2)
+    s.areas[NORTH] += (0, 1, 1)  # neutral, 0, 1, 1: seat 1 first (2x4), neutral second, seat 0 nothing
+    s.areas[EAST] += (0,)  # neutral, 0: tie, neutral earlier: seat 0 second (2)
+    s.areas[SOUTH] += (1, 1)  # neutral, 1, 1: seat 1 first (2x3)
+    game._final_scoring(s)
+    assert s.vp_major == [2, 8 + 6]
+
+
 def test_uncompleted_penalties():
     table = (2, 3, 4, 5)
     assert [uncompleted_penalty(sp, table) for sp in (1, 2, 3, 4, 5, 6)] == [2, 3, 4, 5, 6, 7]
@@ -564,6 +581,11 @@ def test_no_leak_and_same_view_for_every_seat():
     t.lm_deck = [tuple(sorted(d)) for d in t.lm_deck]
     assert game.observe(t, 0) == obs[0]
     hash(obs[0])
+    from dataclasses import fields
+
+    from sim.games.taiwan_formosa.observation import Observation
+
+    assert Observation(*(getattr(obs[0], f.name) for f in fields(Observation))) == obs[0]  # fast constructor
 
 
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 3000))

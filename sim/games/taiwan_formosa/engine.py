@@ -50,7 +50,7 @@ from .actions import (
     StockWarehouse,
     UseTemple,
 )
-from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables
+from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables, make_observation
 from .rules import FACTORY_RESOURCE, ITEMS, MERCHANT, RESOURCES, WORKER, Options, TaiwanData, load_data
 
 # phases
@@ -388,7 +388,7 @@ class TaiwanFormosa:
     def observe(self, s: State, seat: int) -> Observation:
         ph = s.phase
         actor = -1 if ph in (SETUP, START, ROLL, END) or s.to_reveal else self.current_player(s)
-        return Observation(
+        return make_observation(
             seat, s.n, PROMPTS.get(ph, "none") if actor >= 0 else "none", actor, self.tables,
             (ph, s.round, s.start, s.pos, s.types_left, tuple(s.piles), tuple(s.lm_top), tuple(s.lm_deck),
              tuple(s.to_reveal), tuple(s.coins), tuple(map(tuple, s.items)), tuple(map(tuple, s.store)),
