@@ -173,9 +173,18 @@ def test_bad_data_names_file_line_and_key(tmp_path):
         load_data({"cards": bad})
 
 
+def test_random_start_player_option():
+    game = GAME.build(3, {"random_start_player": True})
+    s = walk(game, 0, 16)
+    assert game.current_player(s) == CHANCE and dict(game.chance_outcomes(s)) == {
+        StartPlayer(0): pytest.approx(1 / 3), StartPlayer(1): pytest.approx(1 / 3), StartPlayer(2): pytest.approx(1 / 3)}
+    game.apply_action(s, StartPlayer(2))
+    assert s.start == 2 and game.current_player(s) == 2 and s.phase == DICE
+
+
 def test_setup_draws_12_types_4_copies_and_reveals_each_region():
     game = GAME.build(4)
-    s = walk(game, 0, 17)  # 12 type draws + 4 reveals + start player
+    s = walk(game, 0, 16)  # 12 type draws + 4 reveals; seat 0 starts
     assert sum(1 for k in s.piles if k) == 12 and set(s.piles) == {0, 4}
     assert all(top >= 0 for top in s.lm_top) and all(len(d) == 3 for d in s.lm_deck)
     assert s.coins == [40] * 4 and s.markers == [8] * 4 and s.phase == DICE
@@ -567,7 +576,8 @@ def test_end_trigger_finishes_the_round_then_one_more():
     to_action_phase(game, s)
     finish_round(game, s)
     assert s.phase == END and game.current_player(s) == TERMINAL and s.scored
-    assert game.summary(s)["rounds"] == 2
+    assert game.summary(s)["rounds"] == 2 and game.summary(s)["first_player"] == 0
+    assert game.metrics(s)["turn_position"] == (0.0, 1.0)
 
 
 # ---------------------------------------------------------------- information

@@ -420,7 +420,8 @@ class TaiwanFormosa:
         return frozenset(i for i in range(s.n) if key[i] == best)
 
     def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
-        """Per-seat figures: VP by source, cards bought (in all and by type), dice, coins, actions."""
+        """Per-seat figures: VP by source, cards bought (in all and by type), dice, coins, actions,
+        and ``turn_position`` (0 for the first start player, then clockwise)."""
         n, nt = s.n, self.n_types
         out = {
             "vp_buildings": tuple(map(float, s.vp_done)),
@@ -437,16 +438,27 @@ class TaiwanFormosa:
             "exchanges": tuple(map(float, s.n_exchanges)),
             "overtime": tuple(map(float, s.n_overtime)),
             "charity": tuple(map(float, s.n_charity)),
+            "turn_position": tuple(float((i - self.first_player(s)) % n) for i in range(n)),
         }
         for t in range(nt):
             key = "bought." + self.cards[t].ability
             out[key] = tuple(float(s.bought[i].count(t)) for i in range(n))
         return out
 
+    def rounds_played(self, s: State) -> int:
+        """Rounds begun so far (all of them once the game is over)."""
+        return s.round if s.phase != END else s.round - 1
+
+    def first_player(self, s: State) -> int:
+        """The seat that started round 1 (the start player moves left every round)."""
+        return (s.start - self.rounds_played(s) + 1) % s.n
+
     def summary(self, s: State) -> dict[str, float]:
-        """Whole-game figures: rounds played, start seat, depleted decks, end-trigger round."""
+        """Whole-game figures: rounds played, first start seat, depleted decks, final round
+        (0: the end never triggered), Train Stations bought."""
         return {
-            "rounds": float(s.round if s.phase != END else s.round - 1),
+            "rounds": float(self.rounds_played(s)),
+            "first_player": float(self.first_player(s)),
             "depleted_decks": float(self._depleted(s)),
             "final_round": float(s.last_round),
             "train_stations": float(s.train_bought),

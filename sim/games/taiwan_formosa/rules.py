@@ -70,7 +70,8 @@ class Options(BaseOptions):
         description="'Final Scoring' 1: VP lost on spaces 1, 2, 3, 4 (RULINGS §3: a higher space loses space + 1)")
     neutral_in_two_player: bool = Field(True, description="'Two-Player Rules': a neutral colour with a marker per region")
     random_start_player: bool = Field(
-        True, description="'Game Setup' 5: a chance node picks the start seat (False: seat 0 starts)")
+        False, description="'Game Setup' 5: False: seat 0 starts (the runner's seat rotation is the random "
+        "choice, and by-seat results read as turn order, as for Osaka); True: a chance node picks the start seat")
     end_decks_offset: int = Field(
         0, description="'Game End': the end triggers at (players + this) depleted decks")
     max_rounds: int = Field(60, ge=1, description="safety cap: a game still running after this many rounds ends as stalled (truncated)")
