@@ -74,7 +74,7 @@ class Options(BaseOptions):
         "choice, and by-seat results read as turn order, as for Osaka); True: a chance node picks the start seat")
     end_decks_offset: int = Field(
         0, description="'Game End': the end triggers at (players + this) depleted decks")
-    max_rounds: int = Field(60, ge=1, description="safety cap: a game still running after this many rounds ends as stalled (truncated)")
+    max_rounds: int = Field(100, ge=1, description="safety cap: a game still running after this many rounds ends as stalled (truncated)")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
     @model_validator(mode="after")
