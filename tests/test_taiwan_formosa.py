@@ -692,3 +692,91 @@ def test_metrics_summary_components_describe():
         lines.append(game.describe(replay, a))
         game.apply_action(replay, a)
     assert replay == s and all(isinstance(x, str) and x for x in lines)
+
+
+# ---------------------------------------------------------------- options and samplers
+def test_dice_sampler_agrees_with_chance_outcomes():
+    import random
+    from collections import Counter
+
+    from scipy.stats import chisquare
+
+    game, s = setup()
+    game.apply_action(s, ChooseDice(3))
+    outs = dict(game.chance_outcomes(s))
+    rng = random.Random(3)
+    counts = Counter(game.sample_chance(s, rng) for _ in range(30000))
+    assert set(counts) <= set(outs)
+    keys = list(outs)
+    assert chisquare([counts.get(k, 0) for k in keys], [outs[k] * 30000 for k in keys]).pvalue > 1e-4
+
+
+def test_too_many_building_types_in_play_is_an_error():
+    with pytest.raises(SimError, match="building_types_in_play"):
+        GAME.build(3, {"building_types_in_play": 19})
+    with pytest.raises(ValueError):
+        GAME.build(6)
+
+
+def test_hot_spring_final_timing_option():
+    game, s = setup(types=["Hot Spring Hotel"], hot_spring_timing="final")
+    to_action_phase(game, s)
+    hot = cid(game, "Hot Spring Hotel")
+    s.areas[NORTH] = (1,)
+    pay_for(game, s, 0, hot)
+    game.apply_action(s, BuyBuilding(hot))
+    game.apply_action(s, PlaceMarkers(NORTH))
+    assert s.vp[0] == 0
+    s.areas[NORTH] += (2, 2)  # counted when the game ends: 3 other markers
+    game._final_scoring(s)
+    assert s.vp_ability[0] == 6
+
+
+def test_marker_and_public_art_options():
+    game, s = setup(types=["Public Art Installation"], markers_per_player=7, public_art_markers=3)
+    assert s.markers == [7] * 4
+    to_action_phase(game, s)
+    art = cid(game, "Public Art Installation")
+    pay_for(game, s, 0, art)
+    game.apply_action(s, BuyBuilding(art))
+    game.apply_action(s, PlaceMarkers(SOUTH))
+    assert s.areas[SOUTH] == (0, 0, 0) and s.markers[0] == 4
+
+
+def test_public_art_with_one_marker_left_places_one_and_hot_spring_with_none_scores_nothing():
+    game, s = setup(types=["Public Art Installation", "Hot Spring Hotel"])
+    to_action_phase(game, s)
+    art, hot = cid(game, "Public Art Installation"), cid(game, "Hot Spring Hotel")
+    s.markers[0] = 1
+    pay_for(game, s, 0, art)
+    game.apply_action(s, BuyBuilding(art))
+    game.apply_action(s, PlaceMarkers(CENTRAL))
+    assert s.areas[CENTRAL] == (0,) and s.markers[0] == 0
+    s.areas[NORTH] = (1, 2)
+    pay_for(game, s, 0, hot)
+    game.apply_action(s, BuyBuilding(hot))
+    assert game.observe(s, 0).prompt == "action" and s.vp[0] == 0 and s.areas[NORTH] == (1, 2)
+
+
+def test_stored_items_pay_after_the_hand_and_survive_cleanup():
+    game, s = setup(types=["Train Station"])
+    to_action_phase(game, s)
+    ts = cid(game, "Train Station")
+    give(s, 0, brick=1, steel=2, merchant=0)
+    s.store[0][BRICK] = 3  # a Warehouse of bricks
+    s.store[0][WORKER] = 3  # a Tribal Village
+    game.apply_action(s, BuyBuilding(ts))
+    assert s.items[0][BRICK] == 0 and s.store[0][BRICK] == 2 and s.store[0][WORKER] == 2
+    finish_round(game, s)
+    assert s.store[0][BRICK] == 2 and s.store[0][WORKER] == 2
+
+
+def test_dice_and_exchanges_need_the_coins():
+    game, s = setup()
+    s.coins[0] = 14  # 2 extra dice at most
+    assert [a.count for a in game.legal_actions(s)] == [2, 3, 4]
+    to_action_phase(game, s)
+    s.coins[0] = 8
+    legal = game.legal_actions(s)
+    assert not any(isinstance(a, Exchange) and a.via == "coins" for a in legal)
+    assert any(isinstance(a, Exchange) and a.via == "merchant" for a in legal)
