@@ -494,12 +494,15 @@ class TaiwanFormosa:
                 return f"chance: seat {seat} is the start player"
             case Roll(faces):
                 got = ", ".join(f"{k} {ITEMS[i]}" for i, k in enumerate(faces) if k)
-                return f"chance: seat {(s.start + s.pos) % s.n} rolls {got}"
+                return f"chance: seat {(s.start + s.pos) % s.n} rolls {got or 'nothing'} (round {s.round})"
             case ChooseDice(count):
-                return f"{who}: rolls {count} dice"
+                cost = max(0, count - self.options.free_dice) * self.options.die_cost
+                return f"{who}: rolls {count} dice for {cost} coins (round {s.round})"
             case BuyBuilding(card, subs) | BuyLandmark(card, subs):
                 via = "".join(f", {k} {RESOURCES[r]} as coins" for r, k in enumerate(subs) if k)
-                return f"{who}: buys {name[card].name}{via}"
+                fee = self.fee(s, self.current_player(s))
+                fee_text = f", 1 coin to seat {s.excl[self.T_UDB]}" if fee else ""
+                return f"{who}: buys {name[card].name}{via}{fee_text}"
             case Exchange(get, via):
                 return f"{who}: exchanges {via} for 1 {ITEMS[get]}"
             case Give(item):
