@@ -783,3 +783,21 @@ def test_dice_and_exchanges_need_the_coins():
     legal = game.legal_actions(s)
     assert not any(isinstance(a, Exchange) and a.via == "coins" for a in legal)
     assert any(isinstance(a, Exchange) and a.via == "merchant" for a in legal)
+
+
+def test_results_do_not_depend_on_chunking():
+    """--jobs 1 vs --jobs 2 split the games into chunks; each game's rows must not change."""
+    from pathlib import Path
+
+    import polars as pl
+
+    from sim.config import load_config
+    from sim.runner import play_chunk
+
+    cfg = Path(__file__).resolve().parents[1] / "configs" / "taiwan_formosa" / "baseline.yaml"
+    rc = load_config(cfg, {"games": 6})
+    whole = play_chunk(rc.to_json(), 0, 6)[2]
+    parts = [play_chunk(rc.to_json(), a, b)[2] for a, b in ((0, 2), (2, 6))]
+    for table in ("games", "players", "metrics"):
+        joined = pl.concat([p[table] for p in parts], how="diagonal_relaxed")
+        assert joined.equals(whole[table].select(joined.columns)), table
