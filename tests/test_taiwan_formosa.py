@@ -801,3 +801,19 @@ def test_results_do_not_depend_on_chunking():
     for table in ("games", "players", "metrics"):
         joined = pl.concat([p[table] for p in parts], how="diagonal_relaxed")
         assert joined.equals(whole[table].select(joined.columns)), table
+
+
+def test_hot_spring_counting_and_optional_minor_markers():
+    game, s = setup(types=["Hot Spring Hotel"], hot_spring_counts="opponents", minor_landmark_markers="optional")
+    to_action_phase(game, s)
+    hot = cid(game, "Hot Spring Hotel")
+    s.areas[NORTH] = (1, 0, 2)
+    pay_for(game, s, 0, hot)
+    game.apply_action(s, BuyBuilding(hot))
+    assert PlaceMarkers(-1) in game.legal_actions(s)
+    game.apply_action(s, PlaceMarkers(NORTH))
+    assert s.vp[0] == 4  # the buyer's own earlier marker is not counted with 'opponents'
+    pay_for(game, s, 0, hot)
+    game.apply_action(s, BuyBuilding(hot))
+    game.apply_action(s, PlaceMarkers(-1))
+    assert s.markers[0] == 7 and s.vp[0] == 4 and game.observe(s, 0).prompt == "action"

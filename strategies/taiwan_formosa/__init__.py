@@ -195,8 +195,9 @@ class Planner(ScriptedStrategy):
             return self.choose_give(obs, legal, me)
         if prompt == "place":
             k = 2 if obs.cards[obs.place].ability == "public_art" else 1
-            return max(legal, key=lambda a: (self.marker_value(obs, me, a.region, k)
-                                             + (2 * len(obs.areas[a.region]) if k == 1 else 0), -a.region))
+            places = [a for a in legal if a.region >= 0]  # -1 declines (an option): never chosen
+            return max(places, key=lambda a: (self.marker_value(obs, me, a.region, k)
+                                              + (2 * len(obs.areas[a.region]) if k == 1 else 0), -a.region))
         if prompt == "warehouse":
             tgt = self.target(obs, me)
             if tgt >= 0:

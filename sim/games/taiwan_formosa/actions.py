@@ -101,7 +101,8 @@ class UseTemple:
 
 @dataclass(frozen=True, slots=True)
 class PlaceMarkers:
-    """Hot Spring Hotel / Public Art Installation: place the card's marker(s) in ``region``."""
+    """Hot Spring Hotel / Public Art Installation: place the card's marker(s) in ``region``
+    (-1: place none; offered only with the option ``minor_landmark_markers: optional``)."""
 
     region: int
 

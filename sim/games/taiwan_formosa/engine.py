@@ -221,6 +221,7 @@ class TaiwanFormosa:
         self._overtime: dict = {}
         self._charity = tuple(Charity(r) for r in range(self.n_regions))
         self._place = tuple(PlaceMarkers(r) for r in range(self.n_regions))
+        self._decline = PlaceMarkers(-1)
         self._discard = tuple(Discard(i) for i in range(4))
         self._stock = tuple(StockWarehouse(i) for i in range(4))
         self._rolls: dict[int, tuple] = {}
@@ -324,7 +325,8 @@ class TaiwanFormosa:
             it, st = s.items[me], s.store[me]
             return tuple(self._give[i] for i in range(6) if it[i] + st[i])
         if ph == PLACE:
-            return tuple(self._place[r] for r in self._place_regions(s, (s.start + s.pos) % s.n))
+            places = tuple(self._place[r] for r in self._place_regions(s, (s.start + s.pos) % s.n))
+            return places + (self._decline,) if self.options.minor_landmark_markers == "optional" else places
         if ph == WAREHOUSE:
             return self._stock
         if ph == JUDICIAL or ph == DISCARD:
@@ -334,6 +336,12 @@ class TaiwanFormosa:
 
     def apply_action(self, s: State, a) -> None:
         match a:
+            case Give(item):
+                self._give_item(s, (s.start + s.pos) % s.n, item)
+            case Exchange(get, via):
+                self._exchange_start(s, (s.start + s.pos) % s.n, get, via)
+            case EndTurn():
+                s.pos += 1
             case Roll(faces):
                 self._roll(s, faces)
             case ChooseDice(count):
@@ -345,10 +353,6 @@ class TaiwanFormosa:
                 self._buy(s, (s.start + s.pos) % s.n, card, subs)
             case BuyLandmark(card, subs):
                 self._buy(s, (s.start + s.pos) % s.n, card, subs)
-            case Exchange(get, via):
-                self._exchange_start(s, (s.start + s.pos) % s.n, get, via)
-            case Give(item):
-                self._give_item(s, (s.start + s.pos) % s.n, item)
             case Overtime(card, space):
                 self._work_overtime(s, (s.start + s.pos) % s.n, card, space)
             case Charity(region):
@@ -362,8 +366,6 @@ class TaiwanFormosa:
                 s.vp[me] += self.options.temple_vp
                 s.vp_ability[me] += self.options.temple_vp
                 s.temple_used[me] += 1
-            case EndTurn():
-                s.pos += 1
             case PlaceMarkers(region):
                 self._place_minor(s, (s.start + s.pos) % s.n, region)
             case Discard(item):
@@ -516,6 +518,8 @@ class TaiwanFormosa:
             case EndTurn():
                 return f"{who}: ends the turn"
             case PlaceMarkers(region):
+                if region < 0:
+                    return f"{who}: places no {name[s.place].name} marker"
                 return f"{who}: places {name[s.place].name} marker(s) in {self.regions[region]}"
             case Discard(item):
                 return f"{who}: discards 1 {ITEMS[item]}"
@@ -708,11 +712,15 @@ class TaiwanFormosa:
 
     def _place_minor(self, s: State, me: int, region: int) -> None:
         o = self.options
-        if s.place == self.T_ART:
+        if region < 0:  # declined (option minor_landmark_markers: optional)
+            pass
+        elif s.place == self.T_ART:
             for _ in range(o.public_art_markers):
                 self._place_marker(s, me, region)
         else:
             others = len(s.areas[region])
+            if o.hot_spring_counts == "opponents":
+                others -= s.areas[region].count(me)
             self._place_marker(s, me, region)
             if o.hot_spring_timing == "immediate":
                 gain = o.hot_spring_vp * others
@@ -868,7 +876,10 @@ class TaiwanFormosa:
                     built = sum(s.done[p][:nt]) if not o.baseball_counts_landmarks else sum(s.done[p])
                     abil += fields_ * built
             for r in s.hot_spring[p]:  # hot_spring_timing 'final'
-                abil += o.hot_spring_vp * (len(s.areas[r]) - 1)
+                others = len(s.areas[r]) - 1
+                if o.hot_spring_counts == "opponents":
+                    others = len(s.areas[r]) - s.areas[r].count(p)
+                abil += o.hot_spring_vp * others
             s.vp_ability[p] += abil
             s.vp[p] += s.vp_uncomp[p] - s.vp_penalty[p] + abil
         for order in s.areas:
@@ -909,7 +920,7 @@ class TaiwanFormosa:
                 return
             if ph == PLACE:
                 regions = self._place_regions(s, (s.start + s.pos) % s.n)
-                if len(regions) == 1:
+                if len(regions) == 1 and self.options.minor_landmark_markers == "mandatory":
                     self._place_minor(s, (s.start + s.pos) % s.n, regions[0])
                     continue
                 return

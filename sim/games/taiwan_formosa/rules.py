@@ -51,6 +51,12 @@ class Options(BaseOptions):
     hot_spring_vp: int = Field(2, ge=0, description="Hot Spring Hotel: VP per other marker in the area")
     hot_spring_timing: Literal["immediate", "final"] = Field(
         "immediate", description="RULINGS §3: Hot Spring Hotel scores when bought ('final': at final scoring)")
+    hot_spring_counts: Literal["all", "opponents"] = Field(
+        "all", description="ruling: Hot Spring Hotel's 'every other marker' counts all colours ('opponents': "
+        "not the buyer's own)")
+    minor_landmark_markers: Literal["mandatory", "optional"] = Field(
+        "mandatory", description="ruling: minor landmarks 'immediately place' their markers, as landmarks must "
+        "(the section's 'may place': 'optional' offers PlaceMarkers(-1) to decline)")
     temple_coins: int = Field(2, ge=0, description="Temple: coins paid for its VP")
     temple_vp: int = Field(2, ge=0, description="Temple: VP gained")
     lottery_coins: int = Field(4, ge=0, description="Lottery Office: coins per merchant rolled")
