@@ -211,7 +211,7 @@ class Planner(ScriptedStrategy):
 
     def choose_dice(self, obs, legal, me):
         spare = obs.coins[me] - self.p.coin_reserve
-        want = 2 + max(0, spare) // 5
+        want = obs.tables.free_dice + max(0, spare) // max(1, obs.tables.die_cost)
         want = min(want, self.p.max_dice)
         best = legal[0]
         for a in legal:
@@ -262,22 +262,23 @@ class Planner(ScriptedStrategy):
                 spare_items = sum(obs.available(me, i) - (obs.cards[tgt].need + (0,))[i]
                                   for i in range(6) if obs.available(me, i) > (obs.cards[tgt].need + (0,))[i])
                 budget = coins - p.coin_reserve - obs.cards[tgt].coins
+                rate = obs.tables.exchange_coins
                 for a in exch:
                     if a.get != want:
                         continue
                     if a.via == "merchant":
                         return a
-                    if a.via == "items" and spare_items >= 3:
+                    if a.via == "items" and spare_items >= obs.tables.exchange_items:
                         return a
-                    if a.via == "coins" and budget >= 9 and sum(miss) <= 1 + budget // 9:
+                    if a.via == "coins" and budget >= rate and sum(miss) <= 1 + budget // rate:
                         return a
         # workers and merchants are lost at cleanup: use them
         it = obs.items[me]
-        if p.overtime and it[WORKER] and coins - 2 >= p.coin_reserve // 2:
+        if p.overtime and it[WORKER] and coins - obs.tables.overtime_coins >= p.coin_reserve // 2:
             ots = [a for a in legal if isinstance(a, Overtime)]
             if ots:
                 return max(ots, key=lambda a: (obs.cards[a.card].vp, -a.space))
-        if it[MERCHANT] and sum(it[:4]) < 5:
+        if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit:
             want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
             item = max(range(4), key=lambda i: (want[i], -it[i]))
             for a in exch:

@@ -46,11 +46,21 @@ PUBLIC_FIELDS = (
 @dataclass(frozen=True, slots=True)
 class Tables:
     """The game's fixed tables: ``cards`` (building types, then landmarks), ``regions`` (names),
-    ``charity`` per region (coins, wood, brick, steel, stone, worker)."""
+    ``charity`` per region (coins, wood, brick, steel, stone, worker), and the rule constants a
+    player knows (from the game's options, in coins or items)."""
 
     cards: tuple[CardInfo, ...]
     regions: tuple[str, ...]
     charity: tuple[tuple[int, int, int, int, int, int], ...]
+    exchange_coins: int = 9
+    merchant_coins: int = 2
+    exchange_items: int = 3
+    die_cost: int = 5
+    free_dice: int = 2
+    hand_limit: int = 5
+    overtime_coins: int = 2
+    temple_coins: int = 2
+    markers_per_player: int = 8
 
 
 @dataclass(frozen=True, slots=True)
