@@ -588,10 +588,12 @@ class TaiwanFormosa:
         if coins >= fee and avail[WORKER] >= self.min_workers:
             done = s.done[me]
             a0, a1, a2, a3, a4 = avail[0], avail[1], avail[2], avail[3], avail[4]
+            needs = self.needs
             if any(done[f] for f in self.factories):
                 buy_b, buy_l = self._buy_b, self._buy_l
                 for t in range(self.n_types):
-                    if s.piles[t]:
+                    w, b, st_, sn, wk = needs[t]
+                    if s.piles[t] and a0 >= w and a1 >= b and a2 >= st_ and a3 >= sn and a4 >= wk:
                         for subs in self._subs_options(s, me, cards[t], avail, coins, fee):
                             a = buy_b.get((t, subs))
                             if a is None:
@@ -606,7 +608,7 @@ class TaiwanFormosa:
                                 a = buy_l[(c, subs)] = BuyLandmark(c, subs)
                             out.append(a)
             else:  # no factory: one way to pay
-                needs, cost, plain = self.needs, self.card_coins, self._plain_buy
+                cost, plain = self.card_coins, self._plain_buy
                 budget = coins - fee
                 for t in range(self.n_types):
                     if s.piles[t]:
