@@ -90,7 +90,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}", err=True)
         sys.exit(130)
-    njobs = "dask cluster" if backend == "dask" else f"{jobs or (rc.jobs if rc else 1)} job(s)"
+    njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     click.echo(f"played {outcome.games} games in {outcome.seconds:.1f} s ({outcome.games_per_second:.0f} games/s, "
                f"{njobs}); {outcome.truncated} truncated, {outcome.failed} failed")
     t0 = time.perf_counter()

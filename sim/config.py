@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from .api import SimError
 from .data import Located, format_validation, read_yaml
-from .registry import get_game, make_strategy
+from .registry import get_game, make_strategy, resolve_strategy
 
 
 class StrategySpec(BaseModel):
@@ -72,6 +73,16 @@ class RunConfig(BaseModel):
         return cls.model_validate_json(text)
 
 
+def add_config_folder(rc: RunConfig) -> None:
+    """Let import strings name modules kept next to the config file (``mystrats:Greedy``)."""
+    import sys
+
+    if rc.source:
+        folder = str(Path(rc.source).resolve().parent)
+        if folder not in sys.path:
+            sys.path.append(folder)
+
+
 def _labels(specs: list[StrategySpec]) -> tuple[str, ...]:
     """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
     out: list[str] = []
@@ -105,9 +116,17 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     for key, value in (overrides or {}).items():
         if value is not None:
             raw[key] = value
+    flags = {k for k, v in (overrides or {}).items() if v is not None}
     try:
         cfg = Config.model_validate(raw)
     except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            key = err["loc"][0] if err["loc"] else None
+            if key in flags:  # the value came from the command line, not the file
+                lines.append(f"command line --{key} {raw[key]}: {err['msg']}")
+        if lines:
+            raise SimError("\n".join(lines)) from None
         raise SimError(format_validation(exc, doc)) from None
     try:
         cls = get_game(cfg.game)
@@ -123,11 +142,19 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         raise SimError(
             f"{doc.where(('strategies',))}: expected one strategy per seat ({cfg.players}), got {len(cfg.strategies)}"
         )
+    if doc.source:
+        folder = str(Path(doc.source).resolve().parent)
+        if folder not in sys.path:
+            sys.path.append(folder)
     for i, spec in enumerate(cfg.strategies):
+        try:
+            resolve_strategy(spec.name)
+        except SimError as exc:
+            raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
         try:
             make_strategy(spec.name, spec.params, cfg.game)
         except SimError as exc:
-            raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
+            raise SimError(f"{doc.where(('strategies', i, 'params'))}: {exc}") from None
     try:
         options = cls.Options(**cfg.options).model_dump()
     except ValidationError as exc:

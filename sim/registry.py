@@ -14,6 +14,8 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from pydantic import ValidationError
+
 from .api import SimError
 
 
@@ -89,5 +91,13 @@ def make_strategy(name: str, params: dict | None, game_name: str) -> Any:
         return factory(**(params or {}))
     except SimError:
         raise
+    except ValidationError as exc:
+        model = getattr(factory, "Params", None)
+        known = ", ".join(f"{k} (default {f.default!r})" for k, f in model.model_fields.items()) if model else ""
+        problems = "; ".join(
+            f"'{'.'.join(map(str, e['loc']))}': {'unknown parameter' if e['type'] == 'extra_forbidden' else e['msg']}"
+            for e in exc.errors()
+        )
+        raise SimError(f"strategy '{name}': bad params: {problems}; it takes: {known or 'no parameters'}") from None
     except Exception as exc:
         raise SimError(f"strategy '{name}': bad params {params!r}: {exc}") from None

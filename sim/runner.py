@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .api import CHANCE, SimError, play_game
-from .config import RunConfig, build_game, dump_resolved
+from .config import RunConfig, add_config_folder, build_game, dump_resolved
 from .registry import make_strategy
 from .seeding import game_streams
 
@@ -62,6 +62,7 @@ def seat_labels(rc: RunConfig, game_index: int) -> list[int]:
 def _setup(rc_json: str) -> tuple[RunConfig, Any, list[Any]]:
     """Per process: the config, the game and one strategy factory per strategy spec."""
     rc = RunConfig.from_json(rc_json)
+    add_config_folder(rc)
     game = build_game(rc)
     factories = [partial(make_strategy, s.name, s.params, rc.game) for s in rc.strategies]
     return rc, game, factories
@@ -245,6 +246,7 @@ class RunOutcome:
     seconds: float
     failed: int
     truncated: int
+    jobs: int = 1
 
     @property
     def games_per_second(self) -> float:
@@ -294,7 +296,7 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
     finally:
         bar.close()
-    return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated)
+    return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
 
 
 def done_games(out: Path) -> list[tuple[int, int]]:
@@ -398,6 +400,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
 
 def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:
     """Replay one game of a run from its seed: ``(log lines, game, result)``."""
+    add_config_folder(rc)
     game = build_game(rc)
     lines: list[str] = []
     describe = getattr(game, "describe", None)

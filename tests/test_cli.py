@@ -162,7 +162,7 @@ BAD = [
     ("unknown option", BASE + "options:\n  end_token: 8\n", r"line 10, key 'options.end_token': unknown key"),
     ("option type", BASE + "options:\n  end_tokens: many\n", r"line 10, key 'options.end_tokens': Input should be a valid integer"),
     ("option range", BASE + "options:\n  market_size: 0\n", r"line 10, key 'options.market_size': Input should be greater than or equal to 1"),
-    ("bad strategy param", BASE.replace("params: {min_set: 3}", "params: {min_sets: 3}"), r"strategies.1.name.*bad params"),
+    ("bad strategy param", BASE.replace("params: {min_set: 3}", "params: {min_sets: 3}"), r"line 7, key .strategies.1.params.*bad params: .min_sets.: unknown parameter; it takes: min_set \(default 2\)"),
     ("missing data file", BASE + "data:\n  cards: nowhere.yaml\n", r"line 10, key 'data.cards': data file 'nowhere.yaml' not found"),
     ("python object tag", BASE + "output: !!python/object/apply:os.system ['echo hi']\n", r"line 9: unsupported YAML tag"),
     ("not a mapping", "- a\n- b\n", r"a config must be a mapping"),
