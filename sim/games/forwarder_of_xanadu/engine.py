@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from pathlib import Path
 
 from sim.api import CHANCE, TERMINAL, GameInfo
@@ -139,18 +140,17 @@ class State:
 
 HIDDEN = ("n", "piles", "hands", "draft_hands", "skill_pool")
 PUBLIC = tuple(f.name for f in fields(State) if f.name not in HIDDEN)
-
-
-def _tup(v):
-    if isinstance(v, list):
-        return tuple(_tup(x) for x in v) if v and isinstance(v[0], list) else tuple(v)
-    return v
-
-
-def _lst(v):
-    if isinstance(v, tuple):
-        return [_lst(x) for x in v] if v and isinstance(v[0], tuple) else list(v)
-    return v
+NESTED = frozenset({"discards", "wh", "levels", "played", "dailies", "gauges", "vp_src", "stats", "growth_path"})
+_SCALAR = frozenset(f.name for f in fields(State) if f.type in ("int", int))
+# (name, depth) of every public field: 0 scalar, 1 list, 2 list of lists
+PUBLIC_DEPTH = tuple((f, 0 if f in _SCALAR else 2 if f in NESTED else 1) for f in PUBLIC)
+# the Observation holds them scalars first, then lists, then nested lists (fast to build)
+_OBS_PUBLIC = [f.name for f in fields(Observation)][4:4 + len(PUBLIC)]
+_DEPTH = dict(PUBLIC_DEPTH)
+assert sorted(_OBS_PUBLIC) == sorted(PUBLIC) and [_DEPTH[f] for f in _OBS_PUBLIC] == sorted(_DEPTH[f] for f in _OBS_PUBLIC)
+_GET0 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 0])
+_GET1 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 1])
+_GET2 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 2])
 
 
 def payments(req: tuple[int, int, int], s: int, u: int, p: int) -> tuple[tuple[int, int, int], ...]:
@@ -257,6 +257,7 @@ class ForwarderOfXanadu:
         self._pay_cache: dict[tuple, tuple] = {}
         # skill effects by card
         self._effect = tuple(c.effect for c in self.skills)
+        self._colour = tuple(c.colour for c in self.skills)
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
 
@@ -959,11 +960,12 @@ class ForwarderOfXanadu:
 
     # ------------------------------------------------------------------ observation & results
     def observe(self, s: State, seat: int) -> Observation:
-        pub = [_tup(getattr(s, f)) for f in PUBLIC]
+        pub = (*_GET0(s), *map(tuple, _GET1(s)), *[tuple(map(tuple, v)) for v in _GET2(s)])
         if self.options.style == "standard":
+            colour, cc = self._colour, self.company_colours
             known = tuple(
                 tuple(s.hands[i]) if i == seat else
-                tuple(c for c in s.hands[i] if s.company[i] >= 0 and self.skills[c].colour == self.company_colours[s.company[i]])
+                tuple(c for c in s.hands[i] if s.company[i] >= 0 and colour[c] == cc[s.company[i]])
                 for i in range(s.n))
         else:
             known = tuple(tuple(s.hands[i]) if i == seat else () for i in range(s.n))
@@ -979,8 +981,9 @@ class ForwarderOfXanadu:
         """A full state consistent with ``obs``: unseen skill cards redealt to the other hands and
         the unused pool, order piles rebuilt from the cards not on the table or discarded."""
         s = State(n=obs.num_players)
-        for f in PUBLIC:
-            setattr(s, f, _lst(getattr(obs, f)))
+        for f, k in PUBLIC_DEPTH:
+            v = getattr(obs, f)
+            setattr(s, f, v if k == 0 else list(v) if k == 1 else [list(x) for x in v])
         if not s.spaces:
             s.spaces = [0, 0, 0]
         seen = set(obs.market) | set(obs.temp) | {c for c in obs.excl if c >= 0} | set(obs.discards[0]) | set(obs.discards[1])

@@ -81,50 +81,50 @@ class Observation:
     num_players: int
     prompt: str
     tables: Tables
-    # ---- public state (names as in the engine's state)
+    # ---- public state (names as in the engine's state): scalars, then tuples, then nested tuples
     phase: int
     round: int
     start: int
     active: int
+    stock_sup: int
+    stock_spe: int
+    act_kind: int
+    act_left: int
+    gain_left: int
+    setup_pos: int
+    draft_pos: int
+    unlocks_left: int
+    repl_left: int
+    turns: int
+    resets: int
+    reshuffles: int
     to_draw: tuple[int, ...]
     area_at: tuple[int, ...]  # area id at layout position 1..9 (index position - 1)
     layout_pool: tuple[int, ...]
     market: tuple[int, ...]
     excl: tuple[int, ...]  # per seat, order card id or -1
     temp: tuple[int, ...]  # temporary exclusive orders of the active player (re-survey)
-    discards: tuple[tuple[int, ...], ...]  # lower, upper
     company: tuple[int, ...]
-    wh: tuple[tuple[int, ...], ...]
-    stock_sup: int
-    stock_spe: int
     workers: tuple[int, ...]
     proxies: tuple[int, ...]
-    levels: tuple[tuple[int, ...], ...]  # per seat: warehouse, transport, quality, workers, skill (spaces unlocked beyond the start)
     office: tuple[int, ...]
-    played: tuple[tuple[int, ...], ...]
     skill_discard: tuple[int, ...]
-    dailies: tuple[tuple[int, ...], ...]  # 1 face up
-    gauges: tuple[tuple[int, ...], ...]  # per location (0 empty), seats left to right
     tokens_left: tuple[int, ...]
     spaces: tuple[int, ...]  # filled spaces per action
     vp: tuple[int, ...]
-    vp_src: tuple[tuple[int, ...], ...]
-    act_kind: int
-    act_left: int
-    gain_left: int
     had: tuple[int, ...]
     placed: tuple[int, ...]
-    setup_pos: int
-    draft_pos: int
     grow_queue: tuple[int, ...]
-    unlocks_left: int
     repl_queue: tuple[int, ...]
-    repl_left: int
+    discards: tuple[tuple[int, ...], ...]  # lower, upper
+    wh: tuple[tuple[int, ...], ...]
+    levels: tuple[tuple[int, ...], ...]  # per seat: warehouse, transport, quality, workers, skill (spaces unlocked beyond the start)
+    played: tuple[tuple[int, ...], ...]
+    dailies: tuple[tuple[int, ...], ...]  # 1 face up
+    gauges: tuple[tuple[int, ...], ...]  # per location (0 empty), seats left to right
+    vp_src: tuple[tuple[int, ...], ...]
     stats: tuple[tuple[int, ...], ...]
     growth_path: tuple[tuple[int, ...], ...]
-    turns: int
-    resets: int
-    reshuffles: int
     # ---- private / derived
     hand: tuple[int, ...]  # this seat's skill hand
     draft_hand: tuple[int, ...]  # this seat's drafting hand (Custom style)
