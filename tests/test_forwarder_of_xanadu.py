@@ -550,3 +550,30 @@ def test_metrics_summary_components_and_describe():
     for _p, a in res.log[:300]:
         assert isinstance(g.describe(s, a), str)
         g.apply_action(s, a)
+
+
+@pytest.mark.parametrize("opts", [
+    {"style": "custom"},
+    {"company_assignment": "random"},
+    {"start_player_tie": "choice", "scoring_before_start_player": False},
+    {"growth": (2, 2, 2, 2, 2), "rounds": 4, "interim_round": 2},
+])
+def test_option_variants_play_to_the_end(opts):
+    for n in (2, 5):
+        g = GAME(n, Options(**opts))
+        for seed in range(2):
+            s, _, ended = random_walk(g, seed, lambda s, p, g=g: _invariants(g, s) if s.phase == PRE else None)
+            assert ended and s.round == g.options.rounds and len(set(s.company)) == n
+
+
+def test_company_table_reads_a_run(tmp_path: Path):
+    import polars as pl
+
+    from sim.games.forwarder_of_xanadu.report import company_table
+
+    pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "strategy": ["a", "b", "a", "b"],
+                  "score": [10.0, 5.0, 3.0, 8.0], "won": [True, False, False, True],
+                  "company": [0.0, 2.0, 2.0, 0.0]}).write_parquet(tmp_path / "players.parquet")
+    t = company_table(tmp_path)
+    assert t["games"].to_list() == [2, 2] and t["wins"].to_list() == [2, 0]
+    assert t["company"][0].startswith("0 Kikou")

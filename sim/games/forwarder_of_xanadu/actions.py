@@ -194,6 +194,13 @@ class DrawOrder:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCompany:
+    """Chance (option ``company_assignment: random``): the next seat gets company ``company``."""
+
+    company: int
+
+
+@dataclass(frozen=True, slots=True)
 class DealSkill:
     """Chance: skill card ``card`` is dealt."""
 

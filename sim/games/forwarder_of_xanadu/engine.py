@@ -40,6 +40,7 @@ from .actions import (
     WORKERS,
     ChooseCompany,
     ChooseStart,
+    DealCompany,
     DealSkill,
     DraftPick,
     DrawOrder,
@@ -73,7 +74,7 @@ from .rules import ForwarderData, Options, load_data
 PROMPTS = {COMPANY: "company", DRAFT: "draft", PRE: "turn", GAIN: "gain", ACT: "action", REFILL: "refill",
            GROW: "grow", OFFICE: "office", SKILLPLAY: "skill", SWAP: "swap", REPLENISH: "replenish", START: "start"}
 # chance queue entries: kind * 1000 + grade * 100 + seat
-K_LAYOUT, K_MARKET, K_EXCL, K_TEMP, K_SKILL, K_DRAFT = 1, 2, 3, 4, 5, 6
+K_LAYOUT, K_MARKET, K_EXCL, K_TEMP, K_SKILL, K_DRAFT, K_COMPANY = 1, 2, 3, 4, 5, 6, 7
 NLOC = 10  # port + 9 positions
 # VP sources and per-seat statistics
 VP_SOURCES = ("orders", "dailies", "interim_majority", "final_majority", "company_skill", "proxy_workers", "skills")
@@ -238,6 +239,7 @@ class ForwarderOfXanadu:
         self._draw = tuple(DrawOrder(c) for c in range(n_orders))
         self._deal = tuple(DealSkill(c) for c in range(n_skills))
         self._company = tuple(ChooseCompany(c) for c in range(len(self.companies)))
+        self._deal_company = tuple(DealCompany(c) for c in range(len(self.companies)))
         self._pick = tuple(DraftPick(c) for c in range(n_skills))
         self._proxy = tuple(PlaceProxy(a) for a in range(3))
         self._worker = tuple(PlaceWorker(a) for a in range(3))
@@ -343,6 +345,8 @@ class ForwarderOfXanadu:
             return s.layout_pool, self._lay
         if kind in (K_SKILL, K_DRAFT):
             return s.skill_pool, self._deal
+        if kind == K_COMPANY:
+            return [c for c in range(len(self.companies)) if c not in s.company], self._deal_company
         return s.piles[rest // 100], self._draw
 
     def chance_outcomes(self, s: State) -> tuple:
@@ -594,7 +598,9 @@ class ForwarderOfXanadu:
                 kind, rest = divmod(s.to_draw.pop(0), 1000)
                 s.skill_pool.remove(card)
                 (s.hands if kind == K_SKILL else s.draft_hands)[rest % 100].append(card)
-            case ChooseCompany(c):
+            case ChooseCompany(c) | DealCompany(c):
+                if isinstance(a, DealCompany):
+                    s.to_draw.pop(0)
                 s.company[s.setup_pos] = c
                 s.setup_pos += 1
                 if s.setup_pos == s.n:
@@ -885,7 +891,7 @@ class ForwarderOfXanadu:
         while True:
             if s.to_draw:
                 kind, rest = divmod(s.to_draw[0], 1000)
-                if kind in (K_LAYOUT, K_SKILL, K_DRAFT):
+                if kind in (K_LAYOUT, K_SKILL, K_DRAFT, K_COMPANY):
                     return
                 g = rest // 100
                 if s.piles[g]:
@@ -899,6 +905,9 @@ class ForwarderOfXanadu:
             ph = s.phase
             if ph == SETUP:
                 s.phase, s.setup_pos = COMPANY, 0
+                if self.options.company_assignment == "random":
+                    s.to_draw += [K_COMPANY * 1000 + seat for seat in range(s.n)]
+                    continue
                 return
             if ph == DEAL_SETUP:
                 o = self.options
@@ -1087,6 +1096,8 @@ class ForwarderOfXanadu:
                 return f"chance: deal skill {self.skills[card].name}"
             case ChooseCompany(c):
                 return f"{who}: company {self.companies[c]}"
+            case DealCompany(c):
+                return f"chance: seat {s.setup_pos} gets company {self.companies[c]}"
             case DraftPick(c):
                 return f"{who}: draft {self.skills[c].name}"
             case PlaceProxy(k):

@@ -44,6 +44,8 @@ class Options(BaseOptions):
     proxy_vp_per: int = Field(2, ge=1, description="'Final Scoring': 1 VP per this many unused proxy workers")
     start_player_tie: Literal["clockwise", "choice"] = Field(
         "clockwise", description="fewest-VP tie after a full cycle: farthest clockwise from this round's start player (rulebook) or the start player's choice")
+    company_assignment: Literal["choice", "random"] = Field(
+        "choice", description="'Player Preparation': companies chosen in turn (rulebook) or dealt at random (balance studies)")
     scoring_before_start_player: bool = Field(True, description="ruling: interim scoring comes before the fewest-VP start player is chosen")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
