@@ -107,8 +107,8 @@ class Planner(ScriptedStrategy):
                 if oc.type not in self._icons(obs, x):
                     continue
                 s, u, q = w[3 * x], w[3 * x + 1], w[3 * x + 2]
-                missing = max(0, rs + ru + rp - (s + u + q))
                 miss_up = max(0, ru + rp - (u + q))
+                missing = max(0, rs + ru + rp - (s + u + q), miss_up)
                 miss_sp = max(0, rp - q)
                 # improvements the port still needs for the missing upper resources
                 upg = max(0, miss_up - port[1] - port[2]) + max(0, miss_sp - port[2])
@@ -136,13 +136,32 @@ class Planner(ScriptedStrategy):
         d = sum(1 for i, up in enumerate(obs.dailies[me]) if up and _can_pay(t.daily[i][0], s, u, q))
         return k, d
 
-    def _movable(self, obs, gx: int) -> bool:
-        """Whether some resource outside the goal area can step closer to it."""
+    def _needs(self, obs, goal) -> tuple[int, int]:
+        """(resources of any grade, upper-grade resources) the goal area still lacks."""
+        t, me = obs.tables, obs.seat
+        card, gx = goal[0], goal[1]
+        rs, ru, rp = t.orders[card].cost
+        w = obs.wh[me]
+        s, u, q = w[3 * gx], w[3 * gx + 1], w[3 * gx + 2]
+        need_up = max(0, ru + rp - u - q)
+        return max(0, rs + ru + rp - s - u - q, need_up), need_up
+
+    def _movable(self, obs, goal) -> bool:
+        """Whether some resource the goal needs can step closer to the goal area."""
         t, me = obs.tables, obs.seat
         w = obs.wh[me]
         dist = t.distance
+        gx = goal[1]
+        need_all, need_up = self._needs(obs, goal)
+        if not need_all:
+            return False
+        std_ok = need_all > need_up
         for src in range(10):
-            if src == gx or not (w[3 * src] or w[3 * src + 1] or w[3 * src + 2]):
+            if src == gx:
+                continue
+            if not ((std_ok and w[3 * src]) or w[3 * src + 1] or w[3 * src + 2]):
+                continue
+            if not std_ok and not need_up:
                 continue
             for dst in t.adjacent[src]:
                 if dist[dst][gx] < dist[src][gx]:
@@ -206,7 +225,7 @@ class Planner(ScriptedStrategy):
         w = obs.wh[me]
         t = obs.tables
         goal = self._goal(obs)
-        want_dailies = dailies and (p.daily_weight > 0 or goal is None or not self._movable(obs, goal[1]))
+        want_dailies = dailies and (p.daily_weight > 0 or goal is None or not self._movable(obs, goal))
         if orders or want_dailies:
             k = orders + (dailies if want_dailies else 0)
             if (p.proxy_adjust and spaces[FULFIL] + 1 < min(k, 3) and proxies > p.keep_proxies
@@ -225,7 +244,7 @@ class Planner(ScriptedStrategy):
             need_up = max(0, ru + rp - w[3 * x + 1] - w[3 * x + 2])
             if need_up > w[1] + w[2] and w[0] and obs.stock_sup:
                 return PlaceWorker(IMPROVE)
-            if self._movable(obs, x):
+            if self._movable(obs, goal):
                 if (p.proxy_adjust and spaces[TRANSPORT] == 0 and proxies > p.keep_proxies + 1
                         and t.distance[0][x] > 1 and PlaceProxy(TRANSPORT) in legal):
                     return PlaceProxy(TRANSPORT)
@@ -306,15 +325,12 @@ class Planner(ScriptedStrategy):
             return end
         t, me = obs.tables, obs.seat
         dist = t.distance
-        card, gx, _ = goal
-        oc = t.orders[card]
-        rs, ru, rp = oc.cost
+        gx = goal[1]
         w = obs.wh[me]
-        at = (w[3 * gx], w[3 * gx + 1], w[3 * gx + 2])
-        need_up = max(0, ru + rp - at[1] - at[2])
-        need_all = max(0, rs + ru + rp - sum(at))
+        need_all, need_up = self._needs(obs, goal)
         if need_all == 0:
             return end
+        need_std = need_all - need_up
         keep = self.p.stock_superior
         best, best_v = end, 0.0
         for a in legal:
@@ -324,7 +340,9 @@ class Planner(ScriptedStrategy):
             if gain <= 0:
                 continue
             up = a.sup + a.spe
-            useful = min(a.std + up, need_all) + 0.5 * min(up, need_up) - 0.3 * max(0, a.std + up - need_all)
+            use_up = min(up, need_up)
+            use_std = min(a.std + up - use_up, need_std)
+            useful = 1.5 * use_up + use_std - 0.3 * (a.std + up - use_up - use_std)
             if a.src == 0 and keep and w[1] + w[2] - up < keep and not need_up:
                 useful -= up
             v = gain * useful
