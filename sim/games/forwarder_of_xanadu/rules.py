@@ -49,6 +49,16 @@ class Options(BaseOptions):
     scoring_before_start_player: bool = Field(True, description="ruling: interim scoring comes before the fewest-VP start player is chosen")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
+    @model_validator(mode="after")
+    def _check(self) -> Options:
+        if len(self.interim_vp) != 3 or len(self.final_vp) != 3:
+            raise ValueError("interim_vp and final_vp need one (1st, 2nd) pair per area mark 1, 2, 3")
+        if min(self.space_resources) < 0 or min(self.growth, default=0) < 0:
+            raise ValueError("space_resources and growth must be non-negative")
+        if self.interim_round >= self.rounds:
+            raise ValueError("interim_round must come before the last round")
+        return self
+
 
 class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
