@@ -16,7 +16,8 @@ orders, daily cards, unused proxy workers) and how they use proxy workers.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, create_model
+from pydantic.fields import FieldInfo
 
 from sim.games.forwarder_of_xanadu.actions import (
     FULFIL,
@@ -351,56 +352,66 @@ class Planner(ScriptedStrategy):
         return best
 
 
+def _params(name: str, doc: str, **defaults):
+    """A ``Planner.Params`` subclass with other defaults (descriptions and bounds kept)."""
+    base = Planner.Params
+    fields = {k: (base.model_fields[k].annotation, FieldInfo.merge_field_infos(base.model_fields[k], default=v))
+              for k, v in defaults.items()}
+    return create_model(name, __base__=base, __doc__=doc, __module__=__name__, **fields)
+
+
 class Majority(Planner):
     """Share-majority rush: orders in areas marked 2-3, transport growth first, office early."""
 
-    class Params(Planner.Params):
-        """See ``Planner.Params``; defaults weigh area marks heavily."""
-
-        companies: tuple[int, ...] = (3, 1, 4, 0, 2)
-        growth: tuple[str, ...] = ("transport", "warehouse", "skill", "workers", "quality")
-        mark_weight: float = 2.5
-        distance_cost: float = 0.6
-        skills: tuple[str, ...] = ("transport_capacity", "transport_actions", "order_vp", "fulfil_actions",
-                                   "place_resources", "extra_fulfil", "extra_transport", "warehouse_capacity",
-                                   "improve_actions", "daily_vp", "replenish", "extra_improve")
+    Params = _params(
+        "MajorityParams", "Planner parameters (see ``Planner.Params``); defaults weigh area marks heavily.",
+        companies=(3, 1, 4, 0, 2),
+        growth=("transport", "warehouse", "skill", "workers", "quality"),
+        mark_weight=2.5,
+        distance_cost=0.6,
+        skills=("transport_capacity", "transport_actions", "order_vp", "fulfil_actions", "place_resources",
+                "extra_fulfil", "extra_transport", "warehouse_capacity", "improve_actions", "daily_vp", "replenish",
+                "extra_improve"),
+    )
 
 
 class Quality(Planner):
     """Superior/special goods for upper orders: Quality Improvement first, upper exclusives."""
 
-    class Params(Planner.Params):
-        """See ``Planner.Params``; defaults value upper orders and keep upgraded goods."""
-
-        companies: tuple[int, ...] = (0, 4, 1, 3, 2)
-        growth: tuple[str, ...] = ("quality", "transport", "skill", "workers", "warehouse")
-        mark_weight: float = 0.5
-        upper_weight: float = 3.0
-        upgrade_cost: float = 0.4
-        refill_upper: bool = True
-        stock_superior: int = 2
-        skills: tuple[str, ...] = ("improve_actions", "transport_capacity", "order_vp", "extra_improve",
-                                   "fulfil_actions", "transport_actions", "extra_fulfil", "warehouse_capacity",
-                                   "place_resources", "daily_vp", "replenish", "extra_transport")
+    Params = _params(
+        "QualityParams", "Planner parameters (see ``Planner.Params``); defaults value upper orders and keep upgraded goods.",
+        companies=(0, 4, 1, 3, 2),
+        growth=("quality", "transport", "skill", "workers", "warehouse"),
+        mark_weight=0.5,
+        upper_weight=3.0,
+        upgrade_cost=0.4,
+        refill_upper=True,
+        stock_superior=2,
+        skills=("improve_actions", "transport_capacity", "order_vp", "extra_improve", "fulfil_actions",
+                "transport_actions", "extra_fulfil", "warehouse_capacity", "place_resources", "daily_vp", "replenish",
+                "extra_transport"),
+    )
 
 
 class Economy(Planner):
     """Daily cards every round, proxy workers for long actions and re-surveys, replenishment."""
 
-    class Params(Planner.Params):
-        """See ``Planner.Params``; defaults favour daily cards and proxy efficiency."""
+    Params = _params(
+        "EconomyParams", "Planner parameters (see ``Planner.Params``); defaults favour daily cards and proxy efficiency.",
+        companies=(2, 4, 0, 1, 3),
+        growth=("warehouse", "skill", "workers", "transport", "quality"),
+        mark_weight=0.8,
+        daily_weight=2.0,
+        keep_proxies=0,
+        resurvey=True,
+        stock_superior=1,
+        skills=("daily_vp", "replenish", "place_resources", "fulfil_actions", "order_vp", "extra_fulfil",
+                "transport_capacity", "improve_actions", "transport_actions", "warehouse_capacity", "extra_transport",
+                "extra_improve"),
+    )
 
-        companies: tuple[int, ...] = (2, 4, 0, 1, 3)
-        growth: tuple[str, ...] = ("warehouse", "skill", "workers", "transport", "quality")
-        mark_weight: float = 0.8
-        daily_weight: float = 2.0
-        keep_proxies: int = 0
-        resurvey: bool = True
-        stock_superior: int = 1
-        skills: tuple[str, ...] = ("daily_vp", "replenish", "place_resources", "fulfil_actions", "order_vp",
-                                   "extra_fulfil", "transport_capacity", "improve_actions", "transport_actions",
-                                   "warehouse_capacity", "extra_transport", "extra_improve")
 
+MajorityParams, QualityParams, EconomyParams = Majority.Params, Quality.Params, Economy.Params  # picklable by name
 
 STRATEGIES = {
     "forwarder.majority": Majority,
