@@ -577,3 +577,97 @@ def test_company_table_reads_a_run(tmp_path: Path):
     t = company_table(tmp_path)
     assert t["games"].to_list() == [2, 2] and t["wins"].to_list() == [2, 0]
     assert t["company"][0].startswith("0 Kikou")
+
+
+def test_two_transports_carry_one_resource_two_steps():
+    """'Transport' example: limit 1; the first action moves 1 resource to an adjacent area, the
+    second moves it on to another adjacent area."""
+    g, s = first_main_state(2)
+    me = s.active
+    s.spaces[TRANSPORT] = 1
+    g.apply_action(s, PlaceWorker(TRANSPORT))  # space 2: 1 resource, 2 transports
+    g.apply_action(s, PlaceResource(0))
+    assert s.act_left == 2
+    g.apply_action(s, Move(0, 1, 1, 0, 0))
+    g.apply_action(s, Move(1, 3, 1, 0, 0))
+    assert s.wh[me][3 * 3] == 1 and s.wh[me][3] == 0 and s.wh[me][0] == 6
+    assert s.phase != ACT  # both transports used: the turn is over
+
+
+def test_resurvey_gives_a_temporary_exclusive_discarded_at_turn_end():
+    g, s = first_main_state(2)
+    me = s.active
+    s.proxies[me] = 1
+    from sim.games.forwarder_of_xanadu.actions import Resurvey
+
+    g.apply_action(s, Resurvey(1))
+    assert g.current_player(s) == CHANCE
+    g.apply_action(s, g.chance_outcomes(s)[0][0])
+    card = s.temp[0]
+    assert g.grade_of[card] == 1 and s.proxies[me] == 0 and s.phase == PRE
+    g.apply_action(s, PlaceWorker(FULFIL))
+    g.apply_action(s, PlaceResource(0))
+    g.apply_action(s, PlaceResource(0))
+    g.apply_action(s, END_ACTION)
+    assert s.temp == [] and card in s.discards[1]
+
+
+def test_upper_exclusive_refill_after_quality_three():
+    from sim.games.forwarder_of_xanadu.actions import RefillExclusive
+
+    g, s = first_main_state(2)
+    me = s.active
+    card = g.orders[s.excl[me]]
+    x = area_pos_with_icon(g, s, card.type)
+    s.wh[me][3 * x:3 * x + 3] = [4, 2, 0]
+    s.levels[me][QUALITY] = 2  # 3rd space unlocked
+    s.spaces[FULFIL] = 2
+    g.apply_action(s, PlaceWorker(FULFIL))
+    pay = next(a for a in g.legal_actions(s) if isinstance(a, FulfilOrder) and a.card == card.id)
+    g.apply_action(s, pay)
+    assert s.excl[me] == -1
+    g.apply_action(s, END_ACTION)
+    while g.current_player(s) == CHANCE:
+        g.apply_action(s, g.chance_outcomes(s)[0][0])
+    assert g.legal_actions(s) == (RefillExclusive(0), RefillExclusive(1))
+    g.apply_action(s, RefillExclusive(1))
+    g.apply_action(s, g.chance_outcomes(s)[0][0])
+    assert g.grade_of[s.excl[me]] == 1
+
+
+def test_growth_gates_office_sites_and_replenishment():
+    g, s = first_main_state(3)
+    s.round = 3
+    assert g._unlockable(s, 0) == [WAREHOUSE, TRANSPORT_TRACK, QUALITY, SKILL]  # no Worker Increase yet
+    s.levels[0][QUALITY] = 2
+    s.levels[0][SKILL] = 2
+    assert g._unlockable(s, 0) == [WAREHOUSE, TRANSPORT_TRACK, WORKERS]  # skill space 3 waits for round 4
+    s.round = 4
+    assert SKILL in g._unlockable(s, 0)
+    # office: only Market Entry Areas without another player's office
+    s.gauges[2] = [0, 1]
+    s.gauges[5] = [0]
+    s.office[1] = 2
+    assert g._office_sites(s, 0) == [5]
+    # replenishment 2 / 2 / 3 by Warehouse level
+    assert [g.repl[k] for k in range(3)] == [2, 2, 3]
+    s.levels[1][WAREHOUSE] = 2
+    s.office = [-1, -1, -1]
+    before = [w[0] for w in s.wh]
+    s.repl_queue = [0, 1, 2]
+    s.round = 2
+    g._next_replenish(s)
+    assert [w[0] - b for w, b in zip(s.wh, before, strict=True)] == [2, 3, 2]
+
+
+def test_growth_decisions_unlock_leftmost_and_free_a_proxy():
+    g, s = first_main_state(2)
+    s.workers = [0, 0]
+    s.phase, s.round = PRE, 1
+    g._end_round(s)
+    g._advance(s)
+    assert s.phase == GROW and g.current_player(s) == s.start
+    p = s.start
+    g.apply_action(s, Unlock(TRANSPORT_TRACK))
+    assert s.levels[p][TRANSPORT_TRACK] == 1 and s.proxies[p] == 1
+    assert g.carry(s, p) == 2
