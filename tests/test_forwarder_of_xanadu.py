@@ -671,3 +671,17 @@ def test_growth_decisions_unlock_leftmost_and_free_a_proxy():
     g.apply_action(s, Unlock(TRANSPORT_TRACK))
     assert s.levels[p][TRANSPORT_TRACK] == 1 and s.proxies[p] == 1
     assert g.carry(s, p) == 2
+
+
+@pytest.mark.parametrize("before,expected", [(True, 1), (False, 0)])
+def test_interim_scoring_before_or_after_the_start_player_choice(before, expected):
+    g = GAME(3, Options(scoring_before_start_player=before))
+    _, s = first_main_state(3)
+    s.vp = [5, 6, 7]
+    s.vp_src = [[v, 0, 0, 0, 0, 0, 0] for v in s.vp]
+    x = next(x for x in range(1, 10) if g.marks[x] == 3)
+    s.gauges[x] = [0]  # seat 0 scores 5 VP at the interim scoring
+    s.tokens_left[0] -= 1
+    s.round, s.start, s.repl_queue = 3, 2, []
+    g._next_replenish(s)
+    assert s.round == 4 and s.vp[0] == 10 and s.start == expected

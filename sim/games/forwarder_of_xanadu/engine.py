@@ -132,6 +132,7 @@ class State:
     unlocks_left: int = 0
     repl_queue: list[int] = field(default_factory=list)
     repl_left: int = 0
+    start_choices: list[int] = field(default_factory=list)
     stats: list[list[int]] = field(default_factory=list)
     growth_path: list[list[int]] = field(default_factory=list)
     turns: int = 0
@@ -385,7 +386,7 @@ class ForwarderOfXanadu:
         if ph == REPLENISH:
             return self._gain_actions(s, s.repl_queue[0], False)
         if ph == START:
-            return tuple(self._start[i] for i in self._fewest(s))
+            return tuple(self._start[i] for i in s.start_choices)
         return ()
 
     # ------------------------------------------------------------------ legal-action builders
@@ -643,7 +644,8 @@ class ForwarderOfXanadu:
                 s.phase = GROW
             case ChooseStart(seat):
                 s.start = seat
-                self._start_round(s)
+                s.start_choices = []
+                self._new_round(s)
             case _:
                 raise ValueError(f"not a Forwarder of Xanadu action: {a!r}")
         self._advance(s)
@@ -843,13 +845,16 @@ class ForwarderOfXanadu:
         else:  # after a full cycle: the player with the fewest VP
             low = self._fewest(s)
             if len(low) > 1 and o.start_player_tie == "choice":
-                if s.round - 1 == o.interim_round and not o.scoring_before_start_player:
-                    self._majority(s, o.interim_vp, V_INT)
+                s.start_choices = low
                 s.phase = START
                 return
             # rulebook: the one farthest clockwise from this round's start player
             s.start = max(low, key=lambda i: (i - s.start) % s.n)
-        if done == o.interim_round and not o.scoring_before_start_player:
+        self._new_round(s)
+
+    def _new_round(self, s: State) -> None:
+        o = self.options
+        if s.round - 1 == o.interim_round and not o.scoring_before_start_player:
             self._majority(s, o.interim_vp, V_INT)
         self._start_round(s)
 

@@ -116,6 +116,7 @@ class Observation:
     placed: tuple[int, ...]
     grow_queue: tuple[int, ...]
     repl_queue: tuple[int, ...]
+    start_choices: tuple[int, ...]  # seats tied for fewest VP (prompt ``start``)
     discards: tuple[tuple[int, ...], ...]  # lower, upper
     wh: tuple[tuple[int, ...], ...]
     levels: tuple[tuple[int, ...], ...]  # per seat: warehouse, transport, quality, workers, skill (spaces unlocked beyond the start)
