@@ -430,6 +430,7 @@ class ForwarderOfXanadu:
             out = self._fulfil_actions(s, me)
             if s.proxies[me]:
                 out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
+        out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
         px = s.proxies[me]
         if px:
             for c in s.played[me]:
