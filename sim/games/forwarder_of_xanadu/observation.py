@@ -1,0 +1,135 @@
+"""What one seat of Forwarder of Xanadu may know.
+
+Public: the layout, the Market, every Exclusive Order (face up), every warehouse, share gauge,
+office, company board (unlocked spaces, proxy workers), played skill cards, discarded cards,
+daily cards, VP (VP tokens lie in the open; the start-player rule looks at them), the action
+board, pile sizes. Private to the seat: its own skill hand (and, in the Custom style, the hand
+it is drafting from). In the Standard style the company cards a player still holds are public
+(everyone knows each company's 4 cards, and played or discarded ones are seen), so
+``known_hands`` lists them. Never visible: other hands' dealt or drafted cards, the order
+piles' order and contents beyond what the discards and the table show, unused skill cards.
+
+Locations: 0 is Hotan Port, 1..9 the layout positions; a warehouse is a flat tuple of
+10 x 3 counts, ``wh[loc * 3 + grade]`` (grade 0 standard, 1 superior, 2 special).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCard:
+    """Order card ``id``: ``grade`` 0 lower (black) / 1 upper (gold), order ``type`` index,
+    ``cost`` (standard, superior, special), ``vp``."""
+
+    id: int
+    grade: int
+    type: int
+    cost: tuple[int, int, int]
+    vp: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkillCard:
+    """Skill card ``id``: ``colour``, ``effect`` (see data/skills.yaml), ``amount``, proxy cost
+    ``proxies``, ``disposable`` (discard icon)."""
+
+    id: int
+    name: str
+    colour: str
+    effect: str
+    amount: int
+    proxies: int
+    disposable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The game's fixed data (shared by every observation of one game)."""
+
+    order_types: tuple[str, ...]
+    orders: tuple[OrderCard, ...]
+    daily: tuple[tuple[tuple[int, int, int], int], ...]  # (cost, vp) of Daily 1, Daily 2
+    skills: tuple[SkillCard, ...]
+    companies: tuple[str, ...]
+    company_colours: tuple[str, ...]
+    final_skills: tuple[tuple[str, int, int, int], ...]  # (effect, amount, per, min_mark) per company
+    area_names: tuple[str, ...]
+    area_icons: tuple[tuple[int, ...], ...]  # per area id
+    gauge_size: tuple[int, ...]  # per area id
+    marks: tuple[int, ...]  # per location (0 for the port)
+    adjacent: tuple[tuple[int, ...], ...]  # per location
+    distance: tuple[tuple[int, ...], ...]  # transports between locations
+    warehouse_capacity: tuple[int, ...]
+    replenish: tuple[int, ...]
+    transport_capacity: tuple[int, ...]
+    quality_bonus: tuple[int, ...]
+    workers: tuple[int, int]
+    skill_spaces: int
+    space_resources: tuple[int, int, int]
+    upper_exclusive_quality: int
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A frozen per-seat view. ``prompt``: ``company`` | ``draft`` | ``turn`` (before placing a
+    worker) | ``gain`` | ``action`` | ``refill`` | ``grow`` | ``office`` | ``skill`` | ``swap`` |
+    ``replenish`` | ``start`` | ``none``. Seats count from the first start player, clockwise."""
+
+    seat: int
+    num_players: int
+    prompt: str
+    tables: Tables
+    # ---- public state (names as in the engine's state): scalars, then tuples, then nested tuples
+    phase: int
+    round: int
+    start: int
+    active: int
+    stock_sup: int
+    stock_spe: int
+    act_kind: int
+    act_left: int
+    gain_left: int
+    setup_pos: int
+    draft_pos: int
+    unlocks_left: int
+    repl_left: int
+    turns: int
+    resets: int
+    reshuffles: int
+    to_draw: tuple[int, ...]
+    area_at: tuple[int, ...]  # area id at layout position 1..9 (index position - 1)
+    layout_pool: tuple[int, ...]
+    market: tuple[int, ...]
+    excl: tuple[int, ...]  # per seat, order card id or -1
+    temp: tuple[int, ...]  # temporary exclusive orders of the active player (re-survey)
+    company: tuple[int, ...]
+    workers: tuple[int, ...]
+    proxies: tuple[int, ...]
+    office: tuple[int, ...]
+    skill_discard: tuple[int, ...]
+    tokens_left: tuple[int, ...]
+    spaces: tuple[int, ...]  # filled spaces per action
+    vp: tuple[int, ...]
+    had: tuple[int, ...]
+    placed: tuple[int, ...]
+    grow_queue: tuple[int, ...]
+    repl_queue: tuple[int, ...]
+    start_choices: tuple[int, ...]  # seats tied for fewest VP (prompt ``start``)
+    discards: tuple[tuple[int, ...], ...]  # lower, upper
+    wh: tuple[tuple[int, ...], ...]
+    levels: tuple[tuple[int, ...], ...]  # per seat: warehouse, transport, quality, workers, skill (spaces unlocked beyond the start)
+    played: tuple[tuple[int, ...], ...]
+    dailies: tuple[tuple[int, ...], ...]  # 1 face up
+    gauges: tuple[tuple[int, ...], ...]  # per location (0 empty), seats left to right
+    vp_src: tuple[tuple[int, ...], ...]
+    stats: tuple[tuple[int, ...], ...]
+    growth_path: tuple[tuple[int, ...], ...]
+    # ---- private / derived
+    hand: tuple[int, ...]  # this seat's skill hand
+    draft_hand: tuple[int, ...]  # this seat's drafting hand (Custom style)
+    hand_sizes: tuple[int, ...]
+    draft_sizes: tuple[int, ...]
+    known_hands: tuple[tuple[int, ...], ...]  # cards publicly known to be in each hand
+    pile_sizes: tuple[int, int]
