@@ -130,7 +130,7 @@ def test_a_bad_command_line_value_is_blamed_on_the_flag(tmp_path):
 def test_import_strings_find_modules_next_to_the_config(tmp_path):
     (tmp_path / "mystrats.py").write_text(
         "class Last:\n    def __init__(self, **params):\n        pass\n\n"
-        "    def choose(self, obs, legal, rng):\n        return legal[-1]\n"
+        "    def choose(self, obs, legal, rng):\n        return legal[0]\n"
     )
     cfg = _write(tmp_path, "c.yaml", BASE.replace("{name: random}\n", "{name: 'mystrats:Last'}\n", 1))
     res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
