@@ -132,9 +132,13 @@ def list_(what: str) -> None:
             click.echo(f"{name:<24}{i.min_players}-{i.max_players} players  v{i.version}  {i.title}")
     else:
         for name, factory in strategies().items():
-            doc = (getattr(factory, "__doc__", "") or "").strip().splitlines()
+            doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
             allowed = getattr(factory, "games", ())
-            click.echo(f"{name:<28}{'/'.join(allowed) if allowed else 'any game':<22}{doc[0] if doc else ''}")
+            model = getattr(factory, "Params", None)
+            params = ", ".join(f"{k}={f.default!r}" for k, f in model.model_fields.items()) if model else ""
+            click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
+            if doc:
+                click.echo(f"    {doc}")
 
 
 @cli.command()
@@ -153,7 +157,8 @@ def replay(run_dir: str, game_index: int) -> None:
         click.echo(line)
     if result is not None:
         s = result.state
-        click.echo(f"scores: {list(game.scores(s))}; winners: {sorted(game.winners(s))}; "
+        scores = [int(x) if float(x).is_integer() else x for x in game.scores(s)]
+        click.echo(f"scores: {scores}; winners: {sorted(game.winners(s))}; "
                    f"decisions: {result.n_decisions}; truncated: {result.truncated}")
 
 

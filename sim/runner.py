@@ -8,6 +8,7 @@ merged, sorted by ``(game_index, seat)``, into the run folder's tables.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import platform
@@ -411,15 +412,23 @@ def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:
     for seat, k in enumerate(order):
         lines.append(f"seat {seat}: {rc.labels[k]}")
 
-    def log(player: int, action: Any) -> None:
-        who = "chance" if player == CHANCE else f"seat {player}"
-        lines.append(describe(state_ref[0], action) if describe else f"{who}: {action!r}")
+    narrate = getattr(game, "narrate", None)  # optional: what an action set off (payments, ...)
+    state = game.new_initial_state()
+    before = [copy.deepcopy(state)]
 
-    state_ref = [game.new_initial_state()]
+    def log(player: int, action: Any) -> None:
+        if narrate is not None:
+            lines.extend(narrate(before[0], state))
+            before[0] = copy.deepcopy(state)
+        who = "chance" if player == CHANCE else f"seat {player}"
+        lines.append(describe(state, action) if describe else f"{who}: {action!r}")
+
     result = None
     try:
         result = play_game(game, seated, chance, seat_rngs, max_decisions=rc.options["max_decisions"],
-                           on_decision=log, state=state_ref[0])
+                           on_decision=log, state=state)
+        if narrate is not None:
+            lines.extend(narrate(before[0], state))
     except Exception as exc:
         lines.append(f"ERROR: {type(exc).__name__}: {exc}")
         lines.append(traceback.format_exc())

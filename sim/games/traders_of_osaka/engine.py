@@ -86,6 +86,8 @@ class State:
     n_sinkings: int = 0
     reshuffles: int = 0
     stalled: bool = False
+    paid_log: list[int] = field(default_factory=list)  # colour of every payment, in order
+    sunk_log: list[int] = field(default_factory=list)  # colour of every sunk ship, in order
     passes: int = 0  # consecutive turns passed
     refreshed: bool = False  # the Market was refreshed at the start of this turn
 
@@ -328,7 +330,8 @@ class TradersOfOsaka:
                 dest = s.to_draw[0]
                 where = {TO_MARKET: "Market", TO_FARM: "Farm"}.get(dest)
                 if where is None:
-                    where = f"VP of seat {dest - TO_VP}" if dest >= TO_VP else f"hand at draw position {dest}"
+                    where = (f"the VP pile of seat {dest - TO_VP}" if dest >= TO_VP
+                             else f"the starting hand of the player drawing {dest + 1}. (seats are set once the start player is known)")
                 return f"chance: draw {name(card)} to {where}"
             case StartPlayer(position):
                 return f"chance: draw position {position} starts (tie)"
@@ -353,6 +356,45 @@ class TradersOfOsaka:
             case Pass():
                 return f"seat {s.active}: passes (no legal action)"
         return repr(a)
+
+    def narrate(self, before: State, after: State) -> list[str]:
+        """Log lines for what happened automatically between two states (for ``sim replay``):
+        ships moving, payments (VP and tokens), sinkings, insured goods, the next turn, the end."""
+        out = []
+        track = [sp.name for sp in self.data.track.spaces]
+        if before.phase in (0, START_TIE) and after.phase == TOKENS:
+            out.append("  start player decided; seats count from it (hands: "
+                       + ", ".join(f"seat {i} {after.hand_value[i]} coins" for i in range(after.n)) + ")")
+        paid = after.paid_log[len(before.paid_log):]
+        sunk = after.sunk_log[len(before.sunk_log):]
+        for c, (a, b) in enumerate(zip(before.ships, after.ships, strict=True)):
+            if c in paid:
+                out.append(f"  {self.colours[c]} ship: {track[a]} -> Edo: payment for {self.colours[c]} goods")
+            elif c in sunk:
+                out.append(f"  {self.colours[c]} ship: sunk by the Black Tide, back to {track[b]}")
+            elif a != b:
+                out.append(f"  {self.colours[c]} ship: {track[a]} -> {track[b]}")
+        for seat in range(after.n):
+            gained = after.vp[seat] - before.vp[seat]
+            tokens = [self.colours[c] for c in range(len(self.colours)) if after.tokens[seat][c] > before.tokens[seat][c]]
+            if gained or (tokens and after.phase not in (TOKENS,) and before.phase != TOKENS):
+                out.append(f"  payment: seat {seat} scores {gained} VP (now {after.vp[seat]})"
+                           + (f" and takes a {'/'.join(tokens)} achievement token" if tokens else ""))
+            if after.sunk[seat] > before.sunk[seat]:
+                out.append(f"  seat {seat} loses {after.sunk[seat] - before.sunk[seat]} uninsured good(s) to the waves")
+            if after.insured_count[seat] > before.insured_count[seat]:
+                out.append(f"  seat {seat} insures {after.insured_count[seat] - before.insured_count[seat]} good(s)")
+        if after.reshuffles > before.reshuffles:
+            out.append("  the discard pile is shuffled into a new draw pile")
+        if after.turns > before.turns and after.phase != END:
+            out.append(f"--- turn {after.turns + 1} (round {after.turns // after.n + 1}): seat {after.active} ---")
+        if after.phase == END and before.phase != END:
+            if after.stalled:
+                out.append("game over: a whole round of passes, nobody can act (truncated)")
+            else:
+                best = max(range(after.n), key=lambda i: sum(after.tokens[i]))
+                out.append(f"game over: seat {best} has {sum(after.tokens[best])} achievement tokens")
+        return out
 
     # ------------------------------------------------------------------ helpers
     def _card_name(self, c: int) -> str:
@@ -460,6 +502,7 @@ class TradersOfOsaka:
         """'Payment' steps 1-2 for ``colour``, the end check, then step 3 (insurance, sinking) or 4."""
         s.edo.remove(colour)
         s.n_payments += 1
+        s.paid_log.append(colour)
         val, col, per = self.value, self.colour, self.options.vp_per
         scored = []
         for seat in range(s.n):
@@ -517,6 +560,7 @@ class TradersOfOsaka:
                 s.sunk[seat] += lost
         for c in s.sinking:
             s.ships[c] = self.anchor
+            s.sunk_log.append(c)
         s.ships[s.paying] = 0
         s.sinking = []
         s.paying = -1
