@@ -39,7 +39,7 @@ from .actions import (
 )
 from .observation import Observation
 from .rules import AlpenzianData, Options, load_data, per_seat
-from .scoring import BLUE, COLOURS, RANCH_RULES, GameScore, nx_matching, score_game
+from .scoring import BLUE, COLOURS, RANCH_RULES, GameScore, nx_matching, score_game, squares_for
 
 SHEET, FIRST_ROLL, FIRST_CHOICE, ROLL, DIE, AREA, SQUARE, END = range(8)
 PROMPTS = {FIRST_CHOICE: "first_house", DIE: "die", AREA: "area", SQUARE: "square"}
@@ -410,18 +410,8 @@ class Alpenzian:
 
     def _squares(self, s: State, seat: int, colour: int) -> list[int]:
         """Empty squares of ``colour`` where ``seat`` may draw now (Pioneer Town conditions, 9-2 (2))."""
-        b = self.boards[s.sheets[seat]]
-        cells = s.cells[seat]
-        if not self.options.pioneer_town:
-            return [i for i in b.colour_cells[colour] if not cells[i]]
-        if s.round == 0:
-            if colour == BLUE:
-                fh = s.first_house[seat]
-                return [i for i in b.colour_cells[BLUE] if not cells[i] and fh in b.nbr[i]]
-            return [i for i in b.gate_next if b.terrain[i] == colour and not cells[i]]
-        t, nbr = b.terrain, b.nbr
-        return [i for i in b.colour_cells[colour] if not cells[i]
-                and any(j >= 0 and t[j] == colour and cells[j] for j in nbr[i])]
+        return squares_for(self.boards[s.sheets[seat]], s.cells[seat], colour, self.options.pioneer_town,
+                           s.round == 0, s.first_house[seat])
 
     def _has_square(self, s: State, seat: int, colour: int) -> bool:
         if not self.options.pioneer_town:

@@ -23,10 +23,11 @@ from .scoring import (  # re-exported for strategies: the public scoring vocabul
     rail_links,
     ranch_graph,
     score_sheet,
+    squares_for,
 )
 
 __all__ = ["Observation", "Board", "Tables", "SheetScore", "COLOURS", "BLUE", "MOUNTAIN", "GATE",
-           "rail_links", "ranch_graph", "score_sheet", "fast_matching"]
+           "rail_links", "ranch_graph", "score_sheet", "fast_matching", "squares_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +82,33 @@ class Observation:
         """The own-sheet figures of ``seat`` (or of ``cells`` drawn on that seat's sheet)."""
         return score_sheet(self.boards[seat], self.cells[seat] if cells is None else cells, self.tables,
                            self.ranch_rules[seat], self.ranch_link, fast_matching)
+
+    def squares(self, colour: int, seat: int | None = None) -> list[int]:
+        """Empty squares of ``colour`` where ``seat`` (default: this seat) may draw now (5.2-3, 9-2)."""
+        seat = self.seat if seat is None else seat
+        return squares_for(self.boards[seat], self.cells[seat], colour, self.pioneer, self.round == 0,
+                           self.first_house[seat])
+
+    def legal_areas(self, seat: int | None = None) -> list[int]:
+        """Colour areas ``seat`` may choose now (5.2-2 and the forced-area rule of 5.4)."""
+        seat = self.seat if seat is None else seat
+        empties = [c for c in range(5) if self.areas[c] < 0]
+        if self.left[seat]:
+            avail = [c for c in empties if self.squares(c, seat)]
+            if avail:
+                return avail
+        return empties
+
+    def sheet_flowers(self, seat: int) -> tuple[int, ...]:
+        """Flowers (solid + outline) per colour area on ``seat``'s sheet."""
+        out = [0, 0, 0, 0, 0]
+        terrain = self.boards[seat].terrain
+        for i, v in enumerate(self.cells[seat]):
+            if v == 3 or v == 4:  # SOLID, OUTLINE
+                out[terrain[i]] += 1
+        return tuple(out)
+
+    def sheet_residents(self, seat: int) -> int:
+        """Residents on ``seat``'s sheet (houses and outline flowers, section 7 (4))."""
+        cells = self.cells[seat]
+        return self.tables.resident_house * cells.count(1) + self.tables.resident_outline * cells.count(4)

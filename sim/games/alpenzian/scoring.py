@@ -135,6 +135,21 @@ class SheetScore:
     flowers: tuple[int, ...]  # flowers (solid + outline) per colour area
 
 
+# ---------------------------------------------------------------- drawing rules
+def squares_for(board: Board, cells, colour: int, pioneer: bool = False, first_round: bool = False,
+                first_house: int = -1) -> list[int]:
+    """Empty squares of ``colour`` where an icon may be drawn (5.2-3; Pioneer Town 9-2 (2))."""
+    if not pioneer:
+        return [i for i in board.colour_cells[colour] if not cells[i]]
+    if first_round:
+        if colour == BLUE:
+            return [i for i in board.colour_cells[BLUE] if not cells[i] and first_house in board.nbr[i]]
+        return [i for i in board.gate_next if board.terrain[i] == colour and not cells[i]]
+    t, nbr = board.terrain, board.nbr
+    return [i for i in board.colour_cells[colour] if not cells[i]
+            and any(j >= 0 and t[j] == colour and cells[j] for j in nbr[i])]
+
+
 # ---------------------------------------------------------------- graphs
 def rail_links(board: Board, cells) -> list[tuple[int, int, int]]:
     """Every rail track between two houses: ``(house_a, house_b, rails)`` with ``a < b``.
