@@ -33,7 +33,7 @@ from sim.games.alpenzian.actions import (
     PlaceFirstHouse,
     TakeDie,
 )
-from sim.games.alpenzian.observation import Observation
+from sim.games.alpenzian.observation import Observation, fast_matching, rail_links, ranch_graph
 from strategies.common import ScriptedStrategy
 
 
@@ -102,6 +102,10 @@ class _Planner(ScriptedStrategy):
             others = [i for i in range(obs.num_players) if i != obs.seat]
             self._other_flowers = [obs.sheet_flowers(i) for i in others]
             self._other_res = sorted((obs.sheet_residents(i) for i in others), reverse=True)
+            cells = obs.my_cells
+            self._base = obs.sheet_score(obs.seat)
+            self._base_links = rail_links(obs.board, cells)
+            self._base_open = _open_track_ends(obs.board, cells) if self.p.open_track else 0
         got = self._memo.get((cell, icon))
         if got is None:
             cells = list(obs.my_cells)
@@ -113,18 +117,37 @@ class _Planner(ScriptedStrategy):
     def _evaluate(self, obs: Observation, cells: list[int], cell: int, icon: int) -> float:
         p = self.p
         me, b, t = obs.seat, obs.board, obs.tables
-        sc = obs.sheet_score(me, cells)
+        base = self._base
+        open_ends = self._base_open
+        if icon == SOLID or icon == OUTLINE:  # flowers change only the flower figures
+            houses, sheep, paired, express = base.houses, base.sheep, base.paired, base.express
+            alpenzian = base.alpenzian + t.alpenzian_per_flower * b.mountains_next[cell]
+            fl = list(base.flowers)
+            fl[b.terrain[cell]] += 1
+            flowers = fl
+            residents = base.residents + (t.resident_outline if icon == OUTLINE else 0)
+        elif icon == SHEEP:  # the rails are unchanged: only the pairing is recomputed
+            houses, sheep, express, alpenzian = base.houses, base.sheep + 1, base.express, base.alpenzian
+            hs, sh, adj = ranch_graph(b, cells, obs.ranch_rules[me], obs.ranch_link, self._base_links)
+            paired = min(len(hs), len(sh)) if obs.ranch_rules[me] == "beginner1" else fast_matching(adj, len(sh))
+            flowers, residents = base.flowers, base.residents
+        else:
+            sc = obs.sheet_score(me, cells)
+            houses, sheep, paired, express = sc.houses, sc.sheep, sc.paired, sc.express
+            alpenzian, flowers, residents = sc.alpenzian, sc.flowers, sc.residents
+            if p.open_track:
+                open_ends = _open_track_ends(b, cells)
         total = len(b.drawable)
         progress = 1.0 - obs.left[me] / total
         pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
-        unpaired = sc.houses - sc.paired
-        ranch = sc.paired * t.ranch_paired + unpaired * t.ranch_unpaired * pen
-        v = p.w_ranch * ranch + p.w_alpenzian * sc.alpenzian + p.w_express * sc.express
+        unpaired = houses - paired
+        ranch = paired * t.ranch_paired + unpaired * t.ranch_unpaired * pen
+        v = p.w_ranch * ranch + p.w_alpenzian * alpenzian + p.w_express * express
         # majority categories against the other sheets as they stand
         other_flowers = self._other_flowers
         colour = 0.0
         for c in range(5):
-            mine = sc.flowers[c]
+            mine = flowers[c]
             if obs.colour_table:
                 colour += t.band(t.solo_colour, mine)
                 continue
@@ -135,15 +158,15 @@ class _Planner(ScriptedStrategy):
                 colour += p.colour_lead * mine
         v += p.w_colour * colour
         if obs.resident_table:
-            res = t.band(t.solo_resident, sc.residents)
+            res = t.band(t.solo_resident, residents)
         else:
-            res = _resident_estimate(sc.residents, self._other_res, t)
+            res = _resident_estimate(residents, self._other_res, t)
         v += p.w_resident * res
         nbr = b.nbr
         if p.open_track:
-            v += p.open_track * _open_track_ends(b, cells)
+            v += p.open_track * open_ends
         if p.spare_sheep:
-            spare = min(3, sc.sheep - sc.paired)
+            spare = min(3, sheep - paired)
             if spare > 0:
                 free = sum(1 for s in range(len(cells)) if cells[s] == SHEEP
                            and any(j >= 0 and b.terrain[j] < 5 and not cells[j] for j in nbr[s]))
@@ -176,7 +199,8 @@ def _resident_estimate(mine: int, others_desc: list[int], t) -> float:
 
 
 def _open_track_ends(b, cells) -> int:
-    """Tracks leaving a house whose far end opens into an empty drawable square."""
+    """Tracks leaving a house whose far end opens into an empty drawable square, each counted
+    by its rails up to 2 (the rails an express link needs)."""
     nbr, terrain = b.nbr, b.terrain
     count = 0
     for h, v in enumerate(cells):
@@ -190,6 +214,7 @@ def _open_track_ends(b, cells) -> int:
             m = cells[c]
             if m < RAIL or not m & back:
                 continue
+            length = 1
             for _ in range(len(cells)):
                 k2 = (m & 15 & ~back).bit_length() - 1
                 nxt = nbr[c][k2]
@@ -198,12 +223,13 @@ def _open_track_ends(b, cells) -> int:
                 v2 = cells[nxt]
                 if v2 == 0:
                     if terrain[nxt] < 5:
-                        count += 1
+                        count += min(length, 2)
                     break
                 back = 1 << ((k2 + 2) & 3)
                 if v2 < RAIL or not v2 & back:
                     break
                 c, m = nxt, v2
+                length += 1
     return count
 
 
@@ -224,8 +250,8 @@ class ExpressStrategy(_Planner):
 
     class Params(PlanParams):
         unpaired_early: float = 0.3
-        open_track: float = 2.5
-        w_express: float = 1.3
+        open_track: float = 2.0
+        w_express: float = 1.5
         spare_sheep: float = 0.5
 
 

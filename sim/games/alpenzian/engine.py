@@ -118,6 +118,7 @@ class Alpenzian:
             probs.append(ways / total)
         self._rolls = tuple(zip(rolls, probs, strict=True))
         self._roll_of = {r.faces: r for r in rolls}
+        self._boards_of: dict[tuple, tuple] = {}
 
     @classmethod
     def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
@@ -243,7 +244,10 @@ class Alpenzian:
 
     def observe(self, s: State, seat: int) -> Observation:
         ph = s.phase
-        boards = tuple(self.boards[k] if k >= 0 else None for k in s.sheets)
+        key = tuple(s.sheets)
+        boards = self._boards_of.get(key)
+        if boards is None:
+            boards = self._boards_of[key] = tuple(self.boards[k] if k >= 0 else None for k in key)
         active = s.seat if ph in (FIRST_CHOICE, DIE, AREA, SQUARE) else -1
         return Observation(
             seat, s.n, PROMPTS.get(ph, "none"), ph, active, boards, tuple(s.sheets),
