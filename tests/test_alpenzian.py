@@ -268,6 +268,9 @@ def test_reference_data_matches_the_rulebook():
     # A-C (beginners) open more colours at the gate than D-E (experts), 9-2
     touched = [len({b.terrain[c] for c in b.gate_next}) for b in boards]
     assert min(touched[:3]) > max(touched[3:])
+    # ... and offer fewer flower-mountain contacts (the Alpenzian bonus a sheet can give)
+    contacts = [sum(b.mountains_next[c] for c in b.drawable) for b in boards]
+    assert min(contacts[:3]) > max(contacts[3:])
     t = d.scoring.tables()
     assert d.scoring.dice == 6
     assert t.express == (4, 9, 15, 22, 30)
