@@ -557,3 +557,22 @@ def test_metrics_components_summary_describe():
     assert g.summary(r.state)["rounds"] >= 2 * 34 / 5
     s = g.new_initial_state()
     assert "rolls house" in g.describe(s, FirstHouseRoll(0))
+
+
+def test_first_house_note_options_and_random_sheet():
+    g = Alpenzian(2, Options(first_house_outline="reroll"))
+    outs = g.chance_outcomes(g.new_initial_state())
+    assert [a.face for a, _ in outs] == [0, 1, 2, 3, 4] and all(math.isclose(p, 0.2) for _, p in outs)
+    g = Alpenzian(2, Options(first_house_distinct=True))
+    s = g.new_initial_state()
+    g.apply_action(s, FirstHouseRoll(0))
+    assert [a.face for a, _ in g.chance_outcomes(s)] == [1, 2, 3, 4, 5]  # the house square is taken
+    g.apply_action(s, FirstHouseRoll(5))
+    fh = g.boards[0].first_house
+    assert [a.cell for a in g.legal_actions(s)] == sorted(set(fh) - {fh[0]})
+    g = Alpenzian(3, Options(sheet="random"))
+    s = g.new_initial_state()
+    outs = g.chance_outcomes(s)
+    assert len(outs) == 5 and g.current_player(s) == CHANCE
+    g.apply_action(s, outs[3][0])
+    assert s.sheets == [3, 3, 3] and g.observe(s, 0).boards[0].name == "D"
