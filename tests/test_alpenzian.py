@@ -576,3 +576,19 @@ def test_first_house_note_options_and_random_sheet():
     assert len(outs) == 5 and g.current_player(s) == CHANCE
     g.apply_action(s, outs[3][0])
     assert s.sheets == [3, 3, 3] and g.observe(s, 0).boards[0].name == "D"
+
+
+def test_run_tables_do_not_depend_on_chunking():
+    """What ``--jobs 1`` and ``--jobs 2`` differ in (chunking) leaves every table row unchanged."""
+    import polars as pl
+
+    from sim.config import load_config
+    from sim.runner import play_chunk
+
+    cfg = Path(__file__).resolve().parents[1] / "configs/alpenzian/random4.yaml"
+    rc = load_config(cfg, {"games": 6})
+    _, _, whole = play_chunk(rc.to_json(), 0, 6)
+    parts = [play_chunk(rc.to_json(), a, b)[2] for a, b in ((0, 2), (2, 5), (5, 6))]
+    for name in ("games", "players", "metrics"):
+        joined = pl.concat([p[name] for p in parts], how="diagonal_relaxed")
+        assert joined.equals(whole[name]), name
