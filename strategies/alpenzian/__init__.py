@@ -131,6 +131,10 @@ class _Planner(ScriptedStrategy):
             hs, sh, adj = ranch_graph(b, cells, obs.ranch_rules[me], obs.ranch_link, self._base_links)
             paired = min(len(hs), len(sh)) if obs.ranch_rules[me] == "beginner1" else fast_matching(adj, len(sh))
             flowers, residents = base.flowers, base.residents
+        elif icon >= RAIL and not _rail_touches(b, cells, cell, icon):
+            # a rail that opens into no house and no rail opening back changes no track
+            houses, sheep, paired, express = base.houses, base.sheep, base.paired, base.express
+            alpenzian, flowers, residents = base.alpenzian, base.flowers, base.residents
         else:
             sc = obs.sheet_score(me, cells)
             houses, sheep, paired, express = sc.houses, sc.sheep, sc.paired, sc.express
@@ -196,6 +200,22 @@ def _resident_estimate(mine: int, others_desc: list[int], t) -> float:
         k = 1 + rest.count(second)
         return float(t.resident_second_tie[min(k - 2, len(t.resident_second_tie) - 1)])
     return 0.0
+
+
+def _rail_touches(b, cells, cell: int, icon: int) -> bool:
+    """Whether the rail ``icon`` at ``cell`` can change a track: it opens into a house, or a
+    neighbouring rail opens into ``cell`` (the new rail extends that track or closes its end)."""
+    nbr = b.nbr[cell]
+    for k in range(4):
+        j = nbr[k]
+        if j < 0:
+            continue
+        v = cells[j]
+        if v == HOUSE and icon & (1 << k):
+            return True
+        if v >= RAIL and v & (1 << ((k + 2) & 3)):
+            return True
+    return False
 
 
 def _open_track_ends(b, cells) -> int:
