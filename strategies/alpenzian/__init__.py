@@ -59,6 +59,7 @@ class PlanParams(BaseModel):
 class _Planner(ScriptedStrategy):
     games = ("alpenzian",)
     Params = PlanParams
+    shortcuts = True  # rescore only what a move can change (tests compare with False: full rescoring)
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -119,19 +120,20 @@ class _Planner(ScriptedStrategy):
         me, b, t = obs.seat, obs.board, obs.tables
         base = self._base
         open_ends = self._base_open
-        if icon == SOLID or icon == OUTLINE:  # flowers change only the flower figures
+        short = self.shortcuts
+        if short and (icon == SOLID or icon == OUTLINE):  # flowers change only the flower figures
             houses, sheep, paired, express = base.houses, base.sheep, base.paired, base.express
             alpenzian = base.alpenzian + t.alpenzian_per_flower * b.mountains_next[cell]
             fl = list(base.flowers)
             fl[b.terrain[cell]] += 1
             flowers = fl
             residents = base.residents + (t.resident_outline if icon == OUTLINE else 0)
-        elif icon == SHEEP:  # the rails are unchanged: only the pairing is recomputed
+        elif short and icon == SHEEP:  # the rails are unchanged: only the pairing is recomputed
             houses, sheep, express, alpenzian = base.houses, base.sheep + 1, base.express, base.alpenzian
             hs, sh, adj = ranch_graph(b, cells, obs.ranch_rules[me], obs.ranch_link, self._base_links)
             paired = min(len(hs), len(sh)) if obs.ranch_rules[me] == "beginner1" else fast_matching(adj, len(sh))
             flowers, residents = base.flowers, base.residents
-        elif icon >= RAIL and not _rail_touches(b, cells, cell, icon):
+        elif short and icon >= RAIL and not _rail_touches(b, cells, cell, icon):
             # a rail that opens into no house and no rail opening back changes no track
             houses, sheep, paired, express = base.houses, base.sheep, base.paired, base.express
             alpenzian, flowers, residents = base.alpenzian, base.flowers, base.residents
@@ -141,6 +143,8 @@ class _Planner(ScriptedStrategy):
             alpenzian, flowers, residents = sc.alpenzian, sc.flowers, sc.residents
             if p.open_track:
                 open_ends = _open_track_ends(b, cells)
+        if short and p.open_track and icon < RAIL and icon != HOUSE and _rail_points_at(b, cells, cell):
+            open_ends = _open_track_ends(b, cells)  # the icon blocks a track end
         total = len(b.drawable)
         progress = 1.0 - obs.left[me] / total
         pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
@@ -214,6 +218,16 @@ def _rail_touches(b, cells, cell: int, icon: int) -> bool:
         if v == HOUSE and icon & (1 << k):
             return True
         if v >= RAIL and v & (1 << ((k + 2) & 3)):
+            return True
+    return False
+
+
+def _rail_points_at(b, cells, cell: int) -> bool:
+    """Whether a neighbouring rail opens into ``cell``."""
+    nbr = b.nbr[cell]
+    for k in range(4):
+        j = nbr[k]
+        if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
             return True
     return False
 
