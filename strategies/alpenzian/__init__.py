@@ -48,7 +48,8 @@ class PlanParams(BaseModel):
     w_express: float = Field(1.0, description="weight of the express bonus (points)")
     w_colour: float = Field(1.0, description="weight of the estimated colour-area bonus (points)")
     w_resident: float = Field(1.0, description="weight of the estimated resident bonus (points)")
-    open_track: float = Field(0.0, description="points per open track end leading from a house to an empty square")
+    open_track: float = Field(0.0, description="points per rail (up to 2 per track) of a track leading from a "
+                              "house to an empty square")
     spare_sheep: float = Field(0.0, description="points per unpaired sheep (up to 3) beside an empty square")
     mountain_reserve: float = Field(0.0, description="points lost per adjacent mountain when a non-flower icon "
                                     "takes a square next to mountains")
@@ -278,9 +279,9 @@ class RanchStrategy(_Planner):
 
 
 class ExpressStrategy(_Planner):
-    """Rail-and-house express lines. Params (``PlanParams``): defaults value each open track end
-    leading from a house at 2.5 points, weigh the express bonus 1.3, and count only 30% of an
-    unpaired house's -5 early in the game."""
+    """Rail-and-house express lines. Params (``PlanParams``): defaults value a track leading from
+    a house to an empty square at 2 points per rail (up to 2 rails), weigh the express bonus 1.5,
+    and count only 30% of an unpaired house's -5 early in the game."""
 
     class Params(PlanParams):
         unpaired_early: float = 0.3
