@@ -1,0 +1,458 @@
+"""Alpenzian: the forward model (rulebook seeds/001, RULINGS §5).
+
+Flow: (option ``sheet: random``: a chance node picks the sheet type) -> first houses, seat by
+seat (a die roll, a chance node; an outline flower or Pioneer Town asks the seat for a square)
+-> rounds. A round: the start player rolls all dice (one chance node over the sorted faces),
+then five player turns clockwise from the start player; a turn is ``TakeDie`` -> ``ChooseArea``
+-> ``Draw`` (no ``Draw`` when the sheet is full). After five turns the start player passes
+clockwise. The game ends as soon as every sheet is full (section 6).
+
+Seat 0 is the first start player (setup 3 leaves the choice to the players; the runner rotates
+strategies over seats).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.api import CHANCE, TERMINAL, GameInfo, SimError
+
+from .actions import (
+    F_OUTLINE,
+    FACE_ICONS,
+    FACE_NAMES,
+    HOUSE,
+    RAIL,
+    SOLID,
+    ChooseArea,
+    ChooseSheet,
+    Draw,
+    FirstHouseRoll,
+    PlaceFirstHouse,
+    RollDice,
+    TakeDie,
+    icon_name,
+)
+from .observation import Observation
+from .rules import AlpenzianData, Options, load_data, per_seat
+from .scoring import BLUE, COLOURS, RANCH_RULES, GameScore, nx_matching, score_game, squares_for
+
+SHEET, FIRST_ROLL, FIRST_CHOICE, ROLL, DIE, AREA, SQUARE, END = range(8)
+PROMPTS = {FIRST_CHOICE: "first_house", DIE: "die", AREA: "area", SQUARE: "square"}
+AREAS = 5
+
+
+@dataclass
+class State:
+    """Plain, picklable game state (everything in it is public)."""
+
+    n: int
+    sheets: list[int]  # sheet index per seat (-1 until drawn)
+    cells: list[list[int]]  # icon per cell, per seat
+    left: list[int]  # empty drawable squares per seat
+    phase: int = SHEET
+    seat: int = 0  # seat placing its first house, or the active seat in a round
+    start: int = 0
+    round: int = 0
+    turn: int = 0  # player turns taken in this round
+    dice: list[int] = field(default_factory=list)  # faces of the unused dice, sorted
+    areas: list[int] = field(default_factory=lambda: [-1] * AREAS)  # face placed per colour area
+    face: int = -1
+    area: int = -1
+    exceptional: bool = False
+    first_roll: int = -1
+    first_house: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)  # player turns per seat
+    exceptions: list[int] = field(default_factory=list)  # turns under the exceptional rule 5.4
+    idle: list[int] = field(default_factory=list)  # turns with a full sheet (nothing drawn)
+
+
+class Alpenzian:
+    """Alpenzian for 1-5 players. ``Alpenzian(num_players, Options(), load_data())``.
+
+    Raises ``ValueError`` for a player count outside 1-5, ``SimError`` for an option naming an
+    unknown sheet or a per-seat list of the wrong length.
+    """
+
+    info = GameInfo("alpenzian", "1", 1, 5, "Alpenzian", "seeds/001_e1ea006a8dfc82a5.txt")
+    Options = Options
+
+    def __init__(self, num_players: int, options: Options | None = None, data: AlpenzianData | None = None):
+        if not self.info.min_players <= num_players <= self.info.max_players:
+            raise ValueError(f"Alpenzian takes 1-5 players, not {num_players}")
+        self.num_players = n = num_players
+        self.options = o = options or Options()
+        self.data = data or load_data()
+        self.boards = tuple(s.board() for s in self.data.sheets.sheets)
+        names = tuple(b.name for b in self.boards)
+        self.sheet_names = names
+        if o.sheet == "random":
+            self.fixed_sheets = None
+        else:
+            self.fixed_sheets = [names.index(x) for x in per_seat(o.sheet, n, "sheet", names)]
+        self.ranch_rules = tuple(per_seat(o.ranch_rule, n, "ranch_rule", RANCH_RULES))
+        self.colour_table = o.colour_scoring == "table" or (o.colour_scoring == "auto" and n == 1)
+        self.resident_table = o.resident_scoring == "table" or (o.resident_scoring == "auto" and n == 1)
+        self.tables = self.data.scoring.tables(o.express_min_rails, o.express_beyond)
+        self.n_dice = self.data.scoring.dice
+        size = max(b.width * b.height for b in self.boards)
+        self.n_cells = len(self.boards[0].drawable)
+        # action objects are immutable: build each once
+        self._take = tuple(TakeDie(f) for f in range(6))
+        self._area = tuple(ChooseArea(c) for c in range(AREAS))
+        self._first = tuple(FirstHouseRoll(f) for f in range(6))
+        self._place = tuple(PlaceFirstHouse(c) for c in range(size))
+        self._draw = tuple(tuple(Draw(c, i) for i in range(RAIL + 16)) for c in range(size))
+        self._sheet = tuple(ChooseSheet(k) for k in range(len(self.boards)))
+        rolls, probs = [], []
+        total = 6 ** self.n_dice
+        for combo in itertools.combinations_with_replacement(range(6), self.n_dice):
+            ways = math.factorial(self.n_dice)
+            for f in range(6):
+                ways //= math.factorial(combo.count(f))
+            rolls.append(RollDice(combo))
+            probs.append(ways / total)
+        self._rolls = tuple(zip(rolls, probs, strict=True))
+        self._roll_of = {r.faces: r for r in rolls}
+        self._boards_of: dict[tuple, tuple] = {}
+
+    @classmethod
+    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
+        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
+        try:
+            opts = Options(**(options or {}))
+        except Exception as exc:  # pydantic: name the option
+            raise SimError(f"Alpenzian options: {exc}") from None
+        return cls(num_players, opts, load_data(data_paths))
+
+    # ------------------------------------------------------------------ protocol
+    def new_initial_state(self) -> State:
+        n = self.num_players
+        s = State(n=n, sheets=[-1] * n, cells=[], left=[0] * n, first_house=[-1] * n,
+                  turns=[0] * n, exceptions=[0] * n, idle=[0] * n)
+        if self.fixed_sheets is not None:
+            self._set_sheets(s, self.fixed_sheets)
+        return s
+
+    def _set_sheets(self, s: State, sheets: list[int]) -> None:
+        s.sheets = list(sheets)
+        s.cells = [[0] * (self.boards[k].width * self.boards[k].height) for k in sheets]
+        s.left = [len(self.boards[k].drawable) for k in sheets]
+        s.seat = 0
+        s.phase = FIRST_CHOICE if self.options.pioneer_town else FIRST_ROLL
+
+    def current_player(self, s: State) -> int:
+        ph = s.phase
+        if ph >= DIE:
+            return TERMINAL if ph == END else s.seat
+        if ph == FIRST_CHOICE:
+            return s.seat
+        return CHANCE
+
+    def chance_outcomes(self, s: State) -> tuple:
+        ph = s.phase
+        if ph == ROLL:
+            return self._rolls
+        if ph == SHEET:
+            p = 1.0 / len(self.boards)
+            return tuple((a, p) for a in self._sheet)
+        faces = self._first_faces(s)
+        p = 1.0 / len(faces)
+        return tuple((self._first[f], p) for f in faces)
+
+    def sample_chance(self, s: State, rng):
+        """Fast sampler, same distribution as ``chance_outcomes`` (tested)."""
+        if s.phase == ROLL:
+            faces = sorted(int(rng.random() * 6) for _ in range(self.n_dice))
+            return self._roll_of[tuple(faces)]
+        if s.phase == SHEET:
+            return self._sheet[int(rng.random() * len(self.boards))]
+        faces = self._first_faces(s)
+        return self._first[faces[int(rng.random() * len(faces))]]
+
+    def legal_actions(self, s: State) -> tuple:
+        ph, me = s.phase, s.seat
+        if ph == DIE:
+            take = self._take
+            return tuple(take[f] for f in sorted(set(s.dice)))
+        if ph == AREA:
+            empties = [c for c in range(AREAS) if s.areas[c] < 0]
+            if s.left[me]:
+                avail = [c for c in empties if self._has_square(s, me, c)]
+                if avail:
+                    empties = avail
+            return tuple(self._area[c] for c in empties)
+        if ph == SQUARE:
+            draw = self._draw
+            if s.exceptional:
+                return tuple(draw[c][SOLID] for c in self._exception_squares(s, me))
+            icons = FACE_ICONS[s.face]
+            return tuple(draw[c][i] for c in self._squares(s, me, s.area) for i in icons)
+        if ph == FIRST_CHOICE:
+            return tuple(self._place[c] for c in self._first_choices(s))
+        return ()
+
+    def apply_action(self, s: State, a) -> None:
+        match a:
+            case TakeDie(face):
+                if s.phase != DIE:
+                    raise ValueError(f"{a!r} outside a die choice")
+                s.dice.remove(face)
+                s.face, s.phase = face, AREA
+            case ChooseArea(colour):
+                me = s.seat
+                s.areas[colour] = s.face
+                s.area = colour
+                if s.left[me] == 0:
+                    s.idle[me] += 1
+                    self._end_turn(s)
+                else:
+                    s.exceptional = not self._has_square(s, me, colour)
+                    if s.exceptional:
+                        s.exceptions[me] += 1
+                    s.phase = SQUARE
+            case Draw(cell, icon):
+                me = s.seat
+                if s.cells[me][cell]:
+                    raise ValueError(f"square {cell} of seat {me} is not empty")
+                s.cells[me][cell] = icon
+                s.left[me] -= 1
+                self._end_turn(s)
+            case RollDice(faces):
+                s.dice = list(faces)
+                s.areas = [-1] * AREAS
+                s.turn = 0
+                s.seat = s.start
+                s.phase = DIE
+            case FirstHouseRoll(face):
+                if face == F_OUTLINE:
+                    s.first_roll = face
+                    s.phase = FIRST_CHOICE
+                else:
+                    s.first_roll = face
+                    self._place_first(s, self.boards[s.sheets[s.seat]].first_house[face])
+            case PlaceFirstHouse(cell):
+                self._place_first(s, cell)
+            case ChooseSheet(sheet):
+                self._set_sheets(s, [sheet] * s.n)
+            case _:
+                raise ValueError(f"not an Alpenzian action: {a!r}")
+
+    def observe(self, s: State, seat: int) -> Observation:
+        ph = s.phase
+        key = tuple(s.sheets)
+        boards = self._boards_of.get(key)
+        if boards is None:
+            boards = self._boards_of[key] = tuple(self.boards[k] if k >= 0 else None for k in key)
+        active = s.seat if ph in (FIRST_CHOICE, DIE, AREA, SQUARE) else -1
+        return Observation(
+            seat, s.n, PROMPTS.get(ph, "none"), ph, active, boards, tuple(s.sheets),
+            tuple(map(tuple, s.cells)), tuple(s.left), self.ranch_rules, self.options.ranch_link,
+            self.colour_table, self.resident_table, self.options.pioneer_town, self.tables,
+            s.start, s.round, s.turn, tuple(s.dice), tuple(s.areas), s.face, s.area, s.exceptional,
+            s.first_roll, tuple(s.first_house), tuple(s.turns), tuple(s.exceptions), tuple(s.idle),
+        )
+
+    def determinize(self, obs: Observation, rng=None) -> State:
+        """The state behind ``obs``: Alpenzian hides nothing, so it is rebuilt exactly (``rng`` unused)."""
+        s = State(n=obs.num_players, sheets=list(obs.sheet_ids), cells=[list(c) for c in obs.cells],
+                  left=list(obs.left), phase=obs.phase, seat=obs.active if obs.active >= 0 else 0,
+                  start=obs.start, round=obs.round, turn=obs.turn, dice=list(obs.dice), areas=list(obs.areas),
+                  face=obs.face, area=obs.area, exceptional=obs.exceptional, first_roll=obs.first_roll,
+                  first_house=list(obs.first_house), turns=list(obs.turns), exceptions=list(obs.exceptions),
+                  idle=list(obs.idle))
+        if obs.phase == FIRST_ROLL:  # the seat about to roll: the first without a first house
+            s.seat = next(i for i, c in enumerate(obs.first_house) if c < 0)
+        elif obs.phase == ROLL:
+            s.seat = obs.start if obs.turn == 0 else (obs.start + obs.turn) % obs.num_players
+        return s
+
+    def final_score(self, s: State) -> GameScore:
+        """Every category for every seat (networkx maximum matching for the ranch bonus)."""
+        boards = [self.boards[k] for k in s.sheets]
+        return score_game(boards, s.cells, self.tables, self.ranch_rules, self.options.ranch_link,
+                          self.colour_table, self.resident_table, nx_matching)
+
+    def scores(self, s: State) -> tuple[float, ...]:
+        """Total points per seat (section 7)."""
+        if s.sheets[0] < 0:
+            return (0.0,) * s.n
+        return tuple(float(t) for t in self.final_score(s).total)
+
+    def winners(self, s: State) -> frozenset[int]:
+        """Highest total; ties by more house icons; then all tied players win (section 6)."""
+        if s.sheets[0] < 0:
+            return frozenset(range(s.n))
+        g = self.final_score(s)
+        key = [(g.total[i], g.sheets[i].houses) for i in range(s.n)]
+        best = max(key)
+        return frozenset(i for i in range(s.n) if key[i] == best)
+
+    def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
+        """Per-seat figures: points by category, houses, sheep, unpaired houses, express sets, sheet type, ..."""
+        if s.sheets[0] < 0:
+            return {}
+        g = self.final_score(s)
+        sh = g.sheets
+        f = lambda xs: tuple(float(x) for x in xs)  # noqa: E731
+        rails = [sum(1 for v in c if v >= RAIL) for c in s.cells]
+        return {
+            "ranch_bonus": f(x.ranch for x in sh),
+            "colour_bonus": f(g.colour),
+            "alpenzian_bonus": f(x.alpenzian for x in sh),
+            "resident_bonus": f(g.resident),
+            "express_bonus": f(x.express for x in sh),
+            "houses": f(x.houses for x in sh),
+            "sheep": f(x.sheep for x in sh),
+            "paired_houses": f(x.paired for x in sh),
+            "unpaired_houses": f(x.houses - x.paired for x in sh),
+            "express_sets": f(len(x.express_sets) for x in sh),
+            "express_houses": f(sum(x.express_sets) for x in sh),
+            "rails": f(rails),
+            "flowers": f(sum(x.flowers) for x in sh),
+            "outline_flowers": f(x.outline for x in sh),
+            "residents": f(x.residents for x in sh),
+            "sheet_type": f(s.sheets),
+            "title_band": f(self.tables.title(t) for t in g.total),
+            "exceptional_draws": f(s.exceptions),
+            "idle_turns": f(s.idle),
+        }
+
+    def summary(self, s: State) -> dict[str, float]:
+        """Whole-game figures: rounds, player turns, exceptional draws."""
+        return {
+            "rounds": float(s.round + (1 if s.turn else 0)),
+            "turns": float(sum(s.turns)),
+            "exceptional_draws": float(sum(s.exceptions)),
+            "idle_turns": float(sum(s.idle)),
+        }
+
+    def components(self, s: State) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """Per seat: the sheet type, the ranch rule, and the one-player title band reached."""
+        if s.sheets[0] < 0:
+            return {}
+        titles = self.tables.titles
+        totals = self.final_score(s).total
+        return {
+            "sheet": tuple((self.sheet_names[k],) for k in s.sheets),
+            "ranch_rule": tuple((r,) for r in self.ranch_rules),
+            "title": tuple((titles[self.tables.title(t)][1],) for t in totals),
+        }
+
+    def clone(self, s: State) -> State:
+        return copy.deepcopy(s)
+
+    def describe(self, s: State, a) -> str:
+        """One log line for ``sim replay``."""
+        match a:
+            case RollDice(faces):
+                return f"chance: start player {s.start} rolls " + ", ".join(FACE_NAMES[f] for f in faces)
+            case FirstHouseRoll(face):
+                return f"chance: seat {s.seat} rolls {FACE_NAMES[face]} for the first house"
+            case ChooseSheet(sheet):
+                return f"chance: everyone plays sheet {self.sheet_names[sheet]}"
+            case PlaceFirstHouse(cell):
+                return f"seat {s.seat}: draws the first house at {self._where(s, cell)}"
+            case TakeDie(face):
+                return f"seat {s.seat}: takes a die showing {FACE_NAMES[face]}"
+            case ChooseArea(colour):
+                extra = " (sheet full: draws nothing)" if s.left[s.seat] == 0 else ""
+                return f"seat {s.seat}: places it on the {COLOURS[colour]} area{extra}"
+            case Draw(cell, icon):
+                how = " (exceptional rule)" if s.exceptional else ""
+                return f"seat {s.seat}: draws a {icon_name(icon)} at {self._where(s, cell)}{how}"
+        return repr(a)
+
+    # ------------------------------------------------------------------ helpers
+    def _where(self, s: State, cell: int) -> str:
+        b = self.boards[s.sheets[s.seat]]
+        r, c = b.rc(cell)
+        return f"row {r} column {c} ({COLOURS[b.terrain[cell]]})"
+
+    def _first_faces(self, s: State) -> list[int]:
+        """Faces a first-house roll may show (after the Note 1 / Note 2 rerolls the options ask for)."""
+        o = self.options
+        faces = list(range(5)) if o.first_house_outline == "reroll" else list(range(6))
+        if o.first_house_distinct:
+            taken = self._taken(s)
+            fh = self.boards[s.sheets[s.seat]].first_house
+            keep = [f for f in faces if f == F_OUTLINE or fh[f] not in taken]
+            if F_OUTLINE in keep and not [c for c in fh if c not in taken]:
+                keep.remove(F_OUTLINE)
+            faces = keep or faces
+        return faces
+
+    def _taken(self, s: State) -> set[int]:
+        me = s.sheets[s.seat]
+        return {s.first_house[i] for i in range(s.seat) if s.sheets[i] == me}
+
+    def _first_choices(self, s: State) -> list[int]:
+        b = self.boards[s.sheets[s.seat]]
+        if self.options.pioneer_town:
+            return list(b.colour_cells[BLUE])
+        cells = sorted(set(b.first_house))
+        if self.options.first_house_distinct:
+            taken = self._taken(s)
+            cells = [c for c in cells if c not in taken] or cells
+        return cells
+
+    def _place_first(self, s: State, cell: int) -> None:
+        me = s.seat
+        s.cells[me][cell] = HOUSE
+        s.left[me] -= 1
+        s.first_house[me] = cell
+        if me + 1 < s.n:
+            s.seat = me + 1
+            s.first_roll = -1
+            s.phase = FIRST_CHOICE if self.options.pioneer_town else FIRST_ROLL
+        else:
+            s.seat, s.first_roll, s.phase = 0, -1, ROLL
+
+    def _squares(self, s: State, seat: int, colour: int) -> list[int]:
+        """Empty squares of ``colour`` where ``seat`` may draw now (Pioneer Town conditions, 9-2 (2))."""
+        return squares_for(self.boards[s.sheets[seat]], s.cells[seat], colour, self.options.pioneer_town,
+                           s.round == 0, s.first_house[seat])
+
+    def _has_square(self, s: State, seat: int, colour: int) -> bool:
+        if not self.options.pioneer_town:
+            cells = s.cells[seat]
+            for i in self.boards[s.sheets[seat]].colour_cells[colour]:
+                if not cells[i]:
+                    return True
+            return False
+        return bool(self._squares(s, seat, colour))
+
+    def _exception_squares(self, s: State, seat: int) -> list[int]:
+        """5.4: a solid flower in any empty square (Pioneer option: meeting 9-2 where possible)."""
+        b = self.boards[s.sheets[seat]]
+        cells = s.cells[seat]
+        if self.options.pioneer_town and self.options.pioneer_exception_restricted:
+            ok = sorted(c for col in range(AREAS) for c in self._squares(s, seat, col))
+            if ok:
+                return ok
+        return [i for i in b.drawable if not cells[i]]
+
+    def _end_turn(self, s: State) -> None:
+        s.turns[s.seat] += 1
+        s.face = s.area = -1
+        s.exceptional = False
+        s.turn += 1
+        if not any(s.left):
+            s.phase = END  # section 6: every sheet is full
+            return
+        if s.turn == AREAS:
+            s.round += 1
+            s.start = (s.start + 1) % s.n
+            s.turn = 0
+            s.seat = s.start
+            s.phase = ROLL
+            return
+        s.seat = (s.start + s.turn) % s.n
+        s.phase = DIE
+
+
+GAME = Alpenzian
