@@ -173,8 +173,9 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     )
     try:
         build_game(rc)
-    except SimError as exc:
-        raise SimError(f"{doc.where(('data',))}: {exc}") from None
+    except (SimError, ValueError) as exc:  # data files, or options that only make sense together
+        key = ("data",) if any(v in str(exc) for v in data.values()) else ("options",)
+        raise SimError(f"{doc.where(key)}: {exc}") from None
     return rc
 
 
