@@ -174,7 +174,8 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     try:
         build_game(rc)
     except (SimError, ValueError) as exc:  # data files, or options that only make sense together
-        key = ("data",) if any(v in str(exc) for v in data.values()) else ("options",)
+        about_data = bool(cfg.data) and (not cfg.options or "data" in str(exc) or any(v in str(exc) for v in data.values()))
+        key = ("data",) if about_data else ("options",)
         raise SimError(f"{doc.where(key)}: {exc}") from None
     return rc
 
