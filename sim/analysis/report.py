@@ -149,6 +149,12 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
     tables: dict[str, pl.DataFrame] = {}
     sections: list[Section] = []
     charts_: dict[str, tuple[str, Figure]] = {}
+    if t.stopping:
+        sections.append(Section(
+            "stopping", "Stopping rule", f"{t.stopping.get('rule', '')}. Stopped: {t.stopping.get('reason', '')}.",
+            pl.DataFrame([{"batch": i + 1, "games so far": b["games"],
+                           "widest half-width": f"±{b['widest_half_width'] * 100:.2f} pts", "widest interval": b["widest"]}
+                          for i, b in enumerate(t.stopping.get("batches", []))])))
     # -------------------------------------------------------------- outcomes and Ludii figures
     outcomes = stats.outcome_table(games) if games.height else pl.DataFrame()
     tables["outcomes"] = outcomes
