@@ -232,11 +232,13 @@ def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, qu
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-def report(run_dir: str) -> None:
+@click.option("--min-sample", type=int, default=50, show_default=True,
+              help="Seat-games a component needs before the report claims anything about it.")
+def report(run_dir: str, min_sample: int) -> None:
     """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
     from .analysis.report import build_report, summary_text
 
-    rep = build_report(Path(run_dir))
+    rep = build_report(Path(run_dir), min_sample=min_sample)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import re
+import shutil
+import subprocess
 
 import polars as pl
 import pytest
@@ -67,3 +69,28 @@ def test_components_section_claims_only_with_enough_sample(tmp_path):
     assert any("fewer than 20 seat-games" in f for f in rep.findings)
     md = (out / "report.md").read_text()
     assert "## Components" in md and "too few" in md and "figures/components_token.png" in md
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
+                    reason="headless Chromium not installed (apt-get install -y chromium)")
+def test_report_html_renders_in_headless_chromium(tmp_path):
+    """The documented look check, automated: render report.html offline and make sure the page has
+    content down to its figures (a blank or broken page is mostly white)."""
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 3\ngames: 30\nseed: 4\nstrategies:\n"
+                   "  - {name: osaka.trader}\n  - {name: osaka.shipper}\n  - {name: random}\n")
+    out = tmp_path / "r"
+    run(load_config(cfg), out, progress=False)
+    build_report(out)
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    shot = tmp_path / "shot.png"
+    subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,9000",
+                    f"--screenshot={shot}", (out / "report.html").as_uri()], capture_output=True, timeout=120, check=True)
+    img = mpimg.imread(shot)[:, :, :3]
+    inked = np.where((img < 0.9).any(axis=(1, 2)))[0]
+    assert img.shape[:2] == (9000, 1200)
+    assert inked.max() > 4000  # tables and the inline figures reach far down the page
+    assert (img < 0.9).any(axis=2).mean() > 0.02  # not a blank page

@@ -117,7 +117,8 @@ def head_to_head_chart(h2h: pl.DataFrame) -> Figure:
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
     for i in range(k):
         for j in range(k):
-            ax.text(j, i, text[i][j] or "–", ha="center", va="center", fontsize=8)
+            dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 50) > 30
+            ax.text(j, i, text[i][j] or "–", ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(k), names, rotation=20, ha="right")
     ax.set_yticks(range(k), names)
     ax.set_xlabel("opponent B")
