@@ -186,7 +186,8 @@ def histogram_chart(values: np.ndarray, xlabel: str, title: str, mean_ci: tuple[
     return fig
 
 
-def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: float = 100.0) -> Figure:
+def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: float = 100.0,
+                reference: float | None = None) -> Figure:
     """Figure against a swept parameter: one line per ``series`` with ``value`` and ``ci_low``/``ci_high``.
 
     ``x`` is the point label column (the parameter's value, or a combination of several).
@@ -204,6 +205,8 @@ def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: flo
         lo = t["ci_low"].fill_null(float("nan")).to_numpy() * scale
         hi = t["ci_high"].fill_null(float("nan")).to_numpy() * scale
         ax.errorbar(xs, v, yerr=[v - lo, hi - v], fmt="o-", capsize=4, label=str(s))
+    if reference is not None:
+        ax.axhline(reference * scale, color="#C44E52", linestyle="--", linewidth=1, label="no advantage")
     ax.set_xticks(range(len(points)), [str(p) for p in points], rotation=15 if len(points) > 6 else 0)
     ax.set_xlabel(x)
     ax.set_ylabel(ylabel)

@@ -58,7 +58,8 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
         head, ylabel, scale, note = TITLES[fig_name]
         t = table.filter(pl.col("figure") == fig_name).sort("point")
         plot = t.with_columns(pl.col("label").alias(xname))
-        fig = charts.sweep_chart(plot, xname, f"{head} against {xname}", ylabel + ("" if scale == 1 else ""), scale)
+        fig = charts.sweep_chart(plot, xname, f"{head} against {xname}", ylabel, scale,
+                                 reference=0.0 if fig_name == "first_player_advantage" else None)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         png = buf.getvalue()
