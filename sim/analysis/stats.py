@@ -197,7 +197,12 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
         for lab in labels:
             if lab not in rating:
                 rating[lab] = model.rating(name=lab)
-        if len(set(labels)) > 1:
+        distinct = len(set(labels))
+        if distinct == len(labels):  # the usual case: rate the strategies' own ratings
+            new = model.rate([[rating[lab]] for lab in labels], ranks=[float(r) for r in ranks])
+            for lab, team in zip(labels, new, strict=True):
+                rating[lab] = team[0]
+        elif distinct > 1:
             teams = [[model.rating(mu=rating[lab].mu, sigma=rating[lab].sigma, name=lab)] for lab in labels]
             new = model.rate(teams, ranks=[float(r) for r in ranks])
             by: dict[str, list] = {}
@@ -226,28 +231,67 @@ def analysis_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(BOOT_KEY, *key)))
 
 
+def _game_weights(idx: np.ndarray, n_games: int) -> np.ndarray:
+    """How often each game appears in each resample: ``idx`` (batch, n) -> weights (batch, n_games)."""
+    idx = np.atleast_2d(idx)
+    batch = idx.shape[0]
+    offsets = idx + n_games * np.arange(batch)[:, None]
+    return np.bincount(offsets.ravel(), minlength=batch * n_games).reshape(batch, n_games).astype(float)
+
+
+def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n_resamples: int = 1000,
+                    confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap over **whole games** with ``scipy.stats.bootstrap``.
+
+    ``per_game`` is an array with one row per game (any number of columns). scipy resamples the
+    game indices; ``statistic(weights, per_game)`` gets the resamples as game weights (how often
+    each game was drawn; shape ``(batch, games)``) and returns one value per resample, or an array
+    ``(k, batch)`` for ``k`` figures at once. Returns ``(low, high)`` arrays (scalars for one figure).
+    """
+    per_game = np.asarray(per_game, float)
+    n = per_game.shape[0]
+    if n < 2:
+        return (np.nan, np.nan)
+
+    def stat(idx, axis=-1):
+        return statistic(_game_weights(idx, n), per_game)
+
+    res = stats.bootstrap((np.arange(n),), stat, vectorized=True, n_resamples=n_resamples,
+                          batch=max(1, min(n_resamples, 4_000_000 // n)), method="percentile",
+                          confidence_level=confidence, rng=rng)
+    return res.confidence_interval.low, res.confidence_interval.high
+
+
+def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
+                     confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals of ``sum(sums[:, j]) / sum(counts[:, j])`` for every column ``j`` at once,
+    resampling games (rows): a mean over player rows (sums and counts per game; 0/0 for a game
+    without the group) or over games (counts 1). Columns without variation get a point interval."""
+    sums, counts = np.atleast_2d(np.asarray(sums, float).T).T, np.atleast_2d(np.asarray(counts, float).T).T
+    k = sums.shape[1]
+    est = sums.sum(0) / np.where(counts.sum(0) == 0, np.nan, counts.sum(0))
+    if sums.shape[0] < 2:
+        return np.full(k, np.nan), np.full(k, np.nan)
+    data = np.hstack([sums, counts])
+
+    def stat(w, d):
+        tot = w @ d[:, k:]
+        return ((w @ d[:, :k]) / np.where(tot == 0, np.nan, tot)).T
+
+    lo, hi = bootstrap_games(data, stat, rng, n_resamples, confidence)
+    lo, hi = np.atleast_1d(np.asarray(lo, float)).copy(), np.atleast_1d(np.asarray(hi, float)).copy()
+    per = sums / np.where(counts == 0, 1, counts)
+    flat = np.array([np.ptp(per[counts[:, j] > 0, j]) == 0 if (counts[:, j] > 0).any() else True for j in range(k)])
+    lo[flat], hi[flat] = est[flat], est[flat]
+    return lo, hi
+
+
 def bootstrap_ratio(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator,
                     n_resamples: int = 1000, confidence: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of ``sum(sums) / sum(counts)``, resampling games (rows).
-
-    ``sums[i]``/``counts[i]``: total and number of values game ``i`` contributes (0/0 when none),
-    so a mean over player rows is resampled game by game.
-    """
-    sums, counts = np.asarray(sums, float), np.asarray(counts, float)
-    if counts.sum() == 0 or len(sums) < 2:
-        return (math.nan, math.nan)
-    if np.ptp(sums / np.where(counts == 0, 1, counts)) == 0 and np.all(counts == counts[0]):
-        v = sums.sum() / counts.sum()
-        return (float(v), float(v))
-
-    def stat(s, c, axis=-1):
-        tot = c.sum(axis=axis)
-        return s.sum(axis=axis) / np.where(tot == 0, np.nan, tot)
-
-    res = stats.bootstrap((sums, counts), stat, paired=True, vectorized=True, n_resamples=n_resamples,
-                          batch=max(1, min(n_resamples, 20_000_000 // max(1, len(sums)))),
-                          method="percentile", confidence_level=confidence, rng=rng)
-    return (float(res.confidence_interval.low), float(res.confidence_interval.high))
+    """Percentile bootstrap interval of ``sum(sums) / sum(counts)``, resampling games (rows)."""
+    lo, hi = bootstrap_ratios(np.asarray(sums, float)[:, None], np.asarray(counts, float)[:, None], rng,
+                              n_resamples, confidence)
+    return (float(lo[0]), float(hi[0]))
 
 
 def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000) -> tuple[float, float]:
@@ -266,17 +310,16 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
              q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
         .sort(by)
     )
-    per_game = (
-        players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
-    )
-    all_games = players.select("game_index").unique().sort("game_index")
-    lows, highs = [], []
-    for k, value in enumerate(desc[by].to_list()):
-        g = all_games.join(per_game.filter(pl.col(by) == value), on="game_index", how="left").fill_null(0)
-        lo, hi = bootstrap_ratio(g["s"].to_numpy(), g["c"].to_numpy(), analysis_rng(seed, 1, k), n_resamples)
-        lows.append(lo)
-        highs.append(hi)
-    return desc.with_columns(ci_low=pl.Series(lows, dtype=pl.Float64), ci_high=pl.Series(highs, dtype=pl.Float64)).select(
+    values = desc[by].to_list()
+    wide = (players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
+            .pivot(on=by, index="game_index", values=["s", "c"]).sort("game_index").fill_null(0))
+    names = [str(v) for v in values]
+    sums = wide.select([f"s_{v}" if len(values) > 1 else "s" for v in names]).to_numpy() if wide.height else np.zeros((0, 0))
+    counts = wide.select([f"c_{v}" if len(values) > 1 else "c" for v in names]).to_numpy() if wide.height else np.zeros((0, 0))
+    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples) if wide.height
+                   else ([math.nan] * len(values), [math.nan] * len(values)))
+    return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
+                             ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
         by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max")
 
 
@@ -299,13 +342,17 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     """One row per numeric column of a one-row-per-game table: ``figure, games, mean, ci_low,
     ci_high`` (bootstrap over games), ``sd, min, median, max``."""
     rows = []
-    for k, col in enumerate(columns):
-        v = df[col].drop_nulls().cast(pl.Float64)
-        if v.is_empty():
-            continue
-        lo, hi = bootstrap_mean(v.to_numpy(), analysis_rng(seed, key, k), n_resamples)
-        rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": lo, "ci_high": hi,
-                     "sd": v.std() if v.len() > 1 else None, "min": v.min(), "median": v.median(), "max": v.max()})
+    cols = [c for c in columns if df[c].drop_nulls().len()]
+    if cols:
+        vals = df.select([pl.col(c).cast(pl.Float64) for c in cols]).to_numpy()
+        present = ~np.isnan(vals)
+        lows, highs = bootstrap_ratios(np.where(present, vals, 0.0), present.astype(float), analysis_rng(seed, key),
+                                       n_resamples)
+        for j, col in enumerate(cols):
+            v = df[col].drop_nulls().cast(pl.Float64)
+            rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
+                         "ci_high": float(highs[j]), "sd": v.std() if v.len() > 1 else None, "min": v.min(),
+                         "median": v.median(), "max": v.max()})
     schema = {"figure": pl.Utf8, "games": pl.Int64, **{c: pl.Float64 for c in
                                                         ("mean", "ci_low", "ci_high", "sd", "min", "median", "max")}}
     return pl.DataFrame(rows, schema=schema)
@@ -361,15 +408,13 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
         if len(seats) > 1 and len(mats[0]) > 1:
-            def stat(*xs, axis=-1):
-                r = np.stack([x.mean(axis=axis) for x in xs])
-                return 1 - (r.max(axis=0) - r.min(axis=0))
+            def balance(w, wins):
+                r = (w @ wins) / w.sum(axis=1, keepdims=True)
+                return 1 - (r.max(axis=1) - r.min(axis=1))
 
             if any(np.ptp(m) > 0 for m in mats):
-                res = stats.bootstrap(tuple(mats), stat, paired=True, vectorized=True, n_resamples=n_resamples,
-                                      batch=max(1, min(n_resamples, 5_000_000 // len(mats[0]))),
-                                      method="percentile", rng=analysis_rng(seed, 3))
-                lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+                lo, hi = (float(v) for v in bootstrap_games(np.column_stack(mats), balance, analysis_rng(seed, 3),
+                                                           n_resamples))
             else:
                 lo = hi = value
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
