@@ -135,6 +135,9 @@ def test_score_table_is_reproducible():
     assert one.equals(two)
     r = one.row(0, named=True)
     assert r["ci_low"] < r["mean"] < r["ci_high"] and r["rows"] == 60
+    # one group only (every seat the same strategy, or a solo game) works too
+    solo = stats.score_table(t.filter(pl.col("seat") == 0), "seat", seed=5, n_resamples=300).row(0, named=True)
+    assert solo["rows"] == 60 and solo["ci_low"] < solo["mean"] < solo["ci_high"]
 
 
 def test_component_table_needs_a_minimum_sample_and_an_interval_excluding_expected():

@@ -311,12 +311,15 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
         .sort(by)
     )
     values = desc[by].to_list()
-    wide = (players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
-            .pivot(on=by, index="game_index", values=["s", "c"]).sort("game_index").fill_null(0))
+    per_game = players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
     names = [str(v) for v in values]
-    sums = wide.select([f"s_{v}" if len(values) > 1 else "s" for v in names]).to_numpy() if wide.height else np.zeros((0, 0))
-    counts = wide.select([f"c_{v}" if len(values) > 1 else "c" for v in names]).to_numpy() if wide.height else np.zeros((0, 0))
-    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples) if wide.height
+
+    def matrix(col: str) -> np.ndarray:
+        wide = per_game.with_columns(pl.col(by).cast(pl.Utf8)).pivot(on=by, index="game_index", values=col)
+        return wide.sort("game_index").fill_null(0).select(names).to_numpy()
+
+    sums, counts = (matrix("s"), matrix("c")) if per_game.height else (np.zeros((0, 0)), np.zeros((0, 0)))
+    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples) if per_game.height
                    else ([math.nan] * len(values), [math.nan] * len(values)))
     return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
                              ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
