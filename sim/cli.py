@@ -187,7 +187,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         cfg = t.config
         write_junit(Path(junit), results, f"sim.check.{cfg['game']}",
                     {"config": config or str(out_dir), "game": cfg["game"], "games": played, "seed": cfg["seed"],
-                     "run_folder": str(out_dir)}, time.perf_counter() - t0)
+                     "run_folder": str(out_dir), **({"stopping_rule": t.stopping["rule"]} if t.stopping else {})},
+                    time.perf_counter() - t0)
         click.echo(f"junit: {junit}")
     sys.exit(1 if n_fail else 0)
 

@@ -206,6 +206,10 @@ def test_check_fails_with_exit_1_and_junit_failures(tmp_path):
     # --run evaluates an existing run folder without playing again (same verdict)
     res2 = invoke("check", cfg, "--run", tmp_path / "r")
     assert res2.exit_code == 1 and "played" not in res2.output
+    # `sim report` of a run whose config has checks shows them too (exit status stays 0)
+    assert invoke("report", tmp_path / "r").exit_code == 0
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "## Checks" in md and md.count("| FAIL |") == 2
 
 
 BAD_CHECKS = [

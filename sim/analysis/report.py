@@ -383,6 +383,11 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     """Rebuild the whole report of a run folder from its tables; returns what it says."""
     t = load_tables(Path(run_dir))
     rep = analyse(t, min_sample=min_sample)
+    if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
+        from ..checks import evaluate
+
+        checks = evaluate(t.config["checks"], rep.tables, t.games.height,
+                          int(t.games["failed"].sum()) if t.games.height else 0)
     render_figures(t, rep)
     write_report(Path(run_dir), rep, checks)
     return rep
