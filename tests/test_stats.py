@@ -203,3 +203,10 @@ def test_findings_with_shared_wins_use_the_pooled_rate():
     assert stats.win_table_tested(t, "seat")["expected"].to_list() == [1.0, 1.0]
     f = fnd.findings(_inputs(t, 2, games=50))
     assert not any("significant" in s.lower() and "seat" in s.lower() and "no significant" not in s.lower() for s in f)
+
+
+def test_findings_warn_that_fixed_seating_confounds_seat_and_strategy():
+    rows = [(g, s, "ab"[s], 0.0, 1 if s == 0 else 2, s == 0) for g in range(40) for s in range(2)]
+    x = _inputs(players_table(rows), 2, games=40)
+    x.seating = "fixed"
+    assert any(f.startswith("Seating is fixed") for f in fnd.findings(x))

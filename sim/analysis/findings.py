@@ -48,6 +48,7 @@ class Inputs:
     complete: int
     truncated: int
     failed: int
+    seating: str = "rotate"
 
 
 def expected_note(exp: float, players: int) -> str:
@@ -85,6 +86,9 @@ def findings(x: Inputs) -> list[str]:
         out.append(f"No significant seat advantage (chi-square over seats {pval(p_chi)}); seat win rates are known"
                    f" to within ±{widest * 100:.1f} points.")
     labels = x.strategy["strategy"].to_list()
+    if x.seating == "fixed" and len(labels) > 1:
+        out.append("Seating is fixed (each strategy always holds the same seat): seat and strategy differences "
+                   "cannot be told apart; use seating: rotate to separate them.")
     if len(labels) == 1:
         out.append(f"Every seat plays {labels[0]}: strategy comparisons do not apply; seat figures show the game's own balance.")
     else:

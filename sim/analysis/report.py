@@ -300,7 +300,8 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                                    "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few")}), figs))
     if inputs is not None:
         found = fnd.findings(fnd.Inputs(players=n, components=comp, min_sample=min_sample, games=games.height,
-                                        complete=done.height, truncated=trunc, failed=failed, **inputs))
+                                        complete=done.height, truncated=trunc, failed=failed,
+                                        seating=cfg.get("seating", "rotate"), **inputs))
     else:
         found = ["No game completed: nothing can be said about balance."]
         if failed:
