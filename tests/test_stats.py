@@ -140,26 +140,37 @@ def test_score_table_is_reproducible():
     assert solo["rows"] == 60 and solo["ci_low"] < solo["mean"] < solo["ci_high"]
 
 
-def test_component_table_needs_a_minimum_sample_and_an_interval_excluding_expected():
-    # 200 games, 2 seats, one winner each: pooled rate 0.5. Seat 0 always holds "gold" and wins 150 times;
-    # seat 1 holds "tin" in 10 games and wins all 10 (too few to claim).
+def test_component_table_standardises_by_strategy_and_seat_and_needs_a_minimum_sample():
+    # 400 games, 2 seats rotating strong "s" and weak "w"; s wins 70% of games (cells: s 0.7, w 0.3).
     rows, comps = [], []
-    for g in range(200):
-        w0 = g < 150
-        rows += [(g, 0, "x", 0.0, 1 if w0 else 2, w0), (g, 1, "x", 0.0, 2 if w0 else 1, not w0)]
-        comps += [(g, 0, "mine", "gold"), (g, 0, "mine", "gold")]  # a second copy counts once
-        if g >= 190:
-            comps.append((g, 1, "mine", "tin"))
+    for g in range(400):
+        s_seat = g % 2
+        s_wins = (g // 2) % 10 < 7
+        for seat in (0, 1):
+            strong = seat == s_seat
+            won = strong == s_wins
+            rows.append((g, seat, "s" if strong else "w", 0.0, 1 if won else 2, won))
+        comps += [(g, s_seat, "item", "sword"), (g, s_seat, "item", "sword")]  # the strong seat always; a copy counts once
+        if s_wins:
+            comps.append((g, s_seat, "item", "gold"))  # the strong seat, only when it wins
+        elif g < 40:
+            comps.append((g, 1 - s_seat, "item", "tin"))  # the weak seat when it wins, a few times
     cdf = pl.DataFrame(comps, schema=["game_index", "seat", "kind", "component"], orient="row")
     t = stats.component_table(cdf, players_table(rows), min_sample=30)
-    gold = t.filter(pl.col("component") == "gold").row(0, named=True)
-    tin = t.filter(pl.col("component") == "tin").row(0, named=True)
-    assert (gold["holders"], gold["wins"], gold["win_rate"]) == (200, 150, 0.75)
-    assert gold["expected"] == 0.5 and gold["rate_without"] == pytest.approx(50 / 200) and gold["claim"]
-    assert (tin["holders"], tin["wins"], tin["enough"], tin["claim"]) == (10, 10, False, False)
+    get = {r["component"]: r for r in t.iter_rows(named=True)}
+    sword, gold, tin = get["sword"], get["gold"], get["tin"]
+    # sword: 400 seat-games, 280 wins = exactly what the strong strategy wins anyway -> no claim (pooled is 50%)
+    assert (sword["holders"], sword["wins"], sword["pooled"]) == (400, 280, 0.5)
+    assert sword["expected"] == pytest.approx(0.7) and not sword["claim"]
+    # gold: 280 of 280 against the expected 70% -> a claim; the other seat-games win 120 of 520
+    assert (gold["holders"], gold["wins"], gold["win_rate"]) == (280, 280, 1.0)
+    assert gold["expected"] == pytest.approx(0.7) and gold["rate_without"] == pytest.approx(120 / 520) and gold["claim"]
+    assert (tin["holders"], tin["wins"], tin["enough"], tin["claim"]) == (12, 12, False, False)
+    assert tin["expected"] == pytest.approx(0.3)
     sentences = fnd.component_findings(t, 30)
-    assert any("'gold' win 75.0%" in s for s in sentences)
-    assert not any("'tin' win" in s for s in sentences) and any("fewer than 30" in s for s in sentences)
+    assert any("'gold' win 100.0%" in s and "the 70.0% the same strategies win in the same seats" in s for s in sentences)
+    assert not any("'sword' win" in s or "'tin' win" in s for s in sentences)
+    assert any("fewer than 30" in s for s in sentences)
 
 
 def test_holm_adjustment():

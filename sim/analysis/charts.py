@@ -69,7 +69,9 @@ def game_length_chart(games: pl.DataFrame, column: str = "n_decisions", unit: st
 
 
 def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlabel: str, unit: str = "%",
-                   expected: float | None = None, scale: float = 100.0, muted: list[bool] | None = None) -> Figure:
+                   expected: float | None = None, scale: float = 100.0, muted: list[bool] | None = None,
+                   marks: list[float] | None = None, marks_label: str = "expected", expected_label: str = "expected"
+                   ) -> Figure:
     """Horizontal dot-and-whisker chart: ``value`` per ``label`` row with ``ci_low``/``ci_high``.
 
     Proportions are drawn in % (``scale`` 100); ``expected`` as a dashed line; rows flagged in
@@ -92,8 +94,12 @@ def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlab
             ax.plot([vi], [yi], "o", color=colour)
         ax.annotate(f"{vi:.1f}{unit if unit == '%' else ''}", (vi, yi), textcoords="offset points", xytext=(0, 6),
                     fontsize=7, ha="center")
+    if marks is not None:
+        ax.plot(np.asarray(marks[::-1], float) * scale, y, "|", color="#C44E52", markersize=11, markeredgewidth=2,
+                label=marks_label)
     if expected is not None:
-        ax.axvline(expected * scale, color="#C44E52", linestyle="--", label=f"expected {expected * scale:.1f}{unit}")
+        ax.axvline(expected * scale, color="#C44E52", linestyle="--", label=f"{expected_label} {expected * scale:.1f}{unit}")
+    if expected is not None or marks is not None:
         ax.legend(loc="lower right", fontsize=8)
     ax.set_yticks(y, names, fontsize=8 if rows > 12 else 9)
     ax.set_xlabel(f"{xlabel} ({unit}); whiskers: 95% interval")

@@ -138,8 +138,8 @@ def component_findings(comp: pl.DataFrame, min_sample: int, limit: int = 8) -> l
     for r in claims.head(limit).iter_rows(named=True):
         what = "above" if r["win_rate"] > r["expected"] else "below"
         out.append(f"Seats with {r['kind']} '{r['component']}' win {pint(r['win_rate'], r['ci_low'], r['ci_high'])} "
-                   f"over {r['holders']:,} seat-games, {what} the expected {pct(r['expected'])} "
-                   f"({pval(r['p_holm'])}, Holm-adjusted; an association, not proof of cause).")
+                   f"over {r['holders']:,} seat-games, {what} the {pct(r['expected'])} the same strategies win in the "
+                   f"same seats ({pval(r['p_holm'])}, Holm-adjusted; an association, not proof of cause).")
     if claims.height > limit:
         out.append(f"{claims.height - limit} more component(s) differ significantly; see the components table.")
     few = comp.filter(~pl.col("enough")).height

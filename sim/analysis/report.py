@@ -287,16 +287,20 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
             figs.append(name)
             charts_[name] = (f"Win rate by {kind} (grey: fewer than {min_sample} seat-games, no claim)",
                              charts.interval_chart(k, "component", "win_rate", f"Win rate of seats with each {kind}",
-                                                   "win rate", expected=float(k["expected"][0]),
+                                                   "win rate", expected=float(k["pooled"][0]), expected_label="pooled",
+                                                   marks=k["expected"].to_list(),
+                                                   marks_label="expected for the holders' strategies and seats",
                                                    muted=[not e for e in k["enough"].to_list()]))
         sections.append(Section(
             "components", "Components",
-            f"Win rate of the seats holding each component (once per game), 95% Wilson intervals, against the expected "
-            f"share; a claim needs at least {min_sample} seat-games, a Holm-adjusted binomial p < 0.05 and an interval "
-            "that excludes the expected share. Associations, not causes: strong players may simply collect more.",
+            f"Win rate of the seats holding each component (once per game), 95% Wilson intervals, against the share "
+            f"the same strategies win in the same seats (expected); a claim needs at least {min_sample} seat-games, a "
+            "Holm-adjusted binomial p < 0.05 and an interval that excludes the expected share. Associations, not "
+            "causes: a component can also mark a game that was going well anyway.",
             _rows(comp, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["holders"],
                                    "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
-                                   "without it": pct(r["rate_without"]), "p (Holm)": _p(r["p_holm"]),
+                                   "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
+                                   "p (Holm)": _p(r["p_holm"]),
                                    "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few")}), figs))
     if inputs is not None:
         found = fnd.findings(fnd.Inputs(players=n, components=comp, min_sample=min_sample, games=games.height,

@@ -439,31 +439,41 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
 
 def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample: int = 50) -> pl.DataFrame:
     """Win rate of the seats holding each component (a seat counts once per game however many
-    copies it holds), over complete games.
+    copies it holds), over complete games, against what those seats would win anyway.
+
+    Strong strategies may simply collect more of a component, and seats differ, so the expected
+    share is **standardised by strategy and seat**: the mean, over the holding seat-games, of the
+    win rate of their (strategy, seat) pair in all complete games. A component then stands out only
+    when its holders win more (or less) than the same strategies in the same seats usually do.
 
     In: ``components`` (long: ``game_index, seat, kind, component``), ``players`` of complete
     games. Out per ``(kind, component)``: ``holders`` (seat-games), ``wins``, ``win_rate``,
     ``ci_low``, ``ci_high`` (Wilson), ``rate_without`` (win rate of the other seat-games),
-    ``expected`` (pooled win rate), ``p`` (exact binomial test against ``expected``), ``p_holm``
-    (Holm-adjusted over the components that reach ``min_sample``), ``enough`` (holders >=
-    ``min_sample``) and ``claim``: enough, Holm p < 0.05 and the interval excludes ``expected``.
+    ``expected`` (standardised, above), ``pooled`` (all wins / all rows), ``p`` (exact binomial test
+    against ``expected``), ``p_holm`` (Holm-adjusted over the components that reach
+    ``min_sample``), ``enough`` (holders >= ``min_sample``) and ``claim``: enough, Holm p < 0.05
+    and the interval excludes ``expected``.
     """
     schema_out = ["kind", "component", "holders", "wins", "win_rate", "ci_low", "ci_high", "rate_without",
-                  "expected", "p", "p_holm", "enough", "claim"]
+                  "expected", "pooled", "p", "p_holm", "enough", "claim"]
     if components.is_empty() or players.is_empty():
         return pl.DataFrame(schema={c: (pl.Utf8 if c in ("kind", "component") else pl.Boolean if c in ("enough", "claim")
                                         else pl.Int64 if c in ("holders", "wins") else pl.Float64) for c in schema_out})
-    exp = pooled_win_rate(players)
+    pooled = pooled_win_rate(players)
     total_rows, total_wins = players.height, int(players["won"].sum())
-    held = components.select("game_index", "seat", "kind", "component").unique().join(
-        players.select("game_index", "seat", "won"), on=["game_index", "seat"], how="inner")
-    t = (held.group_by("kind", "component").agg(holders=pl.len(), wins=pl.col("won").sum())
+    cell = players.group_by("strategy", "seat").agg(cell_rate=pl.col("won").cast(pl.Float64).mean())
+    held = (components.select("game_index", "seat", "kind", "component").unique()
+            .join(players.select("game_index", "seat", "strategy", "won"), on=["game_index", "seat"], how="inner")
+            .join(cell, on=["strategy", "seat"], how="left"))
+    t = (held.group_by("kind", "component")
+         .agg(holders=pl.len(), wins=pl.col("won").sum(), expected=pl.col("cell_rate").mean())
          .sort("kind", "component"))
     t = with_wilson(t, wins="wins", n="holders")
     t = t.with_columns(
         rate_without=((total_wins - pl.col("wins")) / (total_rows - pl.col("holders"))).cast(pl.Float64),
-        expected=pl.lit(exp, pl.Float64), enough=pl.col("holders") >= min_sample)
-    ps = [binom_p(w, n, exp) for w, n in zip(t["wins"].to_list(), t["holders"].to_list(), strict=True)]
+        pooled=pl.lit(pooled, pl.Float64), enough=pl.col("holders") >= min_sample)
+    ps = [binom_p(w, n, e) for w, n, e in zip(t["wins"].to_list(), t["holders"].to_list(), t["expected"].to_list(),
+                                              strict=True)]
     enough = t["enough"].to_list()
     adj_in = [p if e else math.nan for p, e in zip(ps, enough, strict=True)]
     t = t.with_columns(p=pl.Series(ps, dtype=pl.Float64), p_holm=pl.Series(holm(adj_in), dtype=pl.Float64))
