@@ -1,6 +1,6 @@
 """The ``sim`` command line: a thin Click layer over config, runner and analysis.
 
-Exit status: 0 success, 1 a check failed (later: ``sim check``), 2 bad input (config, data,
+Exit status: 0 success, 1 a check failed (``sim check``), 2 bad input (config, data,
 paths): the message names the file, line and key, and no traceback is printed.
 """
 
@@ -44,22 +44,37 @@ def _out_dir(rc, out: str | None, config: str) -> Path:
     return Path("reports") / Path(config).stem
 
 
-@cli.command()
-@click.argument("config", type=click.Path(dir_okay=False), required=False)
-@click.option("--games", type=int, help="Override the number of games.")
-@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
-@click.option("--seed", type=int, help="Override the root seed.")
-@click.option("--out", type=click.Path(file_okay=False), help="Run folder (default: config 'output', else reports/<config name>).")
-@click.option("--force", is_flag=True, help="Replace an existing run folder.")
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), help="Complete an interrupted run folder (no CONFIG).")
-@click.option("--fail-fast", is_flag=True, help="Stop at the first failed game (its chunk is kept).")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="local: joblib processes on this machine; dask: a Dask cluster.")
-@click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet) -> None:
-    """Play the games of CONFIG in parallel and write tables, figures and a report."""
-    from .analysis.report import build_report, summary_text
+def run_options(f):
+    """The options `sim run` and `sim check` share."""
+    opts = [
+        click.option("--games", type=int, help="Override the number of games (with --until-ci: the first batch)."),
+        click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1)."),
+        click.option("--seed", type=int, help="Override the root seed."),
+        click.option("--out", type=click.Path(file_okay=False),
+                     help="Run folder (default: config 'output', else reports/<config name>)."),
+        click.option("--force", is_flag=True, help="Replace an existing run folder."),
+        click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+                     help="Complete an interrupted run folder (no CONFIG)."),
+        click.option("--fail-fast", is_flag=True, help="Stop at the first failed game (its chunk is kept)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="local: joblib processes on this machine; dask: a Dask cluster."),
+        click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--until-ci", type=float, metavar="W",
+                     help="Play batches until every seat's and strategy's 95% win-rate interval is within ±W "
+                          "(0.01 = ±1 point), or --max-games."),
+        click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
+        click.option("--min-sample", type=int, default=50, show_default=True,
+                     help="Seat-games a component needs before the report claims anything about it."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
+          until_ci=None, max_games=None):
+    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
     from .config import load_config
     from .runner import FailFast, resume
     from .runner import run as run_games
@@ -70,6 +85,10 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         raise SimError("--scheduler needs --backend dask")
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
+    if max_games is not None and until_ci is None:
+        raise SimError("--max-games needs --until-ci")
+    if until_ci is not None and resume_dir:
+        raise SimError("--until-ci cannot be combined with --resume")
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler}
     try:
         if resume_dir:
@@ -79,7 +98,12 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         elif config:
             rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
             out_dir = _out_dir(rc, out, config)
-            outcome = run_games(rc, out_dir, force=force, **opts)
+            if until_ci is not None:
+                from .sequential import run_until_ci
+
+                outcome = run_until_ci(rc, out_dir, until_ci, max_games or 100 * rc.games, force=force, **opts)
+            else:
+                outcome = run_games(rc, out_dir, force=force, **opts)
         else:
             raise SimError("missing CONFIG (or --resume RUN_DIR); see `sim run --help`")
     except FailFast as exc:
@@ -93,19 +117,132 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     click.echo(f"played {outcome.games} games in {outcome.seconds:.1f} s ({outcome.games_per_second:.0f} games/s, "
                f"{njobs}); {outcome.truncated} truncated, {outcome.failed} failed")
+    if until_ci is not None:
+        import json
+
+        stop = json.loads((out_dir / "stopping.json").read_text())
+        click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
+    return out_dir, rc, outcome
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@run_options
+def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
+        min_sample) -> None:
+    """Play the games of CONFIG in parallel and write tables, figures and a report."""
+    from .analysis.report import build_report, summary_text
+
+    out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
+                          until_ci, max_games)
     t0 = time.perf_counter()
-    rep = build_report(out_dir)
+    rep = build_report(out_dir, min_sample=min_sample)
     click.echo(summary_text(rep))
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
 
 @cli.command()
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@run_options
+@click.option("--junit", type=click.Path(dir_okay=False), help="Write a JUnit XML file, one test case per check.")
+@click.option("--run", "run_dir", type=click.Path(file_okay=False),
+              help="Evaluate the checks on an existing run folder instead of playing (checks from CONFIG if given, "
+                   "else from the folder's config).")
+def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
+          min_sample, junit, run_dir) -> None:
+    """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
+
+    Prints one line per check; --junit FILE writes them for CI systems.
+    """
+    from .analysis.report import analyse, load_tables, render_figures, write_report
+    from .checks import evaluate, write_junit
+    from .config import load_config
+    from .runner import load_run_config
+
+    t0 = time.perf_counter()
+    if run_dir:
+        if resume_dir or until_ci is not None:
+            raise SimError("--run evaluates an existing folder: it takes no --resume or --until-ci")
+        out_dir = Path(run_dir)
+        checks = (load_config(config) if config else load_run_config(out_dir)).checks
+    else:
+        rc = load_config(config) if config else None  # checks are validated before any game is played
+        if rc is not None and not rc.checks:
+            raise SimError(f"{config}: no 'checks:' key; e.g. checks: {{max_seat_win_rate: 0.35}}")
+        out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
+                                quiet, until_ci, max_games)
+        checks = (rc or load_run_config(out_dir)).checks
+    if not checks:
+        raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
+    t = load_tables(out_dir)
+    played = t.games.height
+    failed = int(t.games["failed"].sum()) if played else 0
+    rep = analyse(t, min_sample=min_sample)
+    results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
+                       played, failed)
+    render_figures(t, rep)
+    write_report(out_dir, rep, results)
+    for r in results:
+        click.echo(r.line())
+    n_fail = sum(not r.passed for r in results)
+    click.echo(f"{len(results) - n_fail} of {len(results)} checks passed; report: {out_dir / 'report.html'}")
+    if junit:
+        cfg = t.config
+        write_junit(Path(junit), results, f"sim.check.{cfg['game']}",
+                    {"config": config or str(out_dir), "game": cfg["game"], "games": played, "seed": cfg["seed"],
+                     "run_folder": str(out_dir), **({"stopping_rule": t.stopping["rule"]} if t.stopping else {})},
+                    time.perf_counter() - t0)
+        click.echo(f"junit: {junit}")
+    sys.exit(1 if n_fail else 0)
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--games", type=int, help="Override the number of games per point.")
+@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
+@click.option("--seed", type=int, help="Override the root seed (the same at every point).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<config name>-sweep).")
+@click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
+@click.option("--figure", "figures", multiple=True,
+              type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
+                                 "drawishness", "completion", "truncated_share", "game_length", "mean_score"]),
+              help="Figures to chart against the parameter (repeat; default: all).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--point-reports/--no-point-reports", default=True, show_default=True,
+              help="Also write each point's full report in its folder.")
+def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports) -> None:
+    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
+    from .analysis.sweep_report import write_sweep_report
+    from .config import load_config
+    from .experiment import run_sweep
+
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+    if not rc.sweep:
+        raise SimError(f"{config}: no 'sweep:' key; e.g. sweep: {{options.end_tokens: [6, 8, 10]}}")
+    out_dir = Path(out) if out else Path("reports") / f"{Path(config).stem}-sweep"
+    t0 = time.perf_counter()
+    pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                           echo=click.echo, point_reports=point_reports)
+    _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
+    click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
+               f"report: {html_path} (points in {out_dir}/point-NNN)")
+
+
+@cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-def report(run_dir: str) -> None:
+@click.option("--min-sample", type=int, default=50, show_default=True,
+              help="Seat-games a component needs before the report claims anything about it.")
+def report(run_dir: str, min_sample: int) -> None:
     """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
     from .analysis.report import build_report, summary_text
 
-    rep = build_report(Path(run_dir))
+    rep = build_report(Path(run_dir), min_sample=min_sample)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
 from .api import SimError
 from .data import Located, format_validation, read_yaml
@@ -25,6 +25,45 @@ class StrategySpec(BaseModel):
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     label: str | None = None
+
+
+class CheckSpec(BaseModel):
+    """One nightly check: a threshold, and whether the estimate (``strict: true``, default) or the
+    whole 95% interval (``strict: false``) must break it to fail. A bare number means ``{threshold: N}``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    threshold: float = Field(ge=0)
+    strict: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_number(cls, value: Any) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return {"threshold": value}
+        return value
+
+
+class Checks(BaseModel):
+    """The ``checks:`` of a config (``sim check``); an unknown name is an error naming its key.
+
+    Proportions (win rates, shares, advantage, Ludii figures) are given in [0, 1];
+    ``max_failed_games`` is a count of games.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_seat_win_rate: CheckSpec | None = None
+    min_seat_win_rate: CheckSpec | None = None
+    max_strategy_win_rate: CheckSpec | None = None
+    min_strategy_win_rate: CheckSpec | None = None
+    max_first_player_advantage: CheckSpec | None = None
+    max_truncated_share: CheckSpec | None = None
+    max_failed_games: CheckSpec | None = None
+    min_balance: CheckSpec | None = None
+    max_drawishness: CheckSpec | None = None
+    min_completion: CheckSpec | None = None
+
+
+PROPORTION_CHECKS = tuple(n for n in Checks.model_fields if n != "max_failed_games")
 
 
 class Config(BaseModel):
@@ -42,6 +81,8 @@ class Config(BaseModel):
     jobs: StrictInt = Field(1, ge=1)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
+    sweep: dict[str, list[Any]] | None = None
+    checks: Checks | None = None
 
 
 class RunConfig(BaseModel):
@@ -64,6 +105,8 @@ class RunConfig(BaseModel):
     chunk_size: int | None
     output: str | None
     source: str = ""
+    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    checks: dict[str, CheckSpec] = Field(default_factory=dict)
 
     def to_json(self) -> str:
         return self.model_dump_json()
@@ -166,10 +209,16 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         if not path.is_file():
             raise SimError(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
         data[key] = str(path.resolve())
+    checks = {k: v for k, v in (cfg.checks.model_dump() if cfg.checks else {}).items() if v is not None}
+    for name, spec in checks.items():
+        if name in PROPORTION_CHECKS and spec["threshold"] > 1:
+            raise SimError(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
+                           f" got {spec['threshold']}")
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
         strategies=tuple(cfg.strategies), labels=_labels(cfg.strategies), options=options, data=data,
         seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output, source=doc.source,
+        sweep=cfg.sweep or {}, checks=checks,
     )
     try:
         build_game(rc)
@@ -177,6 +226,10 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         about_data = bool(cfg.data) and (not cfg.options or "data" in str(exc) or any(v in str(exc) for v in data.values()))
         key = ("data",) if about_data else ("options",)
         raise SimError(f"{doc.where(key)}: {exc}") from None
+    if rc.sweep:
+        from .experiment import validate_sweep
+
+        validate_sweep(rc, doc)
     return rc
 
 

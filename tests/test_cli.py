@@ -66,7 +66,7 @@ def test_run_writes_every_table_figure_and_report(run_dir):
     man = json.loads((out / "manifest.json").read_text())
     assert man["seed"] == 11 and man["engine_version"] == "1" and set(man["data_hashes"]) == {"cards", "track"}
     html = (out / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 4 and "Win rate by seat" in html
+    assert html.count("data:image/png;base64,") >= 4 and "Win rate by seat" in html
     assert "osaka.shipper" in output and "win rate (95% CI)" in output and "report:" in output
 
 

@@ -66,3 +66,157 @@ def game_length_chart(games: pl.DataFrame, column: str = "n_decisions", unit: st
     ax.set_ylabel("games")
     ax.set_title(f"Game length in {unit}")
     return fig
+
+
+def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlabel: str, unit: str = "%",
+                   expected: float | None = None, scale: float = 100.0, muted: list[bool] | None = None,
+                   marks: list[float] | None = None, marks_label: str = "expected", expected_label: str = "expected"
+                   ) -> Figure:
+    """Horizontal dot-and-whisker chart: ``value`` per ``label`` row with ``ci_low``/``ci_high``.
+
+    Proportions are drawn in % (``scale`` 100); ``expected`` as a dashed line; rows flagged in
+    ``muted`` (e.g. below the minimum sample) in grey.
+    """
+    rows = table.height
+    fig = Figure(figsize=(7.5, max(2.2, 0.32 * rows + 1.4)), layout="constrained")
+    ax = fig.add_subplot()
+    names = [str(v) for v in table[label].to_list()][::-1]
+    v = table[value].cast(pl.Float64).to_numpy()[::-1] * scale
+    lo = table["ci_low"].cast(pl.Float64).fill_null(float("nan")).to_numpy()[::-1] * scale
+    hi = table["ci_high"].cast(pl.Float64).fill_null(float("nan")).to_numpy()[::-1] * scale
+    grey = (muted or [False] * rows)[::-1]
+    y = np.arange(rows)
+    for yi, vi, low, h, g in zip(y, v, lo, hi, grey, strict=True):
+        colour = "#999999" if g else "#4C72B0"
+        if not (np.isnan(low) or np.isnan(h)):
+            ax.errorbar([vi], [yi], xerr=[[vi - low], [h - vi]], fmt="o", color=colour, ecolor=colour, capsize=4)
+        else:
+            ax.plot([vi], [yi], "o", color=colour)
+        ax.annotate(f"{vi:.1f}{unit if unit == '%' else ''}", (vi, yi), textcoords="offset points", xytext=(0, 6),
+                    fontsize=7, ha="center")
+    if marks is not None:
+        ax.plot(np.asarray(marks[::-1], float) * scale, y, "|", color="#C44E52", markersize=11, markeredgewidth=2,
+                label=marks_label)
+    if expected is not None:
+        ax.axvline(expected * scale, color="#C44E52", linestyle="--", label=f"{expected_label} {expected * scale:.1f}{unit}")
+    if expected is not None or marks is not None:
+        ax.legend(loc="lower right", fontsize=8)
+    ax.set_yticks(y, names, fontsize=8 if rows > 12 else 9)
+    ax.set_xlabel(f"{xlabel} ({unit}); whiskers: 95% interval")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def head_to_head_chart(h2h: pl.DataFrame) -> Figure:
+    """Heat map: cell (row A, column B) = % of meetings where A finishes above B, with its interval."""
+    names = sorted(set(h2h["strategy_a"].to_list()) | set(h2h["strategy_b"].to_list()))
+    k = len(names)
+    grid = np.full((k, k), np.nan)
+    text = [["" for _ in range(k)] for _ in range(k)]
+    for r in h2h.iter_rows(named=True):
+        i, j = names.index(r["strategy_a"]), names.index(r["strategy_b"])
+        grid[i, j] = r["rate"] * 100
+        text[i][j] = f"{r['rate'] * 100:.1f}%\n({r['ci_low'] * 100:.1f}–{r['ci_high'] * 100:.1f})"
+    fig = Figure(figsize=(1.6 * k + 3, 1.2 * k + 1.8), layout="constrained")
+    ax = fig.add_subplot()
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(k):
+        for j in range(k):
+            dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 50) > 30
+            ax.text(j, i, text[i][j] or "–", ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    ax.set_xticks(range(k), names, rotation=20, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent B")
+    ax.set_ylabel("strategy A")
+    ax.set_title("Head to head: % of meetings where A finishes above B (95% Wilson interval)")
+    fig.colorbar(im, ax=ax, label="A above B (%)")
+    return fig
+
+
+def ratings_chart(ratings: pl.DataFrame) -> Figure:
+    """openskill mu per strategy with whiskers of ±2 sigma, and the ordinal (mu - 3 sigma) marked."""
+    t = ratings.sort("mu")
+    fig = Figure(figsize=(7, max(2.2, 0.45 * t.height + 1.4)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(t.height)
+    mu, sd = t["mu"].to_numpy(), t["sigma"].to_numpy()
+    ax.errorbar(mu, y, xerr=2 * sd, fmt="o", capsize=4, color="#4C72B0", label="mu ± 2 sigma")
+    ax.plot(t["ordinal"].to_numpy(), y, "|", markersize=14, color="#C44E52", label="ordinal (mu − 3 sigma)")
+    ax.set_yticks(y, t["strategy"].to_list())
+    ax.set_xlabel("openskill rating (Plackett-Luce; start 25 ± 8.33)")
+    ax.set_title("Strategy ratings, games in game-index order")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points") -> Figure:
+    """Box plot of final scores per ``by`` with the mean and its bootstrap interval (from ``score_table``)."""
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.add_subplot()
+    groups = players.group_by(by).agg(pl.col("score")).sort(by)
+    labels = [str(v) for v in groups[by].to_list()]
+    ax.boxplot([list(v) for v in groups["score"].to_list()], showfliers=False)
+    m = means.sort(by)
+    x = np.arange(1, m.height + 1)
+    mean = m["mean"].to_numpy()
+    ax.errorbar(x, mean, yerr=[mean - m["ci_low"].fill_null(float("nan")).to_numpy(),
+                               m["ci_high"].fill_null(float("nan")).to_numpy() - mean],
+                fmt="D", color="#C44E52", capsize=5, label="mean, 95% bootstrap interval")
+    ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if by == "strategy" else 0)
+    ax.set_xlabel("seat (0 = start player)" if by == "seat" else by)
+    ax.set_ylabel(f"final score ({unit})")
+    ax.set_title(f"Final score by {by} (box: quartiles, whiskers 1.5 IQR)")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def histogram_chart(values: np.ndarray, xlabel: str, title: str, mean_ci: tuple[float, float] | None = None,
+                    colour: str = "#55A868") -> Figure:
+    """Histogram of per-game values with the mean and its 95% interval shaded."""
+    fig = Figure(figsize=(7, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    values = np.asarray(values, float)
+    if len(values):
+        distinct = len(np.unique(values))
+        ax.hist(values, bins=min(40, max(5, distinct)), color=colour, edgecolor="white")
+        ax.axvline(values.mean(), color="black", linestyle="--", label=f"mean {values.mean():.2f}")
+        if mean_ci and not any(np.isnan(mean_ci)):
+            ax.axvspan(mean_ci[0], mean_ci[1], color="black", alpha=0.15,
+                       label=f"95% interval {mean_ci[0]:.2f}–{mean_ci[1]:.2f}")
+        ax.legend(fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    return fig
+
+
+def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: float = 100.0,
+                reference: float | None = None) -> Figure:
+    """Figure against a swept parameter: one line per ``series`` with ``value`` and ``ci_low``/``ci_high``.
+
+    ``x`` is the point label column (the parameter's value, or a combination of several).
+    """
+    fig = Figure(figsize=(7.5, 4), layout="constrained")
+    ax = fig.add_subplot()
+    points = list(dict.fromkeys(table[x].to_list()))
+    pos = {p: i for i, p in enumerate(points)}
+    series = list(dict.fromkeys(table["series"].to_list()))
+    width = 0.5 / max(1, len(series))
+    for k, s in enumerate(series):
+        t = table.filter(pl.col("series") == s)
+        xs = np.array([pos[p] for p in t[x].to_list()]) + (k - (len(series) - 1) / 2) * width
+        v = t["value"].to_numpy() * scale
+        lo = t["ci_low"].fill_null(float("nan")).to_numpy() * scale
+        hi = t["ci_high"].fill_null(float("nan")).to_numpy() * scale
+        ax.errorbar(xs, v, yerr=[v - lo, hi - v], fmt="o-", capsize=4, label=str(s))
+    if reference is not None:
+        ax.axhline(reference * scale, color="#C44E52", linestyle="--", linewidth=1, label="no advantage")
+    ax.set_xticks(range(len(points)), [str(p) for p in points], rotation=15 if len(points) > 6 else 0)
+    ax.set_xlabel(x)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncols=2)
+    return fig

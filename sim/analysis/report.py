@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+from matplotlib.figure import Figure
 
 from ..api import SimError
-from . import charts
-from .stats import seat_chi_square, win_table
+from . import charts, stats
+from . import findings as fnd
 
 
 @dataclass
@@ -31,6 +32,8 @@ class RunTables:
     errors: pl.DataFrame
     config: dict
     manifest: dict
+    components: pl.DataFrame = field(default_factory=pl.DataFrame)
+    stopping: dict | None = None  # written by `sim run --until-ci` (stopping.json)
 
 
 def load_tables(run_dir: Path) -> RunTables:
@@ -45,13 +48,26 @@ def load_tables(run_dir: Path) -> RunTables:
         p = run_dir / f"{name}.parquet"
         return pl.read_parquet(p) if p.is_file() else pl.DataFrame()
 
+    stop = run_dir / "stopping.json"
     return RunTables(read("games"), read("players"), read("metrics"), read("errors"),
                      json.loads((run_dir / "config.json").read_text()),
-                     json.loads((run_dir / "manifest.json").read_text()))
+                     json.loads((run_dir / "manifest.json").read_text()),
+                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None)
 
 
 def pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.1f}%"
+
+
+@dataclass
+class Section:
+    """One part of the report: a heading, a sentence on what it shows, a table, figure names."""
+
+    key: str
+    title: str
+    intro: str
+    table: pl.DataFrame | None = None
+    figures: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -63,6 +79,8 @@ class Report:
     findings: list[str]
     tables: dict[str, pl.DataFrame]
     figures: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # name -> (caption, png)
+    sections: list[Section] = field(default_factory=list)
+    charts: dict[str, tuple[str, Figure]] = field(default_factory=dict)  # name -> (caption, figure) to render
 
 
 def _fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
@@ -77,73 +95,227 @@ def _fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
     )
 
 
-def analyse(t: RunTables) -> Report:
-    """Compute the report's figures, tables and findings from run tables."""
+def _ci(v, lo, hi, digits: int = 2, percent: bool = False) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if percent:
+        return f"{pct(v)} ({pct(lo)}–{pct(hi)})" if lo is not None and not math.isnan(lo) else pct(v)
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return f"{v:.{digits}f}"
+    return f"{v:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def _p(p) -> str:
+    return "n/a" if p is None or math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+def _rows(df: pl.DataFrame, fn) -> pl.DataFrame:
+    return pl.DataFrame([fn(r) for r in df.iter_rows(named=True)]) if df.height else pl.DataFrame()
+
+
+def _num(v, digits: int = 2) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Report:
+    """Compute the report's figures, tables, sections, charts and findings from run tables.
+
+    ``min_sample``: seat-games a component needs before any claim about it; ``n_resamples``:
+    bootstrap resamples (of whole games, seeded from the run's seed).
+    """
     cfg, man = t.config, t.manifest
-    players = t.players
     n = int(cfg["players"])
-    done = t.games.filter(~pl.col("failed") & ~pl.col("truncated")) if t.games.height else t.games
-    complete = players.join(done.select("game_index"), on="game_index", how="semi") if players.height else players
+    seed = int(cfg["seed"])
+    games = t.games
+    done = stats.complete_games(games)
+    complete = stats.complete_players(t.players, games) if t.players.height and games.height else t.players
+    trunc = int(games["truncated"].sum()) if games.height else 0
+    failed = int(games["failed"].sum()) if games.height else t.errors.height
     facts = [
         ("game", f"{cfg['game']} (engine version {man.get('engine_version', '?')})"),
         ("players", str(n)),
-        ("games", f"{t.games.height} played, {done.height} complete"),
-        ("truncated", str(int(t.games["truncated"].sum())) if t.games.height else "0"),
-        ("failed", str(t.errors.height)),
-        ("seed", str(cfg["seed"])),
+        ("games", f"{games.height} played, {done.height} complete"),
+        ("truncated", str(trunc)),
+        ("failed", str(failed)),
+        ("seed", str(seed)),
         ("seating", cfg["seating"]),
         ("strategies", ", ".join(cfg["labels"])),
     ]
-    findings: list[str] = []
+    if cfg.get("options"):
+        facts.append(("options", ", ".join(f"{k}={v}" for k, v in cfg["options"].items())))
+    if t.stopping:
+        facts.append(("stopping rule", t.stopping.get("rule", "")))
+        facts.append(("stopped because", t.stopping.get("reason", "")))
     tables: dict[str, pl.DataFrame] = {}
+    sections: list[Section] = []
+    charts_: dict[str, tuple[str, Figure]] = {}
+    if t.stopping:
+        sections.append(Section(
+            "stopping", "Stopping rule", f"{t.stopping.get('rule', '')}. Stopped: {t.stopping.get('reason', '')}.",
+            pl.DataFrame([{"batch": i + 1, "games so far": b["games"],
+                           "widest half-width": f"±{b['widest_half_width'] * 100:.2f} pts", "widest interval": b["widest"]}
+                          for i, b in enumerate(t.stopping.get("batches", []))])))
+    # -------------------------------------------------------------- outcomes and Ludii figures
+    outcomes = stats.outcome_table(games) if games.height else pl.DataFrame()
+    tables["outcomes"] = outcomes
+    ludii = stats.ludii_figures(games, t.players, seed, n_resamples) if games.height else pl.DataFrame()
+    tables["ludii"] = ludii
+    if ludii.height:
+        sections.append(Section(
+            "ludii", "Whole-game balance (Ludii figures)",
+            "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; bootstrap interval over "
+            "games). Advantage = the start player's win rate. Drawishness = share of complete games with a shared win "
+            "or no winner. Completion = share of games played that end with a winner.",
+            _rows(ludii, lambda r: {"figure": r["figure"], "value (95% CI)": _ci(r["value"], r["ci_low"], r["ci_high"], 3),
+                                    "games": r["games"], "meaning": r["meaning"]}), ["ludii"]))
+        charts_["ludii"] = ("Ludii balance figures with 95% intervals",
+                            charts.interval_chart(ludii, "figure", "value", "Whole-game balance figures (Ludii)",
+                                                  "value", unit="%"))
+    inputs = None
     if complete.height:
-        by_seat = win_table(complete, "seat")
-        by_strat = win_table(complete, "strategy")
-        tables["seat"] = by_seat
-        tables["strategy"] = by_strat
-        chi, p = seat_chi_square(complete)
-        seat0 = by_seat.filter(pl.col("seat") == 0).row(0, named=True)
-        exp = 1 / n
-        if not math.isnan(p) and p < 0.05 and not (seat0["ci_low"] <= exp <= seat0["ci_high"]):
-            pstr = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-            adv = "advantage" if seat0["win_rate"] > exp else "disadvantage"
-            findings.append(
-                f"Seat 0 (start player) wins {pct(seat0['win_rate'])} ({pct(seat0['ci_low'])}–{pct(seat0['ci_high'])}),"
-                f" expected {pct(exp)}: a significant first-player {adv} (chi-square over seats, {pstr})."
-            )
-        elif not math.isnan(p) and p < 0.05:
-            findings.append(f"Seat win rates differ significantly (chi-square {chi:.1f}, p = {p:.3g}); see the seat table.")
-        else:
-            findings.append(
-                f"No significant difference between seats (chi-square p = {p:.3g})." if not math.isnan(p)
-                else "Too few completed games to compare seats."
-            )
-        for row in by_strat.iter_rows(named=True):
-            if row["games"] >= 30 and row["ci_low"] > exp:
-                findings.append(f"Strategy {row['strategy']} wins {pct(row['win_rate'])} ({pct(row['ci_low'])}–{pct(row['ci_high'])}), above the {pct(exp)} of an equal share.")
-            elif row["games"] >= 30 and row["ci_high"] < exp:
-                findings.append(f"Strategy {row['strategy']} wins {pct(row['win_rate'])} ({pct(row['ci_low'])}–{pct(row['ci_high'])}), below the {pct(exp)} of an equal share.")
-    if t.errors.height:
-        findings.append(f"{t.errors.height} game(s) failed; see errors.parquet and `sim replay`.")
-    trunc = int(t.games["truncated"].sum()) if t.games.height else 0
-    if trunc:
-        findings.append(f"{trunc} game(s) were truncated ({pct(trunc / t.games.height)}) and are left out of win rates.")
-    return Report(f"Balance report: {cfg['game']}", facts, findings, tables)
+        by_seat = stats.win_table_tested(complete, "seat")
+        by_strat = stats.win_table_tested(complete, "strategy")
+        exp = stats.pooled_win_rate(complete)
+        tables["seat"], tables["strategy"] = by_seat, by_strat
+        chi = stats.seat_chi_square(complete)
+        fp = stats.first_player_advantage(complete)
+        tables["first_player"] = pl.DataFrame([fp])
+        exp_note = (f"expected share {pct(exp)}" + ("" if abs(exp - 1 / n) < 1e-9 else
+                    f" (the pooled win rate: shared wins count for every winner, so not 1/{n})"))
+        seat_rows = _rows(by_seat, lambda r: {
+            "seat": str(r["seat"]), "games": r["games"], "wins": r["wins"],
+            "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+            "vs expected": f"{(r['win_rate'] - r['expected']) * 100:+.1f} pts", "p (Holm)": _p(r["p_holm"]),
+            "mean score": _num(r["mean_score"])})
+        sections.append(Section(
+            "seat", "Win rate by seat",
+            f"Win rate per seat over complete games, 95% Wilson intervals; {exp_note}. Chi-square test of equal seat "
+            f"win rates: statistic {_num(chi[0])}, p {_p(chi[1])}. First-player advantage (seat 0 − expected): "
+            f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
+            f"binomial test p {_p(fp['p'])}.", seat_rows, ["win_rate_by_seat"]))
+        charts_["win_rate_by_seat"] = ("Win rate by seat with 95% Wilson intervals",
+                                       charts.win_rate_chart(by_seat, "seat", exp, "Win rate by seat"))
+        strat_rows = _rows(by_strat, lambda r: {
+            "strategy": r["strategy"], "games": r["games"], "wins": r["wins"],
+            "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+            "vs expected": f"{(r['win_rate'] - r['expected']) * 100:+.1f} pts", "p (Holm)": _p(r["p_holm"]),
+            "mean score": _num(r["mean_score"])})
+        sections.append(Section("strategy", "Win rate by strategy",
+                                f"Win rate per strategy (player rows of complete games), 95% Wilson intervals; {exp_note}.",
+                                strat_rows, ["win_rate_by_strategy"]))
+        charts_["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
+                                           charts.win_rate_chart(by_strat, "strategy", exp, "Win rate by strategy"))
+        h2h = stats.head_to_head(complete)
+        tables["head_to_head"] = h2h
+        if h2h.height:
+            sections.append(Section(
+                "head_to_head", "Head to head",
+                "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
+                "above B (better rank), with 95% Wilson intervals; ties are neither.",
+                _rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
+                                      "A above B (95% CI)": _ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
+                                      "B above A": r["b_above"], "ties": r["ties"]}), ["head_to_head"]))
+            charts_["head_to_head"] = ("Head-to-head matrix", charts.head_to_head_chart(h2h))
+            rt = stats.ratings(complete)
+            tables["ratings"] = rt
+            sections.append(Section(
+                "ratings", "Ratings (openskill)",
+                "openskill Plackett-Luce ratings updated game by game in game-index order (reproducible); "
+                "ordinal = mu − 3 sigma, a conservative estimate of strength.",
+                _rows(rt, lambda r: {"strategy": r["strategy"], "games": r["games"], "mu": _num(r["mu"]),
+                                     "sigma": _num(r["sigma"]), "ordinal": _num(r["ordinal"])}), ["ratings"]))
+            charts_["ratings"] = ("openskill ratings", charts.ratings_chart(rt))
+        # ---------------------------------------------------------- scores and margins
+        for by in ("strategy", "seat"):
+            st = stats.score_table(complete, by, seed, n_resamples)
+            tables[f"score_{by}"] = st
+            sections.append(Section(
+                f"score_{by}", f"Final score by {by}",
+                "Mean with a 95% bootstrap interval (resampling whole games), spread and quartiles, in points.",
+                _rows(st, lambda r, by=by: {by: str(r[by]), "rows": r["rows"],
+                                            "mean (95% CI)": _ci(r["mean"], r["ci_low"], r["ci_high"]),
+                                            "sd": _num(r["sd"]), "min": _num(r["min"], 1), "q25": _num(r["q25"], 1),
+                                            "median": _num(r["median"], 1), "q75": _num(r["q75"], 1),
+                                            "max": _num(r["max"], 1)}), [f"score_by_{by}"]))
+            charts_[f"score_by_{by}"] = (f"Final score by {by}", charts.score_chart(complete, by, st))
+        mg = stats.margins(complete)
+        tables["margins"] = mg
+        if mg.height:
+            md = stats.describe_columns(mg, ["margin"], seed, 4, n_resamples=n_resamples)
+            r = md.row(0, named=True)
+            sections.append(Section(
+                "margin", "Winning margin",
+                f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
+                f"{_ci(r['mean'], r['ci_low'], r['ci_high'])} points (95% bootstrap interval), median {_num(r['median'], 1)}.",
+                None, ["winning_margin"]))
+            charts_["winning_margin"] = ("Winning margin", charts.histogram_chart(
+                mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
+                (r["ci_low"], r["ci_high"]), colour="#8172B2"))
+        inputs = dict(seat=by_seat, strategy=by_strat, chi=chi, first=fp, h2h=h2h)
+    # -------------------------------------------------------------- game length
+    if games.height:
+        lt = stats.length_table(games, seed, n_resamples)
+        tables["length"] = lt
+        sections.append(Section(
+            "length", "Game length and summary figures",
+            "Per complete game: player decisions and the figures the game reports (turns, rounds, ...), mean with a 95% "
+            "bootstrap interval.",
+            _rows(lt, lambda r: {"figure": r["figure"], "games": r["games"],
+                                 "mean (95% CI)": _ci(r["mean"], r["ci_low"], r["ci_high"]), "sd": _num(r["sd"]),
+                                 "min": _num(r["min"], 0), "median": _num(r["median"], 1), "max": _num(r["max"], 0)}),
+            ["game_length"]))
+        col = "rounds" if "rounds" in games.columns else "turns" if "turns" in games.columns else "n_decisions"
+        unit = {"rounds": "rounds", "turns": "turns", "n_decisions": "player decisions"}[col]
+        row = lt.filter(pl.col("figure") == col)
+        ci = (row["ci_low"][0], row["ci_high"][0]) if row.height else None
+        charts_["game_length"] = (f"Game length ({unit})", charts.histogram_chart(
+            done[col].drop_nulls().to_numpy(), f"game length ({unit})", f"Game length in {unit} (complete games)", ci))
+        sections.append(Section(
+            "outcomes", "How games ended",
+            "Share of all games played, 95% Wilson intervals. Truncated games hit the decision cap and failed games "
+            "raised an error; both are left out of win rates.",
+            _rows(outcomes, lambda r: {"outcome": r["outcome"], "games": r["count"],
+                                       "share (95% CI)": _ci(r["share"], r["ci_low"], r["ci_high"], percent=True)})))
+    # -------------------------------------------------------------- components
+    comp = stats.component_table(t.components, complete, min_sample) if complete.height else pl.DataFrame()
+    tables["components"] = comp
+    if comp.height:
+        figs = []
+        for kind in comp["kind"].unique(maintain_order=True).to_list():
+            k = comp.filter(pl.col("kind") == kind).sort("holders", descending=True).head(40).sort("component")
+            name = f"components_{kind}"
+            figs.append(name)
+            charts_[name] = (f"Win rate by {kind} (grey: fewer than {min_sample} seat-games, no claim)",
+                             charts.interval_chart(k, "component", "win_rate", f"Win rate of seats with each {kind}",
+                                                   "win rate", expected=float(k["pooled"][0]), expected_label="pooled",
+                                                   marks=k["expected"].to_list(),
+                                                   marks_label="expected for the holders' strategies and seats",
+                                                   muted=[not e for e in k["enough"].to_list()]))
+        sections.append(Section(
+            "components", "Components",
+            f"Win rate of the seats holding each component (once per game), 95% Wilson intervals, against the share "
+            f"the same strategies win in the same seats (expected); a claim needs at least {min_sample} seat-games, a "
+            "Holm-adjusted binomial p < 0.05 and an interval that excludes the expected share. Associations, not "
+            "causes: a component can also mark a game that was going well anyway.",
+            _rows(comp, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["holders"],
+                                   "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                                   "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
+                                   "p (Holm)": _p(r["p_holm"]),
+                                   "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few")}), figs))
+    if inputs is not None:
+        found = fnd.findings(fnd.Inputs(players=n, components=comp, min_sample=min_sample, games=games.height,
+                                        complete=done.height, truncated=trunc, failed=failed,
+                                        seating=cfg.get("seating", "rotate"), **inputs))
+    else:
+        found = ["No game completed: nothing can be said about balance."]
+        if failed:
+            found.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
+    return Report(f"Balance report: {cfg['game']}", facts, found, tables, sections=sections, charts=charts_)
 
 
 def render_figures(t: RunTables, rep: Report) -> None:
-    """Draw the figures into ``rep.figures`` (PNG bytes)."""
-    n = int(t.config["players"])
-    figs = {}
-    if "seat" in rep.tables:
-        figs["win_rate_by_seat"] = ("Win rate by seat with 95% Wilson intervals",
-                                    charts.win_rate_chart(rep.tables["seat"], "seat", 1 / n, "Win rate by seat"))
-        figs["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
-                                        charts.win_rate_chart(rep.tables["strategy"], "strategy", 1 / n, "Win rate by strategy"))
-        figs["score_by_strategy"] = ("Final score by strategy", charts.score_distribution_chart(t.players, "strategy"))
-    if t.games.height:
-        figs["game_length"] = ("Game length (player decisions)", charts.game_length_chart(t.games))
-    for name, (caption, fig) in figs.items():
+    """Draw the charts into ``rep.figures`` (PNG bytes)."""
+    for name, (caption, fig) in rep.charts.items():
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         rep.figures[name] = (caption, buf.getvalue())
@@ -163,47 +335,67 @@ def _html_table(df: pl.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
-def write_report(run_dir: Path, rep: Report) -> tuple[Path, Path]:
-    """Write ``figures/*.png``, ``report.md`` and ``report.html``; return the two report paths."""
+STYLE = ("body{font-family:system-ui,sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#222}"
+         "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}"
+         "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f3f3f3}"
+         "td:first-child,th:first-child{text-align:left}img{max-width:100%}figure{margin:1em 0}"
+         "figcaption{font-size:.85em;color:#555}.findings li{margin:.3em 0}.fail{color:#b00;font-weight:bold}"
+         ".pass{color:#070;font-weight:bold}p.intro{color:#444}")
+
+
+def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tuple[Path, Path]:
+    """Write ``figures/*.png``, ``report.md`` and ``report.html``; return the two report paths.
+
+    ``checks``: results of ``sim check`` (``sim.checks.CheckResult``), shown after the findings.
+    """
     run_dir = Path(run_dir)
     (run_dir / "figures").mkdir(exist_ok=True)
     for name, (_, png) in rep.figures.items():
         (run_dir / "figures" / f"{name}.png").write_bytes(png)
-    shown = {k: _fmt_win_table(v, k) for k, v in rep.tables.items() if k in ("seat", "strategy")}
-    md = [f"# {rep.title}", "", "## Findings", ""] + [f"- {f}" for f in rep.findings] + ["", "## Run", ""]
-    md += [f"- **{k}**: {v}" for k, v in rep.facts]
-    for key, df in shown.items():
-        md += ["", f"## Win rate by {key}", "", _md_table(df)]
-    md += ["", "## Figures", ""]
-    md += [f"![{cap}](figures/{name}.png)" for name, (cap, _) in rep.figures.items()]
+    md = [f"# {rep.title}", "", "## Findings", ""] + [f"- {f}" for f in rep.findings]
+    body = [f"<h1>{html.escape(rep.title)}</h1>", "<h2>Findings</h2><ul class='findings'>"]
+    body += [f"<li>{html.escape(f)}</li>" for f in rep.findings] + ["</ul>"]
+    if checks:
+        ct = pl.DataFrame([c.row() for c in checks])
+        md += ["", "## Checks", "", _md_table(ct)]
+        body += ["<h2>Checks</h2>", _html_table(ct).replace("<td>FAIL</td>", "<td class='fail'>FAIL</td>")
+                 .replace("<td>pass</td>", "<td class='pass'>pass</td>")]
+    md += ["", "## Run", ""] + [f"- **{k}**: {v}" for k, v in rep.facts]
+    body += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in rep.facts] + ["</ul>"]
+    for sec in rep.sections:
+        md += ["", f"## {sec.title}", "", sec.intro]
+        body += [f"<h2 id='{sec.key}'>{html.escape(sec.title)}</h2>", f"<p class='intro'>{html.escape(sec.intro)}</p>"]
+        if sec.table is not None and sec.table.height:
+            md += ["", _md_table(sec.table)]
+            body.append(_html_table(sec.table))
+        for name in sec.figures:
+            if name not in rep.figures:
+                continue
+            cap, png = rep.figures[name]
+            md += ["", f"![{cap}](figures/{name}.png)"]
+            b64 = base64.b64encode(png).decode()
+            body.append(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,{b64}">'
+                        f'<figcaption>{html.escape(cap)}</figcaption></figure>')
     md_path = run_dir / "report.md"
     md_path.write_text("\n".join(md) + "\n")
-    body = [f"<h1>{html.escape(rep.title)}</h1>", "<h2>Findings</h2><ul>"]
-    body += [f"<li>{html.escape(f)}</li>" for f in rep.findings] + ["</ul><h2>Run</h2><ul>"]
-    body += [f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in rep.facts] + ["</ul>"]
-    for key, df in shown.items():
-        body += [f"<h2>Win rate by {html.escape(key)}</h2>", _html_table(df)]
-    body.append("<h2>Figures</h2>")
-    for _name, (cap, png) in rep.figures.items():
-        b64 = base64.b64encode(png).decode()
-        body.append(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,{b64}"><figcaption>{html.escape(cap)}</figcaption></figure>')
-    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}img{max-width:100%}")
     html_path = run_dir / "report.html"
     html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}</title>"
-                         f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
+                         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return md_path, html_path
 
 
-def build_report(run_dir: Path) -> Report:
+def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None) -> Report:
     """Rebuild the whole report of a run folder from its tables; returns what it says."""
     t = load_tables(Path(run_dir))
-    rep = analyse(t)
+    rep = analyse(t, min_sample=min_sample)
+    if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
+        from ..checks import evaluate
+
+        checks = evaluate(t.config["checks"], rep.tables, t.games.height,
+                          int(t.games["failed"].sum()) if t.games.height else 0)
     render_figures(t, rep)
-    write_report(Path(run_dir), rep)
+    write_report(Path(run_dir), rep, checks)
     return rep
-
-
 def summary_text(rep: Report) -> str:
     """The short terminal table printed at the end of ``sim run``."""
     lines = []

@@ -1,0 +1,86 @@
+"""The combined report of a sweep: each figure against the swept parameter, with intervals."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+
+from . import charts
+from .report import STYLE, _html_table, _md_table
+
+TITLES = {
+    "seat_win_rate": ("Win rate by seat", "win rate (%)", 100.0, "95% Wilson intervals; complete games."),
+    "strategy_win_rate": ("Win rate by strategy", "win rate (%)", 100.0, "95% Wilson intervals; complete games."),
+    "first_player_advantage": ("First-player advantage", "seat 0 win rate − expected share (points)", 100.0,
+                               "Seat 0's win rate minus the pooled win rate; 95% Wilson interval shifted."),
+    "balance": ("Balance (Ludii)", "balance (%)", 100.0, "1 − largest gap between seats' win rates; bootstrap interval."),
+    "drawishness": ("Drawishness (Ludii)", "share of complete games (%)", 100.0, "Shared wins or no winner; Wilson."),
+    "completion": ("Completion (Ludii)", "share of games played (%)", 100.0, "Games that end with a winner; Wilson."),
+    "truncated_share": ("Truncated games", "share of games played (%)", 100.0, "Games that hit the decision cap; Wilson."),
+    "game_length": ("Game length", "mean per complete game", 1.0, "Mean with a 95% bootstrap interval over games."),
+    "mean_score": ("Mean final score by strategy", "points", 1.0, "Mean with a 95% bootstrap interval over games."),
+}
+
+
+def _cell(v, lo, hi, scale):
+    if v is None:
+        return "n/a"
+    d = 1 if scale == 100 else 2
+    if lo is None or hi is None or lo != lo:
+        return f"{v * scale:.{d}f}"
+    return f"{v * scale:.{d}f} ({lo * scale:.{d}f}–{hi * scale:.{d}f})"
+
+
+def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None) -> tuple[Path, Path]:
+    """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder."""
+    out = Path(out)
+    meta = json.loads((out / "sweep.json").read_text())
+    keys = meta["keys"]
+    xname = keys[0] if len(keys) == 1 else "point"
+    chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]
+    (out / "figures").mkdir(exist_ok=True)
+    title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
+    intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
+             f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
+             "numbers), so differences between points come from the parameter, not from luck. Each point is a "
+             "full run folder" + (" with its own report." if meta.get("point_reports") else " (tables only)."))
+    md = [f"# {title}", "", intro, "", "## Points", ""]
+    pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}
+                        for p in meta["points"]])
+    md.append(_md_table(pts))
+    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", _html_table(pts)]
+    for fig_name in chosen:
+        head, ylabel, scale, note = TITLES[fig_name]
+        t = table.filter(pl.col("figure") == fig_name).sort("point")
+        plot = t.with_columns(pl.col("label").alias(xname))
+        fig = charts.sweep_chart(plot, xname, f"{head} against {xname}", ylabel, scale,
+                                 reference=0.0 if fig_name == "first_player_advantage" else None)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        png = buf.getvalue()
+        (out / "figures" / f"sweep_{fig_name}.png").write_bytes(png)
+        series = list(dict.fromkeys(t["series"].to_list()))
+        rows = []
+        for label in dict.fromkeys(t["label"].to_list()):
+            row = {xname: label}
+            for s in series:
+                r = t.filter((pl.col("label") == label) & (pl.col("series") == s))
+                row[s] = _cell(r["value"][0], r["ci_low"][0], r["ci_high"][0], scale) if r.height else "n/a"
+            rows.append(row)
+        tab = pl.DataFrame(rows)
+        unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
+        md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, 95% interval in brackets.", "",
+               _md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
+        b64 = base64.b64encode(png).decode()
+        body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", _html_table(tab),
+                 f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
+    md_path, html_path = out / "report.md", out / "report.html"
+    md_path.write_text("\n".join(md) + "\n")
+    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+    return md_path, html_path

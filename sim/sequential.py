@@ -1,0 +1,91 @@
+"""Sequential runs (``sim run --until-ci W``): play batches until every seat's and every
+strategy's 95% Wilson win-rate interval is within ±W, or a maximum number of games.
+
+Batches continue the same game indices (``runner.play_ranges`` over ``[done, next)``), so a run
+that stops at N games holds exactly the games a plain run of N games would hold. The rule and
+every batch are written to ``stopping.json`` and stated in the report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+
+from . import runner
+from .api import SimError
+from .config import RunConfig, build_game
+
+
+def widest_half_width(players: pl.DataFrame, games: pl.DataFrame) -> tuple[float, str]:
+    """The largest distance from a win rate to either end of its 95% Wilson interval, over every
+    seat and every strategy (complete games), and which group it belongs to."""
+    from .analysis.stats import complete_players, win_table
+
+    cp = complete_players(players, games)
+    if cp.is_empty():
+        return math.inf, "no complete game"
+    worst, who = 0.0, ""
+    for by in ("seat", "strategy"):
+        for r in win_table(cp, by).iter_rows(named=True):
+            hw = max(r["win_rate"] - r["ci_low"], r["ci_high"] - r["win_rate"])
+            if hw > worst:
+                worst, who = hw, f"{by} {r[by]}"
+    return worst, who
+
+
+def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    chunks = out / "chunks"
+    games = pl.concat([pl.read_parquet(f) for f in sorted(chunks.glob("games-*.parquet"))], how="diagonal_relaxed")
+    players = pl.concat([pl.read_parquet(f, columns=["game_index", "seat", "strategy", "score", "won"])
+                         for f in sorted(chunks.glob("players-*.parquet"))])
+    return players, games
+
+
+def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, force: bool = False,
+                 progress: bool = True, fail_fast: bool = False, backend: str = "local",
+                 scheduler: str | None = None) -> runner.RunOutcome:
+    """Play ``rc.games`` games, then more batches until the widest half-width is at most ``width``
+    or ``max_games`` games are played; merge the tables and write ``stopping.json``.
+
+    The next batch aims at the size the interval width predicts (n grows as (half-width / W)^2,
+    plus 10%), at least ``rc.games`` more games and at most four times the games so far.
+    """
+    if not 0 < width < 0.5:
+        raise SimError(f"--until-ci takes a half-width between 0 and 0.5 (0.01 means ±1 point), got {width}")
+    if max_games < rc.games:
+        raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
+    game = build_game(rc)
+    runner.prepare_output(out, force)
+    start, stop = 0, rc.games
+    batches: list[dict] = []
+    played = failed = truncated = 0
+    seconds = 0.0
+    while True:
+        rc_now = rc.model_copy(update={"games": stop})
+        runner.write_run_files(rc_now, out, game)
+        o = runner.play_ranges(rc_now, out, runner.chunk_ranges(start, stop, rc.jobs, rc.chunk_size),
+                               progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
+        hw, who = widest_half_width(*_chunk_tables(out))
+        batches.append({"games": stop, "widest_half_width": hw, "widest": who})
+        if hw <= width:
+            reason = f"every interval within ±{width * 100:g} points after {stop} games (widest ±{hw * 100:.2f}, {who})"
+            break
+        if stop >= max_games:
+            reason = (f"reached --max-games {max_games} with the widest interval ±{hw * 100:.2f} points ({who}),"
+                      f" wider than the target ±{width * 100:g}")
+            break
+        target = math.ceil(stop * (hw / width) ** 2 * 1.1) if math.isfinite(hw) else stop * 2
+        start, stop = stop, min(max_games, max(stop + rc.games, min(target, stop * 4)))
+    runner.merge_chunks(out)
+    stopping = {
+        "rule": (f"--until-ci {width:g}: batches (first {rc.games} games) until every seat's and every strategy's 95% "
+                 f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
+        "width": width, "max_games": max_games, "first_batch": rc.games, "games": stop, "reason": reason,
+        "met": batches[-1]["widest_half_width"] <= width, "batches": batches,
+    }
+    (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
+    return runner.RunOutcome(out, played, seconds, failed, truncated)

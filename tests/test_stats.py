@@ -1,0 +1,223 @@
+"""Statistics against values worked by hand, on small constructed tables."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.analysis import findings as fnd
+from sim.analysis import stats
+
+
+def players_table(rows):
+    """rows: (game_index, seat, strategy, score, rank, won)."""
+    return pl.DataFrame(rows, schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+
+
+def test_wilson_30_of_100_matches_the_formula():
+    n, k, z = 100, 30, 1.959963984540054
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    lo, hi = stats.wilson(30, 100)
+    assert lo == pytest.approx(centre - half, abs=1e-6) and hi == pytest.approx(centre + half, abs=1e-6)
+    assert (round(lo, 4), round(hi, 4)) == (0.2189, 0.3958)
+    assert all(math.isnan(v) for v in stats.wilson(0, 0))
+
+
+def test_seat_chi_square_on_a_constructed_table():
+    # seat 0 wins 30 of 50, seat 1 wins 20 of 50: table [[30, 20], [20, 30]]
+    rows = [(g, 0, "a", 0.0, 1 if g < 30 else 2, g < 30) for g in range(50)]
+    rows += [(g, 1, "b", 0.0, 1 if g < 20 else 2, g < 20) for g in range(50)]
+    chi, p = stats.seat_chi_square(players_table(rows))
+    # expected 25 in every cell; Yates' correction (2x2): sum (|O-E| - 0.5)^2 / E = 4 * 4.5^2 / 25
+    assert chi == pytest.approx(4 * 4.5**2 / 25, abs=1e-9)
+    from scipy.stats import chi2
+
+    assert p == pytest.approx(chi2.sf(3.24, 1), abs=1e-9)
+
+
+def test_seat_chi_square_three_seats_without_correction():
+    # wins 10/20/30 of 40 each: E(won) = 20, E(lost) = 20; chi2 = (100+0+100)/20 * 2 = 20
+    rows = []
+    for seat, wins in enumerate((10, 20, 30)):
+        rows += [(g, seat, "s", 0.0, 1, g < wins) for g in range(40)]
+    chi, p = stats.seat_chi_square(players_table(rows))
+    assert chi == pytest.approx(20.0) and p == pytest.approx(math.exp(-10), rel=1e-9)  # chi2 sf, 2 df = e^(-x/2)
+
+
+SMALL = players_table([
+    # game 0: A wins, B second, C third
+    (0, 0, "A", 10.0, 1, True), (0, 1, "B", 8.0, 2, False), (0, 2, "C", 5.0, 3, False),
+    # game 1: B wins, C and A tie for second
+    (1, 0, "B", 12.0, 1, True), (1, 1, "C", 7.0, 2, False), (1, 2, "A", 7.0, 2, False),
+    # game 2: A twice (two seats) and C; C wins
+    (2, 0, "A", 3.0, 2, False), (2, 1, "A", 1.0, 3, False), (2, 2, "C", 9.0, 1, True),
+])
+
+
+def test_head_to_head_on_a_small_table():
+    h = stats.head_to_head(SMALL)
+    get = {(r["strategy_a"], r["strategy_b"]): r for r in h.iter_rows(named=True)}
+    # A vs B: games 0 (A above) and 1 (B above) -> 2 meetings, 1 above, 1 below
+    ab = get[("A", "B")]
+    assert (ab["meetings"], ab["a_above"], ab["b_above"], ab["ties"]) == (2, 1, 1, 0)
+    # A vs C: game 0 above, game 1 tie, game 2 two meetings both below
+    ac = get[("A", "C")]
+    assert (ac["meetings"], ac["a_above"], ac["b_above"], ac["ties"]) == (4, 1, 2, 1)
+    ca = get[("C", "A")]
+    assert (ca["meetings"], ca["a_above"], ca["b_above"], ca["ties"]) == (4, 2, 1, 1)
+    assert ca["rate"] == 0.5 and (ca["ci_low"], ca["ci_high"]) == pytest.approx(stats.wilson(2, 4))
+    assert ("A", "A") not in get and h.height == 6
+
+
+def test_ratings_follow_game_order_and_rank_the_winner_first():
+    rows = [(g, s, lab, 0.0, 1 if lab == "strong" else 2, lab == "strong")
+            for g in range(30) for s, lab in enumerate(("strong", "weak"))]
+    r = stats.ratings(players_table(rows))
+    assert r["strategy"].to_list() == ["strong", "weak"] and r["games"].to_list() == [30, 30]
+    assert r["mu"][0] > 25 > r["mu"][1]
+    shuffled = players_table(rows).sample(fraction=1.0, shuffle=True, seed=3)
+    assert stats.ratings(shuffled).equals(r)  # sorted by game index first: same result
+
+
+def test_pooled_win_rate_and_first_player_advantage_with_shared_wins():
+    # 2 seats, 4 games: seat 0 wins games 0,1,2; game 3 is shared
+    rows = [(g, 0, "x", 0.0, 1 if g < 4 else 2, True) for g in range(4)]
+    rows += [(g, 1, "x", 0.0, 1 if g == 3 else 2, g == 3) for g in range(4)]
+    t = players_table(rows)
+    assert stats.pooled_win_rate(t) == pytest.approx(5 / 8)
+    fp = stats.first_player_advantage(t)
+    assert fp["rate"] == 1.0 and fp["expected"] == pytest.approx(5 / 8) and fp["advantage"] == pytest.approx(3 / 8)
+
+
+def test_ludii_figures_by_hand():
+    games = pl.DataFrame({
+        "game_index": [0, 1, 2, 3, 4], "n_decisions": [10] * 5, "truncated": [False, False, False, False, True],
+        "failed": [False] * 5, "n_winners": [1, 1, 2, 1, 0],
+    })
+    won = {0: (True, False), 1: (True, False), 2: (True, True), 3: (False, True), 4: (False, False)}
+    rows = [(g, s, "x", 0.0, 1 if won[g][s] else 2, won[g][s]) for g in range(5) for s in range(2)]
+    lf = stats.ludii_figures(games, players_table(rows), seed=1, n_resamples=200)
+    v = dict(zip(lf["figure"], lf["value"], strict=True))
+    # complete games 0-3: seat 0 wins 3/4, seat 1 wins 2/4 -> Balance = 1 - 0.25
+    assert v["Balance"] == pytest.approx(0.75)
+    assert v["Advantage"] == pytest.approx(0.75)
+    assert v["Drawishness"] == pytest.approx(1 / 4)
+    assert v["Completion"] == pytest.approx(4 / 5)  # the truncated game did not complete
+    comp = lf.filter(pl.col("figure") == "Completion").row(0, named=True)
+    assert (comp["ci_low"], comp["ci_high"]) == pytest.approx(stats.wilson(4, 5))
+
+
+def test_outcomes_and_margins():
+    rows = [(0, 0, "a", 10.0, 1, True), (0, 1, "b", 7.0, 2, False), (1, 0, "a", 5.0, 1, True),
+            (1, 1, "b", 5.0, 1, True), (2, 0, "a", 2.0, 2, False), (2, 1, "b", 9.0, 1, True)]
+    m = stats.margins(players_table(rows))
+    assert m.to_dict(as_series=False) == {"game_index": [0, 2], "margin": [3.0, 7.0]}  # shared game 1 has none
+
+
+def test_bootstrap_is_reproducible_and_resamples_whole_games():
+    rng_vals = np.random.default_rng(0).normal(10, 2, size=300)
+    a = stats.bootstrap_mean(rng_vals, stats.analysis_rng(7, 1), 500)
+    b = stats.bootstrap_mean(rng_vals, stats.analysis_rng(7, 1), 500)
+    assert a == b and a[0] < rng_vals.mean() < a[1]
+    # a ratio over games: every game contributes (sum, count); one constant game value gives a point interval
+    assert stats.bootstrap_ratio(np.array([4.0, 4.0, 4.0]), np.array([2, 2, 2]), stats.analysis_rng(1), 100) == (2.0, 2.0)
+
+
+def test_score_table_is_reproducible():
+    rows = [(g, s, "ab"[s], float((g * 7 + s * 3) % 11), 1, s == 0) for g in range(60) for s in range(2)]
+    t = players_table(rows)
+    one, two = stats.score_table(t, "strategy", seed=5, n_resamples=300), stats.score_table(t, "strategy", 5, 300)
+    assert one.equals(two)
+    r = one.row(0, named=True)
+    assert r["ci_low"] < r["mean"] < r["ci_high"] and r["rows"] == 60
+    # one group only (every seat the same strategy, or a solo game) works too
+    solo = stats.score_table(t.filter(pl.col("seat") == 0), "seat", seed=5, n_resamples=300).row(0, named=True)
+    assert solo["rows"] == 60 and solo["ci_low"] < solo["mean"] < solo["ci_high"]
+
+
+def test_component_table_standardises_by_strategy_and_seat_and_needs_a_minimum_sample():
+    # 400 games, 2 seats rotating strong "s" and weak "w"; s wins 70% of games (cells: s 0.7, w 0.3).
+    rows, comps = [], []
+    for g in range(400):
+        s_seat = g % 2
+        s_wins = (g // 2) % 10 < 7
+        for seat in (0, 1):
+            strong = seat == s_seat
+            won = strong == s_wins
+            rows.append((g, seat, "s" if strong else "w", 0.0, 1 if won else 2, won))
+        comps += [(g, s_seat, "item", "sword"), (g, s_seat, "item", "sword")]  # the strong seat always; a copy counts once
+        if s_wins:
+            comps.append((g, s_seat, "item", "gold"))  # the strong seat, only when it wins
+        elif g < 40:
+            comps.append((g, 1 - s_seat, "item", "tin"))  # the weak seat when it wins, a few times
+    cdf = pl.DataFrame(comps, schema=["game_index", "seat", "kind", "component"], orient="row")
+    t = stats.component_table(cdf, players_table(rows), min_sample=30)
+    get = {r["component"]: r for r in t.iter_rows(named=True)}
+    sword, gold, tin = get["sword"], get["gold"], get["tin"]
+    # sword: 400 seat-games, 280 wins = exactly what the strong strategy wins anyway -> no claim (pooled is 50%)
+    assert (sword["holders"], sword["wins"], sword["pooled"]) == (400, 280, 0.5)
+    assert sword["expected"] == pytest.approx(0.7) and not sword["claim"]
+    # gold: 280 of 280 against the expected 70% -> a claim; the other seat-games win 120 of 520
+    assert (gold["holders"], gold["wins"], gold["win_rate"]) == (280, 280, 1.0)
+    assert gold["expected"] == pytest.approx(0.7) and gold["rate_without"] == pytest.approx(120 / 520) and gold["claim"]
+    assert (tin["holders"], tin["wins"], tin["enough"], tin["claim"]) == (12, 12, False, False)
+    assert tin["expected"] == pytest.approx(0.3)
+    sentences = fnd.component_findings(t, 30)
+    assert any("'gold' win 100.0%" in s and "the 70.0% the same strategies win in the same seats" in s for s in sentences)
+    assert not any("'sword' win" in s or "'tin' win" in s for s in sentences)
+    assert any("fewer than 30" in s for s in sentences)
+
+
+def test_holm_adjustment():
+    assert stats.holm([0.01, 0.04, 0.03, math.nan]) == pytest.approx([0.03, 0.06, 0.06, math.nan], nan_ok=True)
+
+
+def _inputs(players, n, **kw):
+    return fnd.Inputs(players=n, seat=stats.win_table_tested(players, "seat"),
+                      strategy=stats.win_table_tested(players, "strategy"), chi=stats.seat_chi_square(players),
+                      first=stats.first_player_advantage(players), h2h=stats.head_to_head(players),
+                      components=pl.DataFrame(), min_sample=30, games=kw.get("games", 0),
+                      complete=kw.get("games", 0), truncated=0, failed=0)
+
+
+def test_findings_claim_nothing_the_interval_does_not_support():
+    # 4 seats, seat 0 wins 28 of 100 games (expected 25%): the interval contains 25%, no claim
+    rows = []
+    for g in range(100):
+        w = 0 if g < 28 else 1 + g % 3
+        rows += [(g, s, "same", 0.0, 1 if s == w else 2, s == w) for s in range(4)]
+    f = fnd.findings(_inputs(players_table(rows), 4, games=100))
+    assert not any("significant" in s and "Seat 0" in s for s in f)
+    assert any("No significant seat advantage" in s for s in f)
+    assert any("Every seat plays same" in s for s in f)
+
+
+def test_findings_state_a_significant_first_player_advantage():
+    rows = []
+    for g in range(1000):
+        w = 0 if g % 10 < 4 else 1 + g % 3  # seat 0 wins 40%
+        rows += [(g, s, "same", 0.0, 1 if s == w else 2, s == w) for s in range(4)]
+    f = fnd.findings(_inputs(players_table(rows), 4, games=1000))
+    first = [s for s in f if s.startswith("Seat 0 (start player) wins 40.0%")]
+    assert first and "expected 25.0%: first-player advantage is significant (p < 0.001)" in first[0]
+
+
+def test_findings_with_shared_wins_use_the_pooled_rate():
+    # 2 seats, every game shared: each seat wins 100%, pooled 100% -> nothing to claim about seats
+    rows = [(g, s, "same", 1.0, 1, True) for g in range(50) for s in range(2)]
+    t = players_table(rows)
+    assert stats.win_table_tested(t, "seat")["expected"].to_list() == [1.0, 1.0]
+    f = fnd.findings(_inputs(t, 2, games=50))
+    assert not any("significant" in s.lower() and "seat" in s.lower() and "no significant" not in s.lower() for s in f)
+
+
+def test_findings_warn_that_fixed_seating_confounds_seat_and_strategy():
+    rows = [(g, s, "ab"[s], 0.0, 1 if s == 0 else 2, s == 0) for g in range(40) for s in range(2)]
+    x = _inputs(players_table(rows), 2, games=40)
+    x.seating = "fixed"
+    assert any(f.startswith("Seating is fixed") for f in fnd.findings(x))
