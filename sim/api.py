@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 CHANCE = -1
 TERMINAL = -2
@@ -126,9 +126,13 @@ def play_game(
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     n = 0
+    chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
     while True:
         p = current_player(state)
         if p == CHANCE:
+            chance_cap -= 1
+            if chance_cap < 0:
+                return GameResult(state, n, True, log)
             action = chance(state)
         elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
             return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
@@ -151,8 +155,32 @@ def play_game(
         apply_action(state, action)
 
 
+def no_coercion(model: type[BaseModel], data: Any) -> Any:
+    """Refuse what pydantic would silently convert: ``true`` or ``"5"`` for a number, ``"yes"`` or
+    ``1`` for a flag (a config's typo must not change the rules). Used as a ``before`` validator."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            field = model.model_fields.get(key)
+            if field is None:
+                continue
+            ann = field.annotation
+            if ann in (int, float) and isinstance(value, (bool, str)):
+                raise ValueError(f"'{key}' must be a number, got {value!r}")
+            if ann is int and isinstance(value, float) and not value.is_integer():
+                raise ValueError(f"'{key}' must be a whole number, got {value!r}")
+            if ann is bool and not isinstance(value, bool):
+                raise ValueError(f"'{key}' must be true or false, got {value!r}")
+    return data
+
+
 class BaseOptions(BaseModel):
     """Options every game has. Games subclass it with their rule options (RULINGS §1.3, §1.5)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _strict_values(cls, data: Any) -> Any:
+        return no_coercion(cls, data)
+
     max_decisions: int = Field(5000, ge=1, description="decision cap; a game reaching it is recorded as truncated")

@@ -75,6 +75,8 @@ def run_options(f):
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
           until_ci=None, max_games=None):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
+    from polars.exceptions import ComputeError
+
     from .config import load_config
     from .runner import FailFast, resume
     from .runner import run as run_games
@@ -109,6 +111,10 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     except FailFast as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    except (OSError, ComputeError) as exc:  # e.g. a full disk: finished chunks are safe on disk
+        where = resume_dir or locals().get("out_dir")
+        raise SimError(f"cannot write the run folder {where}: {exc}; finished chunks are kept: free space,"
+                       f" then `sim run --resume {where}`") from None
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
@@ -289,7 +295,7 @@ def replay(run_dir: str, game_index: int) -> None:
     rc = load_run_config(Path(run_dir))
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
-    lines, game, result = replay_game(rc, game_index)
+    lines, game, result = replay_game(rc, game_index, Path(run_dir))
     for line in lines:
         click.echo(line)
     if result is not None:

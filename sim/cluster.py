@@ -32,8 +32,8 @@ def dask_results(calls: Iterable[Any], scheduler: str | None, local_workers: int
             cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
-    except OSError as exc:
-        raise SimError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise SimError(f"cannot reach the Dask scheduler at {scheduler!r} (expected tcp://host:port): {exc}") from None
     try:
         with parallel_config(backend="dask"):
             yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)

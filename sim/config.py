@@ -24,7 +24,7 @@ class StrategySpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
-    label: str | None = None
+    label: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[^\n\r\t]+$")
 
 
 class CheckSpec(BaseModel):
@@ -72,13 +72,13 @@ class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str
     players: StrictInt = Field(ge=1)
-    games: StrictInt = Field(ge=1)
+    games: StrictInt = Field(ge=1, le=10**9)
     seed: StrictInt = Field(ge=0, lt=2**63)
     strategies: list[StrategySpec] = Field(min_length=1)
     options: dict[str, Any] = Field(default_factory=dict)
     data: dict[str, str] = Field(default_factory=dict)
     seating: Literal["rotate", "fixed"] = "rotate"
-    jobs: StrictInt = Field(1, ge=1)
+    jobs: StrictInt = Field(1, ge=1, le=1024)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
     sweep: dict[str, list[Any]] | None = None
@@ -198,6 +198,11 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
             make_strategy(spec.name, spec.params, cfg.game)
         except SimError as exc:
             raise SimError(f"{doc.where(('strategies', i, 'params'))}: {exc}") from None
+    labels = _labels(cfg.strategies)
+    if len(set(labels)) < len(labels) and len(set(labels)) < len({(s.name, repr(s.params)) for s in cfg.strategies}):
+        dup = next(lab for lab in labels if labels.count(lab) > 1)
+        raise SimError(f"{doc.where(('strategies',))}: label '{dup}' names two different strategies; labels must"
+                       " tell strategies apart in the tables")
     try:
         options = cls.Options(**cfg.options).model_dump()
     except ValidationError as exc:
@@ -216,7 +221,7 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
                            f" got {spec['threshold']}")
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
-        strategies=tuple(cfg.strategies), labels=_labels(cfg.strategies), options=options, data=data,
+        strategies=tuple(cfg.strategies), labels=labels, options=options, data=data,
         seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output, source=doc.source,
         sweep=cfg.sweep or {}, checks=checks,
     )

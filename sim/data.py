@@ -7,6 +7,7 @@ with PyYAML's safe node composer only: no object construction, duplicate keys ar
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -46,14 +47,21 @@ class Located:
 _SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
-def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
+MAX_NODES = 200_000  # a config or data file is small; this stops alias bombs ("billion laughs")
+
+
+def _convert(node: yaml.Node, path: tuple, lines: dict, source: str, budget: list[int] | None = None) -> Any:
+    budget = budget if budget is not None else [MAX_NODES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise SimError(f"{source}: too large once aliases are expanded (over {MAX_NODES:,} values)")
     lines.setdefault(path, node.start_mark.line + 1)  # a mapping value keeps its key's line
     if node.tag not in _SAFE_TAGS:  # no object construction, ever
         raise SimError(f"{source}, line {node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for knode, vnode in node.value:
-            key = _convert(knode, path + ("<key>",), {}, source)
+            key = _convert(knode, path + ("<key>",), {}, source, budget)
             if not isinstance(key, (str, int, float, bool)):
                 raise SimError(f"{source}, line {knode.start_mark.line + 1}: mapping keys must be plain scalars")
             if key in out:
@@ -62,10 +70,10 @@ def _convert(node: yaml.Node, path: tuple, lines: dict, source: str) -> Any:
                     f" (first at line {lines[path + (key,)]})"
                 )
             lines[path + (key,)] = knode.start_mark.line + 1
-            out[key] = _convert(vnode, path + (key,), lines, source)
+            out[key] = _convert(vnode, path + (key,), lines, source, budget)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(v, path + (i,), lines, source) for i, v in enumerate(node.value)]
+        return [_convert(v, path + (i,), lines, source, budget) for i, v in enumerate(node.value)]
     return _scalars.construct_object(node, deep=True)
 
 
@@ -118,6 +126,10 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
     for err in exc.errors():
         path = prefix + tuple(err["loc"])
         msg = err["msg"]
+        named = re.match(r"Value error, '(\w+)' must be", msg)  # sim.api.no_coercion names its key
+        if named and not err["loc"]:
+            path += (named.group(1),)
+            msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
         elif err["type"] == "missing":

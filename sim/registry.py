@@ -87,8 +87,13 @@ def make_strategy(name: str, params: dict | None, game_name: str) -> Any:
     allowed = getattr(factory, "games", None)
     if allowed and game_name not in allowed:
         raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
+    if not callable(factory):
+        raise SimError(f"strategy '{name}' is not a strategy factory (got {type(factory).__name__})")
     try:
-        return factory(**(params or {}))
+        strategy = factory(**(params or {}))
+        if not callable(getattr(strategy, "choose", None)):
+            raise SimError(f"strategy '{name}' built a {type(strategy).__name__}, which has no choose(obs, legal, rng)")
+        return strategy
     except SimError:
         raise
     except ValidationError as exc:

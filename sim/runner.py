@@ -220,14 +220,28 @@ def manifest(rc: RunConfig, game: Any) -> dict:
     }
 
 
-def prepare_output(out: Path, force: bool) -> None:
-    """Create the run folder. Refuses one that holds anything unless ``force`` (then clears it)."""
+RUN_MARKERS = ("config.json", "manifest.json", "chunks", "games.parquet")
+RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
+             "report.md", "report.html"} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
+
+
+def prepare_output(out: Path, force: bool, config_file: str | None = None) -> None:
+    """Create the run folder. Refuses one that holds anything unless ``force``; even then only a
+    run folder (nothing but run files) is replaced, never the current folder or the config's."""
     if out.exists() and not out.is_dir():
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
         if not force:
             raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it,"
                            " --out for another, or --resume to complete it")
+        here = Path.cwd().resolve()
+        target = out.resolve()
+        foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+        if target == here or target in here.parents or foreign or (
+                config_file and Path(config_file).resolve().parent == target):
+            what = f"it holds other files ({', '.join(foreign[:5])})" if foreign else "it is not a run folder"
+            raise SimError(f"--force replaces only a run folder; '{out}' is kept because {what}")
+        lock(out)  # refuse while another sim process uses it
         shutil.rmtree(out)
     try:
         (out / "chunks").mkdir(parents=True, exist_ok=True)
@@ -236,6 +250,50 @@ def prepare_output(out: Path, force: bool) -> None:
         probe.unlink()
     except OSError as exc:
         raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}") from None
+
+
+def lock(out: Path) -> None:
+    """Take the run folder's lock (``.lock`` holding our pid). Raises ``SimError`` when a live
+    process holds it; a lock left by a dead process is taken over."""
+    path = out / ".lock"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                pid = int(path.read_text().strip() or 0)
+            except (OSError, ValueError):
+                pid = 0
+            if pid == os.getpid():
+                return
+            if pid and _alive(pid):
+                raise SimError(f"run folder '{out}' is in use by another sim process (pid {pid}); wait for it"
+                               " to finish or stop it first") from None
+            path.unlink(missing_ok=True)  # stale: its process is gone
+            continue
+        with os.fdopen(fd, "w") as fh:
+            fh.write(str(os.getpid()))
+        return
+    raise SimError(f"cannot lock run folder '{out}'")
+
+
+def unlock(out: Path) -> None:
+    path = out / ".lock"
+    try:
+        if int(path.read_text().strip() or 0) == os.getpid():
+            path.unlink()
+    except (OSError, ValueError):
+        pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @dataclass
@@ -268,8 +326,9 @@ def _results(rc_json: str, ranges: list[tuple[int, int]], jobs: int, backend: st
     elif jobs == 1:
         for a, b in ranges:
             yield play_chunk(rc_json, a, b)
-    else:
-        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(calls)
+    else:  # never more workers than chunks or than this machine can start
+        n = max(1, min(jobs, len(ranges), 4 * (os.cpu_count() or 1)))
+        yield from Parallel(n_jobs=n, return_as="generator_unordered")(calls)
 
 
 def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, progress: bool = True,
@@ -354,11 +413,21 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
     ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``.
     """
     game = build_game(rc)
-    prepare_output(out, force)
-    write_run_files(rc, out, game)
-    outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
-                          fail_fast=fail_fast, backend=backend, scheduler=scheduler)
-    merge_chunks(out)
+    created = not out.exists()
+    prepare_output(out, force, rc.source)
+    lock(out)
+    try:
+        write_run_files(rc, out, game)
+        outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
+                              fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        merge_chunks(out)
+    except SimError:
+        if created and not done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
+            unlock(out)
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    finally:
+        unlock(out)
     return outcome
 
 
@@ -370,7 +439,8 @@ def load_run_config(out: Path) -> RunConfig:
     try:
         return RunConfig.from_json(cfg.read_text())
     except ValueError as exc:
-        raise SimError(f"{cfg}: not a valid run config: {exc}") from None
+        first = str(exc).splitlines()[0]
+        raise SimError(f"{cfg}: not a valid run config ({first}); was it edited by hand?") from None
 
 
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
@@ -383,27 +453,45 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
     rc = load_run_config(out)
     if jobs:
         rc = rc.model_copy(update={"jobs": jobs})
+    game = check_same_rules(rc, out, "resumed")
+    if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
+        raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
+    lock(out)
+    try:
+        (out / "chunks").mkdir(exist_ok=True)
+        for tmp in (out / "chunks").glob("*.tmp"):
+            tmp.unlink()  # half-written files of the interrupted run (no other process holds the lock)
+        todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
+        outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        merge_chunks(out)
+    finally:
+        unlock(out)
+    return outcome
+
+
+def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
+    """Build the game and refuse (``SimError``) when the engine version or a data file's content
+    differs from what the run folder was made with: results would mix two rule sets."""
     game = build_game(rc)
     man = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").is_file() else {}
     if man.get("engine_version") != game.info.version:
         raise SimError(f"'{out}' was made by {rc.game} engine version {man.get('engine_version')!r}; this is version"
-                       f" {game.info.version!r}: results would mix two rule sets, so it cannot be resumed")
-    if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
-        raise SimError(f"'{out}' is already complete; nothing to resume")
-    (out / "chunks").mkdir(exist_ok=True)
-    for tmp in (out / "chunks").glob("*.tmp"):
-        tmp.unlink()  # half-written files of the interrupted run
-    todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
-    outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
-    merge_chunks(out)
-    return outcome
+                       f" {game.info.version!r}: results would mix two rule sets, so it cannot be {verb}")
+    now = getattr(getattr(game, "data", None), "hashes", {})
+    changed = sorted(k for k, v in man.get("data_hashes", {}).items() if now.get(k) != v)
+    if changed:
+        raise SimError(f"'{out}' was made with other contents of data file(s) {', '.join(changed)}: results would"
+                       f" mix two rule sets, so it cannot be {verb}")
+    return game
 
 
-def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:
+def replay(rc: RunConfig, game_index: int, out: Path | None = None) -> tuple[list[str], Any, Any]:
     """Replay one game of a run from its seed: ``(log lines, game, result)``."""
     add_config_folder(rc)
     game = build_game(rc)
     lines: list[str] = []
+    if out is not None:
+        game = check_same_rules(rc, out, "replayed")
     describe = getattr(game, "describe", None)
     chance, seat_rngs = game_streams(rc.seed, game_index, rc.players)
     order = seat_labels(rc, game_index)

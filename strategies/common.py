@@ -6,7 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from sim.api import no_coercion
 
 
 class ScriptedStrategy:
@@ -17,6 +19,11 @@ class ScriptedStrategy:
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid", frozen=True)
+
+        @model_validator(mode="before")
+        @classmethod
+        def _strict_values(cls, data: Any) -> Any:
+            return no_coercion(cls, data)
 
     games: tuple[str, ...] = ()  # empty: any game
 

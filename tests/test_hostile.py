@@ -136,3 +136,91 @@ def test_import_strings_find_modules_next_to_the_config(tmp_path):
     res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
     assert res.exit_code == 0, res.output
     assert "mystrats:Last" in res.output
+
+
+BREAKERS = [
+    ("duplicate labels", BASE.replace("  - {name: random}\n  - {name: random}",
+                                      "  - {name: random, label: x}\n  - {name: first_legal, label: x}"),
+     r"label 'x' names two different strategies"),
+    ("not a strategy", BASE.replace("{name: random}\n", "{name: 'builtins:int'}\n", 1), r"has no choose\(obs, legal, rng\)"),
+    ("boolean option", BASE + "options:\n  end_tokens: true\n", r"line 9, key 'options.end_tokens': 'end_tokens' must be a number, got True"),
+    ("string option", BASE + "options:\n  market_size: '5'\n", r"'market_size' must be a number, got '5'"),
+    ("boolean param", BASE.replace("{name: random}\n", "{name: osaka.trader, params: {min_goods: true}}\n", 1),
+     r"'min_goods' must be a number"),
+    ("unreachable hand threshold", BASE + "options:\n  hand_threshold: 100000\n", r"key 'options'.*starting hands could not be drawn"),
+    ("market bigger than the deck", BASE + "options:\n  market_size: 200\n", r"too few of the 108 cards"),
+    ("games beyond a billion", BASE.replace("games: 4", "games: 99999999999999999999"), r"key 'games': Input should be less than or equal to 1000000000"),
+    ("alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                   "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                   "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
+     r"too large once aliases are expanded"),
+]
+
+
+@pytest.mark.parametrize("label,text,message", BREAKERS, ids=[b[0] for b in BREAKERS])
+def test_subtle_bad_configs(tmp_path, label, text, message):
+    res = CliRunner().invoke(cli, ["validate", str(_write(tmp_path, "c.yaml", text))])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert re.search(message, res.output), res.output
+
+
+def test_force_never_deletes_a_folder_that_is_not_a_run(tmp_path, monkeypatch):
+    keep = tmp_path / "mine"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("precious")
+    cfg = _write(keep, "c.yaml", BASE)
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(keep), "--force", "--quiet"])
+    assert res.exit_code == 2 and "--force replaces only a run folder" in res.output
+    assert (keep / "notes.txt").read_text() == "precious" and cfg.is_file()
+    monkeypatch.chdir(keep)
+    res = CliRunner().invoke(cli, ["run", "c.yaml", "--out", ".", "--force", "--quiet"])
+    assert res.exit_code == 2 and (keep / "notes.txt").is_file()
+
+
+def test_a_run_folder_in_use_is_refused(tmp_path):
+    import os
+    import subprocess
+
+    cfg = _write(tmp_path, "c.yaml", BASE)
+    out = tmp_path / "o"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet"]).exit_code == 0
+    sleeper = subprocess.Popen(["sleep", "30"])  # a live process "holding" the folder
+    try:
+        (out / ".lock").write_text(str(sleeper.pid))
+        res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--force", "--quiet"])
+        assert res.exit_code == 2 and f"in use by another sim process (pid {sleeper.pid})" in res.output
+        assert (out / "games.parquet").is_file()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    (out / ".lock").write_text("999999999")  # left by a dead process: taken over
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--force", "--quiet"]).exit_code == 0
+    assert not (out / ".lock").exists() and os.listdir(out)
+
+
+def test_resume_and_replay_refuse_changed_data_files(tmp_path):
+    from sim.config import build_game, load_config
+    from sim.runner import prepare_output, write_run_files
+
+    src = Path(__file__).resolve().parents[1] / "sim" / "games" / "traders_of_osaka" / "data" / "track.yaml"
+    track = tmp_path / "track.yaml"
+    track.write_text(src.read_text())
+    cfg = _write(tmp_path, "c.yaml", BASE + "data:\n  track: track.yaml\n")
+    rc = load_config(cfg)
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    track.write_text(src.read_text().replace("  - {name: Oshima, kind: sea}\n", ""))  # a shorter route
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert res.exit_code == 2 and "other contents of data file(s) track" in res.output
+    res = CliRunner().invoke(cli, ["replay", str(part), "--game-index", "0"])
+    assert res.exit_code == 2 and "cannot be replayed" in res.output
+
+
+def test_a_damaged_table_is_named(tmp_path):
+    cfg = _write(tmp_path, "c.yaml", BASE)
+    out = tmp_path / "o"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet"]).exit_code == 0
+    (out / "games.parquet").write_text("garbage")
+    res = CliRunner().invoke(cli, ["report", str(out)])
+    assert res.exit_code == 2 and "games.parquet is not a readable Parquet table" in res.output

@@ -46,7 +46,12 @@ def load_tables(run_dir: Path) -> RunTables:
 
     def read(name: str) -> pl.DataFrame:
         p = run_dir / f"{name}.parquet"
-        return pl.read_parquet(p) if p.is_file() else pl.DataFrame()
+        if not p.is_file():
+            return pl.DataFrame()
+        try:
+            return pl.read_parquet(p)
+        except Exception as exc:  # a damaged file must not end in a traceback
+            raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
     stop = run_dir / "stopping.json"
     return RunTables(read("games"), read("players"), read("metrics"), read("errors"),

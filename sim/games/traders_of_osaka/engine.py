@@ -114,6 +114,13 @@ class TradersOfOsaka:
             for kind in cd.per_colour:
                 cards += [(colour, kind.value, kind.insurance)] * kind.count
         self.cards = tuple(Card(i, c, v, ins) for i, (c, v, ins) in enumerate(cards))
+        o = self.options
+        if o.market_size + o.farm_size > len(cards) // 2:
+            raise ValueError(f"market_size + farm_size ({o.market_size + o.farm_size}) leave too few of the"
+                             f" {len(cards)} cards to play with (at most half the deck)")
+        if o.hand_threshold * num_players > sum(v for _, v, _ in cards) // 2:
+            raise ValueError(f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
+                             " the deck's value: starting hands could not be drawn")
         self.value = tuple(c.value for c in self.cards)
         self.colour = tuple(c.colour for c in self.cards)
         self.icons = tuple(c.insurance for c in self.cards)

@@ -37,7 +37,7 @@ class CardKind(BaseModel):
 class CardData(BaseModel):
     model_config = ConfigDict(extra="forbid")
     colours: list[str] = Field(min_length=1)
-    total_cards: int = Field(ge=1)
+    total_cards: int = Field(ge=1, le=10_000)
     per_colour: list[CardKind] = Field(min_length=1)
     achievement_tokens_per_colour: int = Field(ge=1)
 
