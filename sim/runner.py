@@ -62,7 +62,8 @@ def seat_labels(rc: RunConfig, game_index: int) -> list[int]:
 def _setup(rc_json: str) -> tuple[RunConfig, Any, list[Any]]:
     rc = RunConfig.from_json(rc_json)
     game = build_game(rc)
-    strategies = [make_strategy(s.name, s.params, rc.game) for s in rc.strategies]
+    # issue 9: game=game lets strategies that need the forward model (search) receive it via bind()
+    strategies = [make_strategy(s.name, s.params, rc.game, game=game) for s in rc.strategies]
     return rc, game, strategies
 
 
@@ -394,7 +395,8 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
 def replay(rc: RunConfig, game_index: int) -> tuple[list[str], Any, Any]:
     """Replay one game of a run from its seed: ``(log lines, game, result)``."""
     game = build_game(rc)
-    strategies = [make_strategy(s.name, s.params, rc.game) for s in rc.strategies]
+    # issue 9: game=game lets strategies that need the forward model (search) receive it via bind()
+    strategies = [make_strategy(s.name, s.params, rc.game, game=game) for s in rc.strategies]
     lines: list[str] = []
     describe = getattr(game, "describe", None)
     chance, seat_rngs = game_streams(rc.seed, game_index, rc.players)
