@@ -62,7 +62,7 @@ class SearchStrategy(ScriptedStrategy):
         rollout: str = Field("random", min_length=1, description="strategy playing every seat after the tree: a registry name or import string")
         rollout_params: dict[str, Any] = Field(default_factory=dict, description="params of the rollout strategy")
         max_depth: int | None = Field(None, ge=0, description="rollout depth cap in decisions (None: play to the end); scores decide then")
-        score_weight: float = Field(0.0, ge=0, le=1, description="weight of the score margin (normalised) against the rank reward")
+        score_weight: float = Field(0.5, ge=0, le=1, description="weight of the score margin (normalised) against the rank reward")
 
         @field_validator("rollout")
         @classmethod

@@ -293,15 +293,20 @@ def head_to_head(game, a, b, games: int, seed: int) -> float:
     return won
 
 
-STRENGTH = {"iterations": 24, "max_depth": 24, "score_weight": 0.5}
+RANDOM_ROLLOUTS = {"iterations": 24, "max_depth": 24}
+TRADER_ROLLOUTS = {"iterations": 12, "max_depth": 24, "rollout": "osaka.trader"}
 
 
-@pytest.mark.parametrize("opponent,games", [("random", 8)])
-def test_search_beats_random_and_a_scripted_plan(opponent, games):
-    """Binomial test (one-sided, p < 0.05) of search's wins against an equal-strength null (1/2).
-    Bigger measurements: docs/strategies.md."""
+@pytest.mark.parametrize("opponent,params,games", [
+    ("random", RANDOM_ROLLOUTS, 8),
+    ("osaka.hoarder", TRADER_ROLLOUTS, 8),
+])
+def test_search_beats_random_and_a_scripted_plan(opponent, params, games):
+    """One-sided binomial test (p < 0.05) of search's wins against the null of equal strength
+    (1/2), with a modest budget. Bigger measurements, and search with random rollouts against
+    every scripted plan: docs/strategies.md."""
     game = TradersOfOsaka(2)
-    search = bound_search(game, **STRENGTH)
+    search = bound_search(game, **params)
     other = make_strategy(opponent, {}, "traders_of_osaka")
     wins = head_to_head(game, search, other, games, seed=2026)
     p = binomtest(round(wins), games, 0.5, alternative="greater").pvalue
