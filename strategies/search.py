@@ -16,9 +16,14 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each of ``iterations
    beating everyone whatever the number of players. A one-player game uses its score,
    normalised by the range seen during the search.
 
-The move played is the root action simulated most often. The budget is a number of
-simulations, never a time, and every random draw comes from the ``rng`` given to ``choose``,
-so a fixed seed gives the same move on any machine.
+The move played is the root action simulated most often; the search stops early once no
+remaining simulation could change which one that is (same move, fewer simulations). A decision
+with a single legal action is not searched. The budget is a number of simulations, never a
+time, and every random draw comes from the ``rng`` given to ``choose``, so a fixed seed gives
+the same move on any machine.
+
+The value backed up mixes the rank share with the score margin (score minus the best other
+score, normalised by the range seen in this search) by ``score_weight``.
 
 **The strategy never sees the true state.** It receives the seat's observation, like every
 strategy; the game object it is bound to (``bind``, called by the runner through
@@ -77,7 +82,10 @@ class SearchStrategy(ScriptedStrategy):
         super().__init__(**params)
         from sim.registry import resolve_strategy
 
-        resolve_strategy(self.p.rollout)  # an unknown rollout name fails at config validation
+        try:  # an unknown rollout name fails at config validation, not in a worker
+            resolve_strategy(self.p.rollout)
+        except SimError as exc:
+            raise SimError(f"search: rollout: {exc}") from None
         self.game: Any = None
         self._rollout: Any = None
         self._fast_random = False

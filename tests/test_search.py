@@ -237,7 +237,7 @@ def test_search_rewards_work_for_two_to_six_players():
 def test_search_parameter_errors_are_clear():
     with pytest.raises(SimError, match="iterations"):
         make_strategy("search", {"iterations": 0}, "traders_of_osaka")
-    with pytest.raises(SimError, match="unknown strategy 'nobody'"):
+    with pytest.raises(SimError, match="search: rollout: unknown strategy .nobody."):
         make_strategy("search", {"rollout": "nobody"}, "traders_of_osaka")
     with pytest.raises(SimError, match="cannot be 'search'"):
         make_strategy("search", {"rollout": "search"}, "traders_of_osaka")
