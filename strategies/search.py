@@ -62,11 +62,11 @@ class SearchStrategy(ScriptedStrategy):
     """ISMCTS: determinizes hidden information, then searches (any game with determinize)."""
 
     class Params(ScriptedStrategy.Params):
-        iterations: int = Field(200, ge=1, description="simulations per decision (a budget in simulations, never in time)")
+        iterations: int = Field(100, ge=1, description="simulations per decision (a budget in simulations, never in time)")
         exploration: float = Field(0.7, ge=0, description="UCB1 exploration constant c (mean + c * sqrt(ln(available) / visits))")
         rollout: str = Field("random", min_length=1, description="strategy playing every seat after the tree: a registry name or import string")
         rollout_params: dict[str, Any] = Field(default_factory=dict, description="params of the rollout strategy")
-        max_depth: int | None = Field(None, ge=0, description="rollout depth cap in decisions (None: play to the end); scores decide then")
+        max_depth: int | None = Field(16, ge=0, description="rollout depth cap in decisions (None: play to the end); scores decide then")
         score_weight: float = Field(0.5, ge=0, le=1, description="weight of the score margin (normalised) against the rank reward")
 
         @field_validator("rollout")
