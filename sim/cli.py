@@ -324,7 +324,7 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
     if games < 1:
         raise SimError("--games must be at least 1")
     g = cls.build(n)
-    strat = [make_strategy(strategy, {}, game) for _ in range(n)]
+    strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]
     decisions = 0
     t0 = time.perf_counter()
     for i in range(games):

@@ -81,19 +81,23 @@ def resolve_strategy(name: str) -> Any:
     return factory
 
 
-def make_strategy(name: str, params: dict | None, game_name: str) -> Any:
-    """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play."""
+def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None) -> Any:
+    """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play.
+
+    Two optional hooks on the built strategy (issue 9, for strategies that need the forward
+    model, such as ``search``): ``check_game(game_name)`` raises ``SimError`` when it cannot play
+    that game (called always, so config validation catches it); ``bind(game)`` receives the game
+    object, the stateless forward model, never a state (called when ``game`` is given, as the
+    runner does). A strategy still only ever sees observations in ``choose``.
+    """
     factory = resolve_strategy(name)
     allowed = getattr(factory, "games", None)
     if allowed and game_name not in allowed:
         raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
     if not callable(factory):
-        raise SimError(f"strategy '{name}' is not a strategy factory (got {type(factory).__name__})")
+        raise SimError(f"strategy '{name}' resolves to {factory!r}, which is not a strategy factory")
     try:
         strategy = factory(**(params or {}))
-        if not callable(getattr(strategy, "choose", None)):
-            raise SimError(f"strategy '{name}' built a {type(strategy).__name__}, which has no choose(obs, legal, rng)")
-        return strategy
     except SimError:
         raise
     except ValidationError as exc:
@@ -106,3 +110,12 @@ def make_strategy(name: str, params: dict | None, game_name: str) -> Any:
         raise SimError(f"strategy '{name}': bad params: {problems}; it takes: {known or 'no parameters'}") from None
     except Exception as exc:
         raise SimError(f"strategy '{name}': bad params {params!r}: {exc}") from None
+    if not callable(getattr(strategy, "choose", None)):
+        raise SimError(f"strategy '{name}': {factory!r} built {type(strategy).__name__}, which has no choose(obs, legal, rng)")
+    check = getattr(strategy, "check_game", None)
+    if check is not None:
+        check(game_name)
+    bind = getattr(strategy, "bind", None)
+    if game is not None and bind is not None:
+        bind(game)
+    return strategy

@@ -65,7 +65,8 @@ def _setup(rc_json: str) -> tuple[RunConfig, Any, list[Any]]:
     rc = RunConfig.from_json(rc_json)
     add_config_folder(rc)
     game = build_game(rc)
-    factories = [partial(make_strategy, s.name, s.params, rc.game) for s in rc.strategies]
+    # game=game lets strategies that need the forward model (search) receive it via bind() (issue 9)
+    factories = [partial(make_strategy, s.name, s.params, rc.game, game=game) for s in rc.strategies]
     return rc, game, factories
 
 
@@ -453,7 +454,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
     rc = load_run_config(out)
     if jobs:
         rc = rc.model_copy(update={"jobs": jobs})
-    game = check_same_rules(rc, out, "resumed")
+    check_same_rules(rc, out, "resumed")
     if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
         raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
     lock(out)
@@ -495,7 +496,7 @@ def replay(rc: RunConfig, game_index: int, out: Path | None = None) -> tuple[lis
     describe = getattr(game, "describe", None)
     chance, seat_rngs = game_streams(rc.seed, game_index, rc.players)
     order = seat_labels(rc, game_index)
-    seated = [_Guard(make_strategy(rc.strategies[k].name, rc.strategies[k].params, rc.game), seat)
+    seated = [_Guard(make_strategy(rc.strategies[k].name, rc.strategies[k].params, rc.game, game=game), seat)
               for seat, k in enumerate(order)]
     for seat, k in enumerate(order):
         lines.append(f"seat {seat}: {rc.labels[k]}")

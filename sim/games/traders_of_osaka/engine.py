@@ -329,6 +329,107 @@ class TradersOfOsaka:
     def clone(self, s: State) -> State:
         return copy.deepcopy(s)
 
+    def determinize(self, obs: Observation, rng) -> State:
+        """A full state consistent with ``obs`` (an observation taken at a decision), for search.
+
+        What ``obs.seat`` sees is copied. What it cannot see is drawn with ``rng`` from the cards
+        it cannot see (every card not in the Market, Farm, its hand, anyone's merchandise or the
+        discard pile): the other hands (sizes kept), the draw pile (size kept) and the VP cards.
+        Others' VP: each payment scored gave one achievement token and at least 1 VP, so a seat
+        with ``k`` tokens beyond its setup one has at least ``k`` VP; the VP cards not in the
+        seat's own pile are dealt out as those minimums plus a random share weighted by payments.
+        Figures kept only for metrics and summaries (purchases, sinkings, turns...) restart at 0,
+        except payments scored (one per token beyond the setup one).
+
+        ``observe(determinize(obs, rng), obs.seat) == obs``. Raises ``ValueError`` for an
+        observation taken outside a decision (prompt ``none``) or one no state can produce.
+        """
+        phase = {p: ph for ph, p in PROMPTS.items()}.get(obs.prompt)
+        if phase is None:
+            raise ValueError(f"determinize needs an observation taken at a decision, not prompt {obs.prompt!r}")
+        n, me, nc = obs.num_players, obs.seat, len(self.colours)
+        seen = set(obs.market) | set(obs.farm) | set(obs.hand) | set(obs.discard)
+        for goods in obs.merchandise:
+            seen.update(goods)
+        unseen = [c for c in range(len(self.cards)) if c not in seen]  # ascending ids: no set order
+        rng.shuffle(unseen)
+        hands = [list(obs.hand) if i == me else [] for i in range(n)]
+        at = 0
+        for i in range(n):
+            if i != me:
+                hands[i] = unseen[at : at + obs.hand_sizes[i]]
+                at += obs.hand_sizes[i]
+        draw = unseen[at : at + obs.draw_pile_size]
+        at += obs.draw_pile_size
+        vp_pool = unseen[at:]
+        if len(hands[me]) != obs.hand_sizes[me] or len(draw) != obs.draw_pile_size:
+            raise ValueError("observation inconsistent: not enough unseen cards for the hands and draw pile")
+        # VP: own known; others from their payments (tokens beyond the setup one), summing to the VP cards left
+        vp = [0] * n
+        vp[me] = obs.vp
+        own_cards = min(obs.vp, len(vp_pool))
+        others = [i for i in range(n) if i != me]
+        least = {i: max(0, sum(obs.tokens[i]) - 1) for i in others}
+        spare = len(vp_pool) - own_cards - sum(least.values())
+        for i in others:
+            vp[i] = least[i]
+        scorers = [i for i in others if least[i]]
+        if spare > 0 and scorers:
+            for i in rng.choices(scorers, weights=[least[i] for i in scorers], k=spare):
+                vp[i] += 1
+        vp_cards = [[] for _ in range(n)]
+        vp_cards[me] = vp_pool[:own_cards]
+        at = own_cards
+        for i in others:
+            vp_cards[i] = vp_pool[at : at + vp[i]]
+            at += len(vp_cards[i])
+        for k, c in enumerate(vp_pool[at:]):  # only when the tokens cannot explain the VP cards
+            vp_cards[others[k % len(others)] if others else me].append(c)
+        # tokens taken from the supply first, then substitutes (``_gain_token``)
+        per = self.data.cards.achievement_tokens_per_colour
+        taken = [sum(t[c] for t in obs.tokens) for c in range(nc)]
+        edo = list(obs.pending_payments)
+        paying = -1
+        if phase == INSURE:  # the ship being paid waits at Edo, apart from those still to pay
+            paying = next((c for c, pos in enumerate(obs.ships) if pos == self.edo and c not in edo), -1)
+        insure_queue = []
+        if phase == INSURE:  # the seat deciding is ``obs.seat``; the rest of the round follows it
+            order = [(obs.active + k) % n for k in range(n)]
+            insure_queue = order[order.index(me):]
+        s = State(
+            n=n,
+            draw=draw,
+            discard=list(obs.discard),
+            market=list(obs.market),
+            farm=list(obs.farm),
+            reserved=dict(obs.reserved),
+            hands=hands,
+            hand_value=[sum(self.value[c] for c in h) for h in hands],
+            goods=[list(g) for g in obs.merchandise],
+            insured=set(obs.insured),
+            vp=vp,
+            vp_cards=vp_cards,
+            tokens=[list(t) for t in obs.tokens],
+            supply=[max(0, per - k) for k in taken],
+            substitutes=[max(0, k - per) for k in taken],
+            ships=list(obs.ships),
+            phase=phase,
+            setup_pos=sum(1 for t in obs.tokens if any(t)) if phase == TOKENS else n,
+            active=obs.active,
+            due=obs.cost if phase == PAY else 0,
+            paid=obs.paid,
+            edo=edo,
+            paying=paying,
+            sinking=list(obs.sinking),
+            insure_queue=insure_queue,
+            bought=[0] * n,
+            purchases=[0] * n,
+            sunk=[0] * n,
+            insured_count=[0] * n,
+            payments=[max(0, sum(t) - 1) for t in obs.tokens],
+        )
+        return s
+
     def describe(self, s: State, a) -> str:
         """One log line for ``sim replay``."""
         name = self._card_name

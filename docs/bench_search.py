@@ -1,0 +1,54 @@
+"""Cost of the search strategy in decisions per second (one core, 2-player Traders of Osaka).
+
+    .venv/bin/python docs/bench_search.py --games 3 --params '{"iterations": 24, "max_depth": 24}'
+
+Plays search against ``--opponent`` and prints search's decisions/s (its decisions only,
+single-choice decisions included, as the runner counts them) and simulations/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from sim.api import play_game
+from sim.registry import get_game, make_strategy
+from sim.seeding import game_streams
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--game", default="traders_of_osaka")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--opponent", default="random")
+    ap.add_argument("--params", default="{}", help="search params as JSON")
+    a = ap.parse_args()
+    game = get_game(a.game).build(a.players)
+    params = json.loads(a.params)
+    search = make_strategy("search", params, a.game, game=game)
+    sims = [0]
+    simulate = search._simulate
+
+    def counting(*args):
+        sims[0] += 1
+        return simulate(*args)
+
+    search._simulate = counting
+    other = make_strategy(a.opponent, {}, a.game, game=game)
+    mine = 0
+    t0 = time.perf_counter()
+    for i in range(a.games):
+        seats = [search] + [other] * (a.players - 1)
+        seats = seats[i % a.players:] + seats[:i % a.players]
+        chance, rngs = game_streams(1, i, a.players)
+        r = play_game(game, seats, chance, rngs, max_decisions=game.options.max_decisions, record=True)
+        mine += sum(1 for p, _ in r.log if p >= 0 and seats[p] is search)
+    dt = time.perf_counter() - t0
+    print(f"search {params} vs {a.opponent}: {a.games} games in {dt:.1f} s; {mine / dt:.1f} search decisions/s "
+          f"({mine / a.games:.0f} per game), {sims[0] / dt:,.0f} simulations/s")
+
+
+if __name__ == "__main__":
+    main()

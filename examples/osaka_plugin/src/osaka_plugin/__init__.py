@@ -1,0 +1,1 @@
+"""Example boardsim strategy plugin (see ``collector``)."""
