@@ -416,7 +416,7 @@ class TradersOfOsaka:
             phase=phase,
             setup_pos=sum(1 for t in obs.tokens if any(t)) if phase == TOKENS else n,
             active=obs.active,
-            due=obs.cost if phase == PAY else 0,
+            due=obs.cost if phase in (PAY, ACTION) else 0,  # the cost of buying, set when a turn begins
             paid=obs.paid,
             edo=edo,
             paying=paying,
