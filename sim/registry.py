@@ -35,6 +35,9 @@ def games() -> dict[str, Any]:
 
 def get_game(name: str) -> Any:
     """The Game class registered as ``name``. Raises ``SimError`` listing the known games."""
+    fast = _module_attr(f"sim.games.{name}", "GAME")  # workers import only the game they play
+    if fast is not None and fast.info.name == name:
+        return fast
     try:
         return games()[name]
     except KeyError:
@@ -81,6 +84,24 @@ def resolve_strategy(name: str) -> Any:
     return factory
 
 
+def _module_attr(module: str, attr: str) -> Any:
+    if not module.replace(".", "").replace("_", "").isalnum():
+        return None
+    try:
+        return getattr(importlib.import_module(module), attr, None)
+    except ImportError:
+        return None
+
+
+def _fast_factory(name: str, game_name: str) -> Any:
+    """Look in the likely packages first, so a worker does not import every game's strategies."""
+    for module in ("strategies.common", f"strategies.{game_name}", "strategies.search"):
+        found = _module_attr(module, "STRATEGIES") or {}
+        if name in found:
+            return found[name]
+    return None
+
+
 def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None) -> Any:
     """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play.
 
@@ -90,7 +111,7 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     object, the stateless forward model, never a state (called when ``game`` is given, as the
     runner does). A strategy still only ever sees observations in ``choose``.
     """
-    factory = resolve_strategy(name)
+    factory = (":" not in name and _fast_factory(name, game_name)) or resolve_strategy(name)
     allowed = getattr(factory, "games", None)
     if allowed and game_name not in allowed:
         raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
