@@ -144,8 +144,13 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         ("failed", str(failed)),
         ("seed", str(seed)),
         ("seating", cfg["seating"]),
-        ("strategies", ", ".join(cfg["labels"])),
+        ("strategies", "; ".join(
+            lab + (f" = {spec['name']}" if spec["name"] != lab else "")
+            + (" (" + ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items()) + ")" if spec.get("params") else "")
+            for lab, spec in zip(cfg["labels"], cfg["strategies"], strict=True))),
     ]
+    if cfg.get("data"):
+        facts.append(("data files", ", ".join(f"{k}: {v}" for k, v in cfg["data"].items())))
     if cfg.get("options"):
         facts.append(("options", ", ".join(f"{k}={v}" for k, v in cfg["options"].items())))
     if t.stopping:
@@ -315,6 +320,13 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         found = ["No game completed: nothing can be said about balance."]
         if failed:
             found.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
+    if t.errors.height:  # name the failed games so they can be replayed
+        idx = t.errors["game_index"].head(5).to_list()
+        more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""
+        found = [f if "game(s) failed" not in f else
+                 f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
+                 f" `sim replay RUN_DIR --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
+                 for f in found]
     return Report(f"Balance report: {cfg['game']}", facts, found, tables, sections=sections, charts=charts_)
 
 
