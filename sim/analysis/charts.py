@@ -24,8 +24,9 @@ def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: 
     x = range(len(labels))
     ax.bar(x, rate, color="#4C72B0", alpha=0.85, label="win rate")
     ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=6, label="95% Wilson interval")
-    for xi, r in zip(x, rate, strict=True):
-        ax.annotate(f"{r:.1f}%", (xi, r), textcoords="offset points", xytext=(12, 4), fontsize=8)
+    for xi, r, h in zip(x, rate, high, strict=True):  # above the interval: clear of bars and lines
+        ax.annotate(f"{r:.1f}%", (xi, h), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
     if expected is not None:
         ax.axhline(expected * 100, color="#C44E52", linestyle="--", label=f"expected {expected * 100:.1f}%")
     ax.set_xticks(list(x), labels, rotation=20 if by == "strategy" else 0)
