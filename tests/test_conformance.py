@@ -111,3 +111,23 @@ def test_strategies_use_no_global_random():
         text = path.read_text()
         for bad in ("random.random()", "random.choice(", "random.shuffle(", "np.random."):
             assert bad not in text.replace("rng.", "§"), f"{path}: uses global randomness ({bad})"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_jobs_1_and_2_give_identical_tables_for_every_game(name, tmp_path):
+    """DESIGN 'Determinism': the tables do not depend on the number of workers or the chunking."""
+    import polars as pl
+
+    from sim.config import resolve
+    from sim.data import Located
+    from sim.runner import run
+
+    n = games()[name].info.max_players if games()[name].info.max_players <= 4 else 4
+    raw = {"game": name, "players": n, "games": 6, "seed": 3, "strategies": [{"name": "random"}] * n}
+    tables = []
+    for jobs, chunk in ((1, None), (2, 2)):
+        rc = resolve(Located(dict(raw, jobs=jobs, chunk_size=chunk), "", {}))
+        run(rc, tmp_path / f"j{jobs}", progress=False)
+        tables.append({t: pl.read_parquet(tmp_path / f"j{jobs}" / f"{t}.parquet") for t in ("games", "players", "metrics")})
+    for t in ("games", "players", "metrics"):
+        assert tables[0][t].equals(tables[1][t]), t

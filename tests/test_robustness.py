@@ -155,3 +155,22 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     assert proc.returncode == 130
     assert f"sim run --resume {out}" in err and "Traceback" not in err
     assert len(list((out / "chunks").glob("games-*.parquet"))) >= 2
+
+
+def test_dask_backend_gives_the_local_tables(tmp_path):
+    """--backend dask without a scheduler starts a local Dask cluster; same tables as local."""
+    cfg = write(tmp_path, games=24, extra="chunk_size: 6\n")
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "dask"), "--quiet", "--backend", "dask"])
+    assert res.exit_code == 0, res.output
+    assert "dask cluster" in res.output
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "local"), "--quiet"]).exit_code == 0
+    for t in ("games", "players", "metrics"):
+        assert pl.read_parquet(tmp_path / "dask" / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "local" / f"{t}.parquet")), t
+
+
+def test_unreachable_scheduler_leaves_no_folder(tmp_path):
+    cfg = write(tmp_path, games=4)
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "dk"), "--quiet", "--backend", "dask",
+                                   "--scheduler", "notaurl"])
+    assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
+    assert not (tmp_path / "dk").exists()
