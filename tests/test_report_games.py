@@ -48,7 +48,21 @@ def test_report_for_every_game(tmp_path, name):
         assert base64.b64decode(b64)[:8] == b"\x89PNG\r\n\x1a\n"
     comps = out / "components.parquet"
     if comps.is_file() and pl.read_parquet(comps).height and complete:
-        assert "## Components" in md
+        assert "## Components" in md and "## Component distribution" in md
+
+
+def test_solo_title_bands_are_shown_as_a_distribution(tmp_path):
+    """Issue 5: solo Alpenzian runs show the title bands as a distribution (shares add to 100%)."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: alpenzian\nplayers: 1\ngames: 10\nseed: 2\nstrategies:\n  - {name: alpenzian.flowers}\n")
+    out = tmp_path / "r"
+    run(load_config(cfg), out, progress=False)
+    rep = build_report(out)
+    dist = rep.tables["component_distribution"].filter(pl.col("kind") == "title")
+    comps = pl.read_parquet(out / "components.parquet").filter(pl.col("kind") == "title")
+    assert dist["count"].sum() == comps.height == 10  # one title per solo game
+    assert dist["share"].sum() == pytest.approx(1.0)
+    assert "## Component distribution" in (out / "report.md").read_text()
 
 
 def test_components_section_claims_only_with_enough_sample(tmp_path):

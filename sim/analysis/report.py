@@ -312,6 +312,20 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                                    "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
                                    "p (Holm)": _p(r["p_holm"]),
                                    "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few")}), figs))
+    if t.components.height and complete.height:  # how often each component occurs (e.g. solo title bands)
+        held = (t.components.join(complete.select("game_index", "seat"), on=["game_index", "seat"], how="semi")
+                .unique(["game_index", "seat", "kind", "component"])
+                .group_by("kind", "component").agg(count=pl.len()).sort("kind", "component"))
+        total = complete.height
+        cis = [stats.wilson(c, total) for c in held["count"]]
+        held = held.with_columns(share=pl.col("count") / total, ci_low=pl.Series([c[0] for c in cis]),
+                                 ci_high=pl.Series([c[1] for c in cis]))
+        tables["component_distribution"] = held
+        sections.append(Section(
+            "component_distribution", "Component distribution",
+            f"Share of the {total:,} seat-games of complete games that had each component, 95% Wilson intervals.",
+            _rows(held, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["count"],
+                                   "share (95% CI)": _ci(r["share"], r["ci_low"], r["ci_high"], percent=True)})))
     if inputs is not None:
         found = fnd.findings(fnd.Inputs(players=n, components=comp, min_sample=min_sample, games=games.height,
                                         complete=done.height, truncated=trunc, failed=failed,
