@@ -94,6 +94,8 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
     ranges = chunk_ranges(0, 120, 1, 20)
     play_ranges(rc, part, [ranges[0], ranges[3], ranges[5]], progress=False)  # as if interrupted
     (part / "chunks" / "players-000000000100.parquet.tmp").write_bytes(b"half written")
+    rep = CliRunner().invoke(cli, ["report", str(part)])
+    assert rep.exit_code == 2 and f"complete it with `sim run --resume {part}`" in rep.output
     res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
     assert res.exit_code == 0, res.output
     assert "played 60 games" in res.output  # only the missing three chunks

@@ -42,7 +42,9 @@ def load_tables(run_dir: Path) -> RunTables:
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
     if missing:
-        raise SimError(f"'{run_dir}' is not a finished run folder (missing {', '.join(missing)})")
+        hint = (f"; it holds finished chunks of an interrupted run: complete it with `sim run --resume {run_dir}`"
+                if (run_dir / "chunks").is_dir() and (run_dir / "config.json").is_file() else "")
+        raise SimError(f"'{run_dir}' is not a finished run folder (missing {', '.join(missing)}){hint}")
 
     def read(name: str) -> pl.DataFrame:
         p = run_dir / f"{name}.parquet"
