@@ -109,6 +109,24 @@ def package_yaml(package: str, name: str) -> Located:
     return parse_yaml(text, f"{package}/{name}")
 
 
+def read_data_files(package: str, title: str, files: dict[str, str], paths: dict[str, Path] | None) -> dict[str, Located]:
+    """Read a game's data files: the designer's file where ``paths`` names one, else the
+    package's reference file. ``files`` maps data keys to file names in ``package``.
+
+    Raises ``SimError`` for a key the game does not have, or a file that cannot be read/parsed.
+    """
+    paths = dict(paths or {})
+    unknown = sorted(set(paths) - set(files))
+    if unknown:
+        raise SimError(f"unknown data file key(s) {unknown}; {title} takes {sorted(files)}")
+    return {key: read_yaml(paths[key]) if key in paths else package_yaml(package, name) for key, name in files.items()}
+
+
+def data_hashes(docs: dict[str, Located]) -> dict[str, str]:
+    """Content hash per data key, for the run manifest (resume and replay compare them)."""
+    return {key: file_hash(repr(doc.value)) for key, doc in docs.items()}
+
+
 def validate(model: type[BaseModel], doc: Located, value: Any = None, prefix: tuple = ()) -> Any:
     """Validate ``value`` (default: the whole document) against a pydantic model.
 

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sim.api import BaseOptions, SimError
-from sim.data import Located, file_hash, package_yaml, read_yaml, validate
+from sim.data import data_hashes, read_data_files, validate
 
 from .actions import FACE_NAMES
 from .scoring import MOUNTAIN, RANCH_RULES, TERRAIN_CHARS, Board, Tables
@@ -187,16 +187,10 @@ def load_data(paths: dict[str, Path] | None = None) -> AlpenzianData:
 
     Raises ``SimError`` naming the file, line and key for an unknown key or invalid data.
     """
-    paths = dict(paths or {})
-    unknown = sorted(set(paths) - set(DATA_FILES))
-    if unknown:
-        raise SimError(f"unknown data file key(s) {unknown}; Alpenzian takes {sorted(DATA_FILES)}")
-    docs: dict[str, Located] = {}
-    for key, name in DATA_FILES.items():
-        docs[key] = read_yaml(paths[key]) if key in paths else package_yaml(__package__ + ".data", name)
+    docs = read_data_files(__package__ + ".data", "Alpenzian", DATA_FILES, paths)
     sheets = validate(SheetsData, docs["sheets"])
     scoring = validate(ScoringData, docs["scoring"])
-    hashes = {k: file_hash(repr(d.value)) for k, d in docs.items()}
+    hashes = data_hashes(docs)
     return AlpenzianData(sheets=sheets, scoring=scoring, hashes=hashes)
 
 

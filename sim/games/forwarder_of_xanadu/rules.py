@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sim.api import BaseOptions, SimError
-from sim.data import Located, file_hash, package_yaml, read_yaml, validate
+from sim.data import data_hashes, read_data_files, validate
 
 
 class Options(BaseOptions):
@@ -289,13 +289,7 @@ DATA_FILES = {"map": "map.yaml", "orders": "orders.yaml", "companies": "companie
 def load_data(paths: dict[str, Path] | None = None) -> ForwarderData:
     """Load the components from the package or from ``paths`` (keys ``map``, ``orders``,
     ``companies``, ``skills``). Raises ``SimError`` naming file, line and key on invalid data."""
-    paths = dict(paths or {})
-    unknown = sorted(set(paths) - set(DATA_FILES))
-    if unknown:
-        raise SimError(f"unknown data file key(s) {unknown}; Forwarder of Xanadu takes {sorted(DATA_FILES)}")
-    docs: dict[str, Located] = {}
-    for key, name in DATA_FILES.items():
-        docs[key] = read_yaml(paths[key]) if key in paths else package_yaml(__package__ + ".data", name)
+    docs = read_data_files(__package__ + ".data", "Forwarder of Xanadu", DATA_FILES, paths)
     m = validate(MapData, docs["map"])
     orders = validate(OrderData, docs["orders"])
     comp = validate(CompanyData, docs["companies"])
@@ -314,5 +308,5 @@ def load_data(paths: dict[str, Path] | None = None) -> ForwarderData:
         k = sum(c.colour == col for c in skills.cards)
         if k != 4:
             raise SimError(f"{docs['skills'].source}: colour {col} has {k} skill cards; 'Standard' needs 4 per company")
-    hashes = {k: file_hash(repr(d.value)) for k, d in docs.items()}
+    hashes = data_hashes(docs)
     return ForwarderData(map=m, orders=orders, companies=comp, skills=skills, hashes=hashes)

@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sim.api import BaseOptions, SimError
-from sim.data import Located, file_hash, package_yaml, read_yaml, validate
+from sim.api import BaseOptions
+from sim.data import data_hashes, read_data_files, validate
 
 RESOURCES = ("wood", "brick", "steel", "stone")
 ITEMS = RESOURCES + ("worker", "merchant")  # dice faces, in this order
@@ -193,14 +193,8 @@ def load_data(paths: dict[str, Path] | None = None) -> TaiwanData:
 
     Raises ``SimError`` naming the file, line and key for an unknown key or invalid data.
     """
-    paths = dict(paths or {})
-    unknown = sorted(set(paths) - set(DATA_FILES))
-    if unknown:
-        raise SimError(f"unknown data file key(s) {unknown}; Taiwan Formosa takes {sorted(DATA_FILES)}")
-    docs: dict[str, Located] = {}
-    for key, name in DATA_FILES.items():
-        docs[key] = read_yaml(paths[key]) if key in paths else package_yaml(__package__ + ".data", name)
+    docs = read_data_files(__package__ + ".data", "Taiwan Formosa", DATA_FILES, paths)
     buildings = validate(BuildingData, docs["buildings"])
     landmarks = validate(LandmarkData, docs["landmarks"])
-    hashes = {k: file_hash(repr(d.value)) for k, d in docs.items()}
+    hashes = data_hashes(docs)
     return TaiwanData(buildings=buildings, landmarks=landmarks, hashes=hashes)

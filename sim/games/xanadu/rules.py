@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sim.api import BaseOptions, SimError
-from sim.data import Located, file_hash, package_yaml, read_yaml, validate
+from sim.data import data_hashes, read_data_files, validate
 
 COLOURS = ("brown", "blue", "yellow", "green")
 
@@ -147,12 +147,9 @@ def load_data(paths: dict[str, Path] | None = None, *, strict_counts: bool = Tru
     """Load the card list from the package or ``paths['cards']``; raise ``SimError`` naming file,
     line and key for invalid data. ``strict_counts``: the colour counts must be the rulebook's
     (24/24/12/10, 70 cards)."""
-    paths = dict(paths or {})
-    unknown = sorted(set(paths) - set(DATA_FILES))
-    if unknown:
-        raise SimError(f"unknown data file key(s) {unknown}; Xanadu takes {sorted(DATA_FILES)}")
-    doc: Located = read_yaml(paths["cards"]) if "cards" in paths else package_yaml(__package__ + ".data", "cards.yaml")
+    docs = read_data_files(__package__ + ".data", "Xanadu", DATA_FILES, paths)
+    doc = docs["cards"]
     cards = validate(CardData, doc)
     if strict_counts and cards.counts != RULEBOOK_COUNTS:
         raise SimError(f"{doc.where(('counts',))}: the rulebook has {RULEBOOK_COUNTS} (70 cards), got {cards.counts}")
-    return XanaduData(cards=cards, hashes={"cards": file_hash(repr(doc.value))})
+    return XanaduData(cards=cards, hashes=data_hashes(docs))
