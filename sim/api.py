@@ -65,6 +65,26 @@ class Game(Protocol):
     def winners(self, state: Any) -> frozenset[int]: ...
 
 
+class EngineBase:
+    """Shared plumbing of the game classes: the player-count check and ``build`` from raw config
+    values. Subclasses set ``info``, ``Options`` and ``load_data`` (a staticmethod reading the
+    game's data files, ``SimError`` on bad data)."""
+
+    info: ClassVar[GameInfo]
+    Options: ClassVar[type]
+
+    @classmethod
+    def build(cls, num_players: int, options: dict | None = None, data_paths: dict | None = None) -> Any:
+        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
+        return cls(num_players, cls.Options(**(options or {})), cls.load_data(data_paths))
+
+    def check_players(self, num_players: int) -> None:
+        """Raises ``ValueError`` for a player count outside the game's range."""
+        i = self.info
+        if not i.min_players <= num_players <= i.max_players:
+            raise ValueError(f"{i.title or i.name} takes {i.min_players}-{i.max_players} players, not {num_players}")
+
+
 class Strategy(Protocol):
     """A player: picks one of ``legal`` from the seat's observation, using only ``rng`` for randomness."""
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from pathlib import Path
 
-from sim.api import CHANCE, TERMINAL, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
 
 from .actions import (
     ACTION_NAMES,
@@ -169,7 +168,7 @@ def payments(req: tuple[int, int, int], s: int, u: int, p: int) -> tuple[tuple[i
     return tuple(out)
 
 
-class ForwarderOfXanadu:
+class ForwarderOfXanadu(EngineBase):
     """Forwarder of Xanadu for 2-5 players. ``ForwarderOfXanadu(n, Options(), load_data())``.
 
     Raises ``ValueError`` for a player count outside 2-5.
@@ -177,10 +176,10 @@ class ForwarderOfXanadu:
 
     info = GameInfo("forwarder_of_xanadu", "1", 2, 5, "Forwarder of Xanadu", "seeds/000_9ef0bc5814b384a6.txt")
     Options = Options
+    load_data = staticmethod(load_data)
 
     def __init__(self, num_players: int, options: Options | None = None, data: ForwarderData | None = None):
-        if not self.info.min_players <= num_players <= self.info.max_players:
-            raise ValueError(f"Forwarder of Xanadu takes 2-5 players, not {num_players}")
+        self.check_players(num_players)
         self.num_players = num_players
         self.options = o = options or Options()
         self.data = d = data or load_data()
@@ -264,10 +263,6 @@ class ForwarderOfXanadu:
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
 
-    @classmethod
-    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
-        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
-        return cls(num_players, Options(**(options or {})), load_data(data_paths))
 
     # ------------------------------------------------------------------ helpers
     def bonus(self, s: State, seat: int, effect: str) -> int:

@@ -26,9 +26,8 @@ import copy
 import math
 from dataclasses import dataclass, field, fields
 from itertools import product
-from pathlib import Path
 
-from sim.api import CHANCE, TERMINAL, GameInfo, SimError
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, SimError
 
 from .actions import (
     END_TURN,
@@ -150,15 +149,15 @@ def uncompleted_penalty(space: int, table: tuple[int, ...]) -> int:
     return table[space - 1] if space <= len(table) else space + 1
 
 
-class TaiwanFormosa:
+class TaiwanFormosa(EngineBase):
     """Taiwan Formosa for 2-5 players. ``TaiwanFormosa(num_players, Options(), load_data())``."""
 
     info = GameInfo("taiwan_formosa", "1", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
     Options = Options
+    load_data = staticmethod(load_data)
 
     def __init__(self, num_players: int, options: Options | None = None, data: TaiwanData | None = None):
-        if not self.info.min_players <= num_players <= self.info.max_players:
-            raise ValueError(f"Taiwan Formosa takes 2-5 players, not {num_players}")
+        self.check_players(num_players)
         self.num_players = num_players
         self.options = o = options or Options()
         self.data = data or load_data()
@@ -246,10 +245,6 @@ class TaiwanFormosa:
             return [(k,)]
         return [(i,) + rest for i in range(k + 1) for rest in TaiwanFormosa._multisets(k - i, m - 1)]
 
-    @classmethod
-    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
-        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
-        return cls(num_players, Options(**(options or {})), load_data(data_paths))
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from sim.api import CHANCE, TERMINAL, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
 
 from .actions import (
     BUY,
@@ -92,7 +91,7 @@ class State:
     refreshed: bool = False  # the Market was refreshed at the start of this turn
 
 
-class TradersOfOsaka:
+class TradersOfOsaka(EngineBase):
     """Traders of Osaka for 2-4 players. ``TradersOfOsaka(num_players, Options(), load_data())``.
 
     Raises ``ValueError`` for a player count outside 2-4.
@@ -100,10 +99,10 @@ class TradersOfOsaka:
 
     info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
     Options = Options
+    load_data = staticmethod(load_data)
 
     def __init__(self, num_players: int, options: Options | None = None, data: OsakaData | None = None):
-        if not self.info.min_players <= num_players <= self.info.max_players:
-            raise ValueError(f"Traders of Osaka takes 2-4 players, not {num_players}")
+        self.check_players(num_players)
         self.num_players = num_players
         self.options = options or Options()
         self.data = data or load_data()
@@ -140,10 +139,6 @@ class TradersOfOsaka:
         self._token = tuple(ChooseToken(c) for c in range(len(self.colours)))
         self._order = tuple(ChoosePayment(c) for c in range(len(self.colours)))
 
-    @classmethod
-    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
-        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
-        return cls(num_players, Options(**(options or {})), load_data(data_paths))
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:

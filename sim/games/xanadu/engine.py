@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from sim.api import CHANCE, TERMINAL, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
 
 from .actions import END_SELLING, END_TURN, Build, Draw, EndSelling, EndTurn, PlaceStart, PlaceWorker, Sell
 from .observation import Card, Observation
@@ -78,7 +77,7 @@ class State:
     sold_ids: list[list[int]] = field(default_factory=list)
 
 
-class Xanadu:
+class Xanadu(EngineBase):
     """Xanadu for 2-6 players. ``Xanadu(num_players, Options(), load_data())``.
 
     Raises ``ValueError`` for a player count outside 2-6.
@@ -86,10 +85,10 @@ class Xanadu:
 
     info = GameInfo("xanadu", "1", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
     Options = Options
+    load_data = staticmethod(load_data)
 
     def __init__(self, num_players: int, options: Options | None = None, data: XanaduData | None = None):
-        if not self.info.min_players <= num_players <= self.info.max_players:
-            raise ValueError(f"Xanadu takes 2-6 players, not {num_players}")
+        self.check_players(num_players)
         self.num_players = num_players
         self.options = options or Options()
         self.data = data or load_data()
@@ -132,10 +131,6 @@ class Xanadu:
         self._start = tuple(PlaceStart(i) for i in ids)
         self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
 
-    @classmethod
-    def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
-        """Build from raw option values and data paths (validated; ``SimError`` on bad data)."""
-        return cls(num_players, Options(**(options or {})), load_data(data_paths))
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
