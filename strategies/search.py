@@ -38,7 +38,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim.api import CHANCE, TERMINAL, SimError, sample_chance
 from strategies.common import RandomStrategy, ScriptedStrategy
@@ -58,6 +58,14 @@ class _Node:
         self.children: dict[tuple[int, Any], _Node] = {}
 
 
+class _Spec(BaseModel):
+    """A strategy of the portfolio: registry name or import string, and its params."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
 class SearchStrategy(ScriptedStrategy):
     """ISMCTS: determinizes hidden information, then searches (any game with determinize)."""
 
@@ -68,6 +76,7 @@ class SearchStrategy(ScriptedStrategy):
         rollout_params: dict[str, Any] = Field(default_factory=dict, description="params of the rollout strategy")
         max_depth: int | None = Field(16, ge=0, description="rollout depth cap in decisions (None: play to the end); scores decide then")
         score_weight: float = Field(0.5, ge=0, le=1, description="weight of the score margin (normalised) against the rank reward")
+        portfolio: list[str | _Spec] = Field(default_factory=list, description="strategies whose moves are the only candidates at every tree node (portfolio search): names, import strings or {name, params}; empty: every legal move")
 
         @field_validator("rollout")
         @classmethod
@@ -76,18 +85,29 @@ class SearchStrategy(ScriptedStrategy):
                 raise ValueError("the rollout strategy cannot be 'search' itself")
             return v
 
+        @field_validator("portfolio")
+        @classmethod
+        def _specs(cls, v: list) -> list[_Spec]:
+            specs = [_Spec(name=x) if isinstance(x, str) else x for x in v]
+            if any(x.name == "search" for x in specs):
+                raise ValueError("a portfolio strategy cannot be 'search' itself")
+            return specs
+
     requires = ("determinize",)  # methods the game must provide (checked by ``check_game``)
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         from sim.registry import resolve_strategy
 
-        try:  # an unknown rollout name fails at config validation, not in a worker
-            resolve_strategy(self.p.rollout)
-        except SimError as exc:
-            raise SimError(f"search: rollout: {exc}") from None
+        names = [("rollout", self.p.rollout)] + [("portfolio", x.name) for x in self.p.portfolio]
+        for role, name in names:  # an unknown name fails at config validation, not in a worker
+            try:
+                resolve_strategy(name)
+            except SimError as exc:
+                raise SimError(f"search: {role}: {exc}") from None
         self.game: Any = None
         self._rollout: Any = None
+        self._portfolio: list[Any] = []
         self._fast_random = False
 
     # ---------------------------------------------------------------- wiring
@@ -101,6 +121,8 @@ class SearchStrategy(ScriptedStrategy):
             raise SimError(f"strategy 'search' needs the game to provide {', '.join(missing)}(); "
                            f"'{game_name}' does not yet")
         make_strategy(self.p.rollout, self.p.rollout_params, game_name)
+        for x in self.p.portfolio:
+            make_strategy(x.name, x.params, game_name)
 
     def bind(self, game: Any) -> None:
         """Receive the forward model (the game object, never a state). Called once per run."""
@@ -110,6 +132,9 @@ class SearchStrategy(ScriptedStrategy):
         self.game = game
         self._rollout = make_strategy(self.p.rollout, self.p.rollout_params, game.info.name, game=game)
         self._fast_random = type(self._rollout) is RandomStrategy  # same draws as its choose, no observe
+        self._portfolio = [make_strategy(x.name, x.params, game.info.name, game=game) for x in self.p.portfolio]
+        # at the depth cap: the score if the game ended now when the game can tell, else the score so far
+        self._cap_scores = getattr(game, "scores_if_ended", game.scores)
         opts = getattr(game, "options", None)
         self._cap = getattr(opts, "max_decisions", 5000)
 
@@ -120,6 +145,10 @@ class SearchStrategy(ScriptedStrategy):
         if self.game is None:
             raise SimError("strategy 'search' is not bound to a game: build it with "
                            "make_strategy(name, params, game_name, game=game) or call bind(game)")
+        if self._portfolio:
+            legal = self._candidates(obs, legal, rng)
+            if len(legal) == 1:
+                return legal[0]  # the portfolio agrees: nothing to search
         root = _Node(-1)
         bounds = [math.inf, -math.inf]  # range of score margins seen in this search
         budget = self.p.iterations
@@ -134,6 +163,15 @@ class SearchStrategy(ScriptedStrategy):
             if child is not None and (child.visits, child.total / child.visits) > key:
                 best, key = a, (child.visits, child.total / child.visits)
         return best
+
+    def _candidates(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> list[Any]:
+        """The distinct moves the portfolio's strategies would play, in portfolio order."""
+        out: list[Any] = []
+        for strategy in self._portfolio:
+            a = strategy.choose(obs, legal, rng)
+            if a not in out:
+                out.append(a)
+        return out
 
     @staticmethod
     def _decided(root: _Node, remaining: int) -> bool:
@@ -155,6 +193,7 @@ class SearchStrategy(ScriptedStrategy):
         current, apply, legal_actions = game.current_player, game.apply_action, game.legal_actions
         state = game.determinize(obs, rng)
         node, path = root, []
+        portfolio = self._portfolio
         c = self.p.exploration
         lo, hi = bounds
         scale = 0.0 if hi <= lo else 1.0 / (hi - lo)
@@ -166,7 +205,12 @@ class SearchStrategy(ScriptedStrategy):
             if p == CHANCE:
                 apply(state, sample_chance(game, state, rng))
                 continue
-            acts = legal if node is root else legal_actions(state)
+            if node is root:
+                acts = legal
+            elif portfolio:
+                acts = self._candidates(game.observe(state, p), legal_actions(state), rng)
+            else:
+                acts = legal_actions(state)
             kids = node.children
             untried = []
             best, best_value = None, -math.inf
@@ -219,7 +263,7 @@ class SearchStrategy(ScriptedStrategy):
                 apply(state, sample_chance(game, state, rng))
                 continue
             if depth >= cap:
-                return self.rewards(game.scores(state), None)
+                return self.rewards(self._cap_scores(state), None)
             acts = legal_actions(state)
             apply(state, acts[int(rng.random() * len(acts))] if fast else choose(observe(state, p), acts, rng))
             depth += 1

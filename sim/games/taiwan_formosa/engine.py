@@ -412,6 +412,16 @@ class TaiwanFormosa(EngineBase):
         """VP per seat (final scoring included once the game is over)."""
         return tuple(float(v) for v in s.vp)
 
+    def scores_if_ended(self, s: State) -> tuple[float, ...]:
+        """VP per seat if the game ended now: 'Final Scoring' (uncompleted buildings, penalties,
+        abilities, area majorities) applied to a copy of the state. The ``search`` strategy's
+        value at its depth cap."""
+        if s.scored:
+            return self.scores(s)
+        t = self.clone(s)
+        self._final_scoring(t)
+        return self.scores(t)
+
     def winners(self, s: State) -> frozenset[int]:
         """Most VP; ties by most coins; then all tied players win ('Final Scoring')."""
         key = [(s.vp[i], s.coins[i]) for i in range(s.n)]

@@ -246,6 +246,14 @@ class Xanadu(EngineBase):
         """Tong bao per seat ('A játék lényege')."""
         return tuple(float(c) for c in s.coins)
 
+    def scores_if_ended(self, s: State) -> tuple[float, ...]:
+        """Tong bao per seat if the End of Game card were drawn now: coins plus the current sale
+        price of every built card ('Játék vége': everyone sells every built card). The ``search``
+        strategy's value at its depth cap."""
+        bonus = self.options.bonus_on_every_sale
+        return tuple(float(s.coins[i] + sum(self.sale_price(s, c, bonus=bonus) for c in s.built[i]))
+                     for i in range(s.n))
+
     def winners(self, s: State) -> frozenset[int]:
         """Most tong bao; the rulebook has no tie-break, so ties share the win (RULINGS §4)."""
         best = max(s.coins)
