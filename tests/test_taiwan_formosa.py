@@ -817,3 +817,15 @@ def test_hot_spring_counting_and_optional_minor_markers():
     game.apply_action(s, BuyBuilding(hot))
     game.apply_action(s, PlaceMarkers(-1))
     assert s.markers[0] == 7 and s.vp[0] == 4 and game.observe(s, 0).prompt == "action"
+
+
+def test_scores_if_ended_applies_final_scoring_to_a_copy():
+    """Two players: the 2-player majority example above (seat 0 2 VP, seat 1 8 + 6 VP) on top of
+    5 and 3 VP already scored; the state itself keeps its VP and is not marked scored."""
+    game, s = setup(n=2)
+    s.areas[NORTH] += (0, 1, 1)
+    s.areas[EAST] += (0,)
+    s.areas[SOUTH] += (1, 1)
+    s.vp = [5, 3]
+    assert game.scores_if_ended(s) == (5.0 + 2, 3.0 + 14)
+    assert game.scores(s) == (5.0, 3.0) and not s.scored and s.vp_major == [0, 0]

@@ -566,3 +566,19 @@ def test_selling_for_zero_is_allowed():
     assert Sell(quarry) in g.legal_actions(s)
     g.apply_action(s, Sell(quarry))
     assert s.coins[0] == 0 and s.sold and quarry in s.discard
+
+
+def test_scores_if_ended_is_the_end_of_game_sale_now():
+    """'Játék vége': every built card sells at its current price. Barracks with no worker sells
+    for 6 (example above); Quarry under one worker at its box-2 price."""
+    g = GAME.build(2)
+    s = make(g, hands=[[], []], built=[["Barracks"], ["Quarry", "Chuang-Mu Hall"]],
+             workers={"Quarry": [(filler(1)[0], 0)]}, draw=[])
+    s.coins = [3, 4]
+    quarry, hall = g.cards[cid("Quarry")], g.cards[cid("Chuang-Mu Hall")]
+    expected = (3.0 + 6, 4.0 + quarry.prices[1] + hall.prices[0])
+    assert g.scores_if_ended(s) == expected
+    assert g.scores(s) == (3.0, 4.0)  # the state is not changed
+    s.end_in, s.top_left, s.to_draw = True, 0, [0]
+    g.apply_action(s, Draw(g.END))  # the real end gives the same tong bao
+    assert g.scores(s) == expected
