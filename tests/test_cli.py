@@ -193,3 +193,31 @@ def test_bad_data_file_content_is_reported_with_its_line(tmp_path):
 def test_missing_config_file():
     res = CliRunner().invoke(cli, ["run", "no/such/file.yaml"])
     assert res.exit_code == 2 and "file not found" in res.output
+
+
+def test_charts_draw_intervals_that_miss_their_estimate():
+    from sim.analysis import charts
+
+    t = pl.DataFrame({"figure": ["Balance"], "value": [0.9], "ci_low": [0.65], "ci_high": [0.85]})
+    fig = charts.interval_chart(t, "figure", "value", "t", "value")  # used to raise: negative error bar
+    assert fig.axes
+
+
+def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from sim.analysis import charts
+
+    out = tmp_path / "copy"
+    shutil.copytree(run_dir[0], out)
+    (out / "report.md").unlink()
+
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(charts, "head_to_head_chart", broken)
+    res = invoke("report", out)
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text()
+    assert "## Head to head" in md and "figure 'head_to_head' could not be drawn: ValueError: boom" in md
+    assert "![Win rate by seat" in md and "warning: figure 'head_to_head'" in res.output

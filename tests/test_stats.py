@@ -221,3 +221,32 @@ def test_findings_warn_that_fixed_seating_confounds_seat_and_strategy():
     x = _inputs(players_table(rows), 2, games=40)
     x.seating = "fixed"
     assert any(f.startswith("Seating is fixed") for f in fnd.findings(x))
+
+
+def _even_four_seats():
+    """40 games, 4 seats, one winner a game: seats win 10, 11, 10 and 9 games."""
+    winner = [0] * 10 + [1] * 11 + [2] * 10 + [3] * 9
+    return np.array([[float(w == s) for s in range(4)] for w in winner])
+
+
+def test_balance_interval_holds_the_estimate_when_seats_are_nearly_even():
+    wins = _even_four_seats()
+    # win rates 10/40, 11/40, 10/40, 9/40: largest gap 2/40, Balance 0.95. A percentile bootstrap of
+    # 1 - gap reaches no higher than 0.95 here (resampling only widens the gap); the interval must hold it.
+    lo, hi = stats.balance_interval(wins, stats.analysis_rng(1, 3), 500)
+    assert lo < 0.95 and hi == 1.0  # a gap of 2 games in 40 is well within noise: perfectly even is not excluded
+    lf_games = pl.DataFrame({"game_index": range(40), "n_decisions": [1] * 40, "truncated": [False] * 40,
+                             "failed": [False] * 40, "n_winners": [1] * 40})
+    rows = [(g, s, "x", 0.0, 1 if wins[g, s] else 2, bool(wins[g, s])) for g in range(40) for s in range(4)]
+    bal = stats.ludii_figures(lf_games, players_table(rows), seed=1, n_resamples=300).row(0, named=True)
+    assert bal["figure"] == "Balance" and bal["value"] == pytest.approx(0.95)
+    assert bal["ci_low"] < 0.95 <= bal["ci_high"] == 1.0
+
+
+def test_balance_interval_excludes_even_when_one_seat_dominates():
+    # 2 seats, 100 games: seat 0 wins 80 -> gap 0.6, Balance 0.4; each rate is known to about ±0.08,
+    # so the gap's bootstrap spread c is near 0.16: the interval is about 0.4 ± 0.16, far below 1
+    wins = np.array([[1.0, 0.0]] * 80 + [[0.0, 1.0]] * 20)
+    lo, hi = stats.balance_interval(wins, stats.analysis_rng(1, 3), 500)
+    assert 0.15 < lo < 0.4 < hi < 0.65
+    assert hi - 0.4 == pytest.approx(0.4 - lo)  # symmetric: G - c > 0, so [1 - G - c, 1 - G + c]
