@@ -41,7 +41,7 @@ def _out_dir(rc, out: str | None, config: str) -> Path:
         return Path(out)
     if rc.output:
         return Path(rc.output)
-    return Path("reports") / Path(config).stem
+    return Path("reports") / rc.game / Path(config).stem
 
 
 def run_options(f):
@@ -51,7 +51,7 @@ def run_options(f):
         click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1)."),
         click.option("--seed", type=int, help="Override the root seed."),
         click.option("--out", type=click.Path(file_okay=False),
-                     help="Run folder (default: config 'output', else reports/<config name>)."),
+                     help="Run folder (default: config 'output', else reports/<game>/<config name>)."),
         click.option("--force", is_flag=True, help="Replace an existing run folder."),
         click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
                      help="Complete an interrupted run folder (no CONFIG)."),
@@ -207,7 +207,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.option("--games", type=int, help="Override the number of games per point.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
-@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<config name>-sweep).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
 @click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
 @click.option("--figure", "figures", multiple=True,
               type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
@@ -231,7 +231,7 @@ def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, qu
     rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
     if not rc.sweep:
         raise SimError(f"{config}: no 'sweep:' key; e.g. sweep: {{options.end_tokens: [6, 8, 10]}}")
-    out_dir = Path(out) if out else Path("reports") / f"{Path(config).stem}-sweep"
+    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
     t0 = time.perf_counter()
     pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                            echo=click.echo, point_reports=point_reports)

@@ -233,8 +233,10 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None) -> No
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
         if not force:
-            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it,"
-                           " --out for another, or --resume to complete it")
+            unfinished = (out / "config.json").is_file() and (out / "chunks").is_dir()
+            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
+                           + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
+                              if unfinished else " or --out for another"))
         here = Path.cwd().resolve()
         target = out.resolve()
         foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)

@@ -221,3 +221,21 @@ def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch
     md = (out / "report.md").read_text()
     assert "## Head to head" in md and "figure 'head_to_head' could not be drawn: ValueError: boom" in md
     assert "![Win rate by seat" in md and "warning: figure 'head_to_head'" in res.output
+
+
+def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_unfinished_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "other").mkdir()
+    osaka = write(tmp_path / "configs", BASE.replace("games: 60", "games: 6"), "baseline.yaml")
+    xanadu = write(tmp_path / "other", "game: xanadu\nplayers: 2\ngames: 4\nseed: 1\n"
+                   "strategies: [{name: random}, {name: random}]\n", "baseline.yaml")
+    assert invoke("run", osaka, "--quiet").exit_code == 0
+    assert invoke("run", xanadu, "--quiet").exit_code == 0  # same config name, another game: no collision
+    assert (tmp_path / "reports/traders_of_osaka/baseline/report.md").is_file()
+    assert (tmp_path / "reports/xanadu/baseline/report.md").is_file()
+    again = CliRunner().invoke(cli, ["run", str(osaka), "--quiet"])
+    assert again.exit_code == 2 and "already exists" in again.output and "--resume" not in again.output
+    (tmp_path / "reports/traders_of_osaka/baseline/chunks").mkdir()  # as an interrupted run leaves it
+    again = CliRunner().invoke(cli, ["run", str(osaka), "--quiet"])
+    assert again.exit_code == 2 and "sim run --resume reports/traders_of_osaka/baseline" in again.output
