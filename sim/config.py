@@ -104,7 +104,7 @@ class RunConfig(BaseModel):
     jobs: int
     chunk_size: int | None
     output: str | None
-    source: str = ""
+    source: str = ""  # the config file, absolute: replay and resume find modules next to it from any folder
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
 
@@ -117,9 +117,8 @@ class RunConfig(BaseModel):
 
 
 def add_config_folder(rc: RunConfig) -> None:
-    """Let import strings name modules kept next to the config file (``mystrats:Greedy``)."""
-    import sys
-
+    """Let import strings name modules kept next to the config file (``mystrats:Greedy``); run
+    folders store the config's absolute path, so this works from any folder (replay, resume)."""
     if rc.source:
         folder = str(Path(rc.source).resolve().parent)
         if folder not in sys.path:
@@ -222,7 +221,8 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
         strategies=tuple(cfg.strategies), labels=labels, options=options, data=data,
-        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output, source=doc.source,
+        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
+        source=str(Path(doc.source).resolve()) if doc.source else "",
         sweep=cfg.sweep or {}, checks=checks,
     )
     try:

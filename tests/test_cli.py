@@ -239,3 +239,39 @@ def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_un
     (tmp_path / "reports/traders_of_osaka/baseline/chunks").mkdir()  # as an interrupted run leaves it
     again = CliRunner().invoke(cli, ["run", str(osaka), "--quiet"])
     assert again.exit_code == 2 and "sim run --resume reports/traders_of_osaka/baseline" in again.output
+
+
+def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_another_folder(tmp_path, monkeypatch):
+    import sys
+
+    from sim import runner
+
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "wtr_next_to_config.py").write_text(
+        "class Last:\n    def choose(self, obs, legal, rng):\n        return legal[-1]\n")
+    write(study, BASE.replace("games: 60", "games: 8\nchunk_size: 2").replace(
+        "{name: random}", "{name: 'wtr_next_to_config:Last'}"), "c.yaml")
+    monkeypatch.setattr(sys, "path", list(sys.path))  # restored afterwards
+    monkeypatch.chdir(study)
+    assert invoke("run", "c.yaml", "--out", tmp_path / "o", "--quiet").exit_code == 0  # relative config path
+    assert json.loads((tmp_path / "o" / "config.json").read_text())["source"] == str(study / "c.yaml")
+    part = tmp_path / "part"  # the same run, interrupted before games 6-7
+    runner.prepare_output(part, False)
+    rc = runner.load_run_config(tmp_path / "o")
+    runner.write_run_files(rc, part, runner.build_game(rc))
+    runner.play_ranges(rc, part, runner.chunk_ranges(0, 6, 1, 2), progress=False)
+
+    def fresh_process_elsewhere():  # the module is neither imported nor on sys.path nor cached
+        monkeypatch.chdir(tmp_path)
+        sys.path.remove(str(study))
+        del sys.modules["wtr_next_to_config"]
+        runner._setup.cache_clear()
+
+    fresh_process_elsewhere()
+    res = invoke("replay", tmp_path / "o", "--game-index", "2")
+    assert res.exit_code == 0 and "seat 0: wtr_next_to_config:Last" in res.output
+    fresh_process_elsewhere()
+    res = invoke("run", "--resume", part, "--quiet")
+    assert res.exit_code == 0 and "played 2 games" in res.output
+    assert pl.read_parquet(part / "players.parquet").equals(pl.read_parquet(tmp_path / "o" / "players.parquet"))
