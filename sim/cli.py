@@ -267,7 +267,7 @@ def validate(config: str) -> None:
 @click.argument("what", type=click.Choice(["games", "strategies"]))
 def list_(what: str) -> None:
     """List registered games or strategies."""
-    from .registry import games, strategies
+    from .registry import games, resolve_strategy, strategies, strategy_params
 
     if what == "games":
         for name, cls in games().items():
@@ -275,10 +275,15 @@ def list_(what: str) -> None:
             click.echo(f"{name:<24}{i.min_players}-{i.max_players} players  v{i.version}  {i.title}")
     else:
         for name, factory in strategies().items():
+            if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
+                try:
+                    factory = resolve_strategy(name)
+                except SimError as exc:
+                    click.echo(f"{name}  [cannot load]\n    {exc}")
+                    continue
             doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
             allowed = getattr(factory, "games", ())
-            model = getattr(factory, "Params", None)
-            params = ", ".join(f"{k}={f.default!r}" for k, f in model.model_fields.items()) if model else ""
+            params = ", ".join(f"{k}={v!r}" for k, v in strategy_params(factory).items())
             click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
             if doc:
                 click.echo(f"    {doc}")

@@ -9,6 +9,7 @@ every ``strategies.<game>`` subpackage, installed packages registering in the en
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from functools import cache
 from importlib.metadata import entry_points
@@ -84,6 +85,20 @@ def resolve_strategy(name: str) -> Any:
     return factory
 
 
+def strategy_params(factory: Any) -> dict[str, Any]:
+    """A factory's parameters and their defaults: from its pydantic ``Params`` model (a field with a
+    ``default_factory`` shows the value it makes), else from its signature (``__init__(self, colours=2)``)."""
+    model = getattr(factory, "Params", None)
+    if model is not None:
+        return {k: f.get_default(call_default_factory=True) for k, f in model.model_fields.items()}
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return {}
+    return {k: p.default for k, p in sig.parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
+
+
 def _module_attr(module: str, attr: str) -> Any:
     if not module.replace(".", "").replace("_", "").isalnum():
         return None
@@ -122,8 +137,7 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     except SimError:
         raise
     except ValidationError as exc:
-        model = getattr(factory, "Params", None)
-        known = ", ".join(f"{k} (default {f.default!r})" for k, f in model.model_fields.items()) if model else ""
+        known = ", ".join(f"{k} (default {v!r})" for k, v in strategy_params(factory).items())
         problems = "; ".join(
             f"'{'.'.join(map(str, e['loc']))}': {'unknown parameter' if e['type'] == 'extra_forbidden' else e['msg']}"
             for e in exc.errors()
