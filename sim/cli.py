@@ -255,11 +255,16 @@ def report(run_dir: str, min_sample: int) -> None:
 
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False))
-def validate(config: str) -> None:
-    """Check CONFIG (keys, game, strategies, options, data files) without playing."""
+@click.option("--games", type=int, help="The number of games, as `sim run --games` gives it.")
+@click.option("--seed", type=int, help="The root seed, as `sim run --seed` gives it.")
+def validate(config: str, games: int | None, seed: int | None) -> None:
+    """Check CONFIG (keys, game, strategies, options, data files) without playing.
+
+    Accepts exactly what `sim run` accepts: games and seed may come from --games and --seed.
+    """
     from .config import load_config
 
-    rc = load_config(config)
+    rc = load_config(config, {"games": games, "seed": seed})
     click.echo(f"{config}: ok ({rc.game}, {rc.players} players, {rc.games} games, strategies: {', '.join(rc.labels)})")
 
 

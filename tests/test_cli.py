@@ -167,6 +167,14 @@ BAD = [
     ("python object tag", BASE + "output: !!python/object/apply:os.system ['echo hi']\n", r"line 9: unsupported YAML tag"),
     ("not a mapping", "- a\n- b\n", r"a config must be a mapping"),
     ("import string", BASE.replace("name: random", "name: 'nosuchpkg.mod:Thing'"), r"does not resolve"),
+    ("strategy param type", BASE.replace("params: {min_set: 3}", "params: {min_set: two}"),
+     r"line 7, key 'strategies.1.params.min_set': strategy 'osaka.shipper': bad params: 'min_set': must be a number, "
+     r"got 'two'"),
+    ("strategy param range", BASE.replace("params: {min_set: 3}", "params: {min_set: 0}"),
+     r"line 7, key 'strategies.1.params.min_set': .*'min_set': Input should be greater than or equal to 1"),
+    ("strategy of another game", BASE.replace("players: 3", "players: 3\ngame: xanadu").replace(
+        "game: traders_of_osaka\n", ""), r"line 6, key 'strategies.0.name': strategy 'osaka.trader' plays "
+     r"traders_of_osaka, not 'xanadu'"),
 ]
 
 
@@ -275,3 +283,14 @@ def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_anothe
     res = invoke("run", "--resume", part, "--quiet")
     assert res.exit_code == 0 and "played 2 games" in res.output
     assert pl.read_parquet(part / "players.parquet").equals(pl.read_parquet(tmp_path / "o" / "players.parquet"))
+
+
+def test_validate_accepts_what_run_accepts(tmp_path):
+    cfg = write(tmp_path, BASE.replace("games: 60\n", "").replace("seed: 11\n", ""))
+    res = CliRunner().invoke(cli, ["validate", str(cfg)])
+    assert res.exit_code == 2 and "key 'games': required key is missing" in res.output
+    assert "--games N, --seed S" in res.output
+    res = CliRunner().invoke(cli, ["validate", str(cfg), "--games", "10", "--seed", "3"])
+    assert res.exit_code == 0 and "3 players, 10 games" in res.output
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--games", "3", "--seed", "3", "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0
