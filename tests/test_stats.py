@@ -250,3 +250,38 @@ def test_balance_interval_excludes_even_when_one_seat_dominates():
     lo, hi = stats.balance_interval(wins, stats.analysis_rng(1, 3), 500)
     assert 0.15 < lo < 0.4 < hi < 0.65
     assert hi - 0.4 == pytest.approx(0.4 - lo)  # symmetric: G - c > 0, so [1 - G - c, 1 - G + c]
+
+
+def _meetings(a_above: int, b_above: int, ties: int) -> pl.DataFrame:
+    """Two-player games of A against B: A ranked above, B above, or a shared win."""
+    rows, g = [], 0
+    for ra, rb, n in ((1, 2, a_above), (2, 1, b_above), (1, 1, ties)):
+        for _ in range(n):
+            rows += [(g, 0, "A", 0.0, ra, ra == 1), (g, 1, "B", 0.0, rb, rb == 1)]
+            g += 1
+    return players_table(rows)
+
+
+def test_head_to_head_claims_need_a_significant_sign_test():
+    from scipy.stats import binomtest
+
+    # 504 above, 460 below, 36 ties: 50.4% vs 46.0% of 1000 meetings, as in the review; of the 964 decided
+    # meetings A is ahead in 52.3%, whose interval (about 49.1-55.4%) holds 50%: no claim
+    h = stats.head_to_head(_meetings(504, 460, 36))
+    ab = h.filter(pl.col("strategy_a") == "A").row(0, named=True)
+    assert ab["decided"] == 964 and ab["ahead"] == pytest.approx(504 / 964)
+    assert ab["p"] == pytest.approx(binomtest(504, 964, 0.5).pvalue) and ab["p"] > 0.05
+    assert ab["ahead_low"] < 0.5 and fnd.head_to_head_findings(h) == []
+    # 560 above, 400 below: clearly ahead; the finding shows the test's p
+    h = stats.head_to_head(_meetings(560, 400, 40))
+    found = fnd.head_to_head_findings(h)
+    assert len(found) == 1 and found[0].startswith("A finishes above B in 56.0%")
+    assert "ahead in 58.3%" in found[0] and "sign test, p < 0.001, Holm-adjusted" in found[0]  # 560 / 960
+
+
+def test_head_to_head_p_values_are_holm_adjusted_over_pairs():
+    h = stats.head_to_head(SMALL)  # three pairs: A-B, A-C, B-C; A-B and B-A share one p
+    p = {(r["strategy_a"], r["strategy_b"]): (r["p"], r["p_holm"]) for r in h.iter_rows(named=True)}
+    assert p[("A", "B")] == p[("B", "A")]
+    raw = sorted(p[k][0] for k in (("A", "B"), ("A", "C"), ("B", "C")))
+    assert min(v[1] for v in p.values()) == pytest.approx(min(1.0, 3 * raw[0]))

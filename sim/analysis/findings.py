@@ -112,20 +112,17 @@ def findings(x: Inputs) -> list[str]:
 
 
 def head_to_head_findings(h2h: pl.DataFrame) -> list[str]:
-    """A beats B when A's interval for finishing above B lies wholly above B's for finishing above A."""
+    """A beats B when, over their decided meetings (ties left out), A is ahead more often than half:
+    sign test p < 0.05 after Holm's correction over the pairs, and the interval excludes 50%."""
     out = []
     if h2h.is_empty():
         return out
-    rows = {(r["strategy_a"], r["strategy_b"]): r for r in h2h.iter_rows(named=True)}
-    for (a, b), r in sorted(rows.items()):
-        o = rows.get((b, a))
-        if o is None or a > b:
-            continue
-        for hi, lo in ((r, o), (o, r)):
-            if hi["ci_low"] > lo["ci_high"]:
-                out.append(f"{hi['strategy_a']} finishes above {hi['strategy_b']} in "
-                           f"{pint(hi['rate'], hi['ci_low'], hi['ci_high'])} of their {hi['meetings']:,} meetings, "
-                           f"below it in {pct(lo['rate'])}.")
+    for r in h2h.iter_rows(named=True):
+        if r["p_holm"] < ALPHA and r["ahead_low"] > 0.5:
+            out.append(f"{r['strategy_a']} finishes above {r['strategy_b']} in "
+                       f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
+                       f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
+                       f" of the {r['decided']:,} decided ones (sign test, {pval(r['p_holm'])}, Holm-adjusted).")
     return out
 
 

@@ -226,10 +226,14 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
             sections.append(Section(
                 "head_to_head", "Head to head",
                 "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
-                "above B (better rank), with 95% Wilson intervals; ties are neither.",
+                "above B (better rank), with 95% Wilson intervals; ties are neither. Sign test: is A ahead in more "
+                "than half of the decided meetings (ties left out)? p Holm-adjusted over the pairs.",
                 _rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
                                       "A above B (95% CI)": _ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
-                                      "B above A": r["b_above"], "ties": r["ties"]}), ["head_to_head"]))
+                                      "B above A": r["b_above"], "ties": r["ties"],
+                                      "A ahead of decided (95% CI)": _ci(r["ahead"], r["ahead_low"], r["ahead_high"],
+                                                                         percent=True),
+                                      "p (Holm)": _p(r["p_holm"])}), ["head_to_head"]))
             charts_["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h))
             rt = stats.ratings(complete)
             tables["ratings"] = rt
