@@ -147,6 +147,18 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
 
+def _previous_run_of(folder: Path, rc) -> bool:
+    """Whether ``folder`` is a run folder made from the same config file as ``rc``."""
+    from .runner import load_run_config
+
+    if not (folder / "config.json").is_file():
+        return False
+    try:
+        return load_run_config(folder).source == rc.source
+    except SimError:
+        return False
+
+
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
@@ -158,7 +170,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
           min_sample, junit, run_dir) -> None:
     """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
 
-    Prints one line per check; --junit FILE writes them for CI systems.
+    Prints one line per check; --junit FILE writes them for CI systems. A run folder from an earlier
+    `sim check` (or `sim run`) of the same config is replaced without --force, so a nightly job can rerun.
     """
     from .analysis.report import analyse, load_tables, render_figures, write_report
     from .checks import evaluate, write_junit
@@ -175,6 +188,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         rc = load_config(config) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
             raise SimError(f"{config}: no 'checks:' key; e.g. checks: {{max_seat_win_rate: 0.35}}")
+        if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
+            force = _previous_run_of(_out_dir(rc, out, config), rc)
         out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                 quiet, until_ci, max_games)
         checks = (rc or load_run_config(out_dir)).checks
