@@ -294,3 +294,27 @@ def test_validate_accepts_what_run_accepts(tmp_path):
     assert res.exit_code == 0 and "3 players, 10 games" in res.output
     res = CliRunner().invoke(cli, ["run", str(cfg), "--games", "3", "--seed", "3", "--out", str(tmp_path / "o"), "--quiet"])
     assert res.exit_code == 0
+
+
+def test_report_has_win_rate_by_strategy_and_seat(run_dir):
+    out, _ = run_dir
+    md = (out / "report.md").read_text()
+    section = md.split("## Win rate by strategy and seat", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| osaka") or line.startswith("| random")]
+    assert len(rows) == 9  # 3 strategies x 3 seats, each 20 games (seats rotate over 60 games)
+    players = pl.read_parquet(out / "players.parquet")
+    wins = int(players.filter((pl.col("strategy") == "random") & (pl.col("seat") == 2))["won"].sum())
+    assert f"| random | 2 | 20 | {wins} |" in section
+
+
+def test_solo_report_is_about_scores_and_titles(tmp_path):
+    cfg = write(tmp_path, "game: alpenzian\nplayers: 1\ngames: 12\nseed: 1\nstrategies: [{name: alpenzian.flowers}]\n")
+    res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "o" / "report.md").read_text()
+    findings = md.split("## Findings", 1)[1].split("## Run", 1)[0]
+    assert "One-player (solo) game" in findings and "100.0%" not in findings and "comparisons do not apply;" in findings
+    scores = pl.read_parquet(tmp_path / "o" / "players.parquet")["score"]
+    assert f"alpenzian.flowers scores {scores.mean():.2f} (" in findings and "Games by title: " in findings
+    assert "## Win rate by seat" not in md and "## Whole-game balance" not in md and "## Component distribution" in md
+    assert "win rate (95% CI)" not in res.output  # no win-rate table in the terminal summary

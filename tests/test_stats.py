@@ -285,3 +285,13 @@ def test_head_to_head_p_values_are_holm_adjusted_over_pairs():
     assert p[("A", "B")] == p[("B", "A")]
     raw = sorted(p[k][0] for k in (("A", "B"), ("A", "C"), ("B", "C")))
     assert min(v[1] for v in p.values()) == pytest.approx(min(1.0, 3 * raw[0]))
+
+
+def test_win_table_by_strategy_and_seat():
+    t = stats.win_table(SMALL, ["strategy", "seat"])
+    cells = {(r["strategy"], r["seat"]): (r["games"], r["wins"]) for r in t.iter_rows(named=True)}
+    # A: seat 0 in games 0 (won) and 2 (lost), seat 1 in game 2, seat 2 in game 1; B: seat 1 game 0, seat 0 game 1 (won)
+    assert cells == {("A", 0): (2, 1), ("A", 1): (1, 0), ("A", 2): (1, 0), ("B", 0): (1, 1), ("B", 1): (1, 0),
+                     ("C", 1): (1, 0), ("C", 2): (2, 1)}
+    a0 = t.filter((pl.col("strategy") == "A") & (pl.col("seat") == 0)).row(0, named=True)
+    assert (a0["ci_low"], a0["ci_high"]) == pytest.approx(stats.wilson(1, 2)) and a0["mean_score"] == 6.5

@@ -90,6 +90,7 @@ class Report:
     sections: list[Section] = field(default_factory=list)
     charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)  # name -> (caption, figure maker) to render
     chart_errors: dict[str, str] = field(default_factory=dict)  # name -> why the figure could not be drawn
+    solo: bool = False  # a one-player game: scores and titles, no win rates
 
 
 def _fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
@@ -220,6 +221,17 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                                 strat_rows, ["win_rate_by_strategy"]))
         charts_["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
                                            partial(charts.win_rate_chart, by_strat, "strategy", exp, "Win rate by strategy"))
+        if by_strat.height > 1 and n > 1:
+            cells = stats.win_table(complete, ["strategy", "seat"])
+            tables["strategy_seat"] = cells
+            sections.append(Section(
+                "strategy_seat", "Win rate by strategy and seat",
+                f"Win rate of each strategy in each seat (player rows of complete games), 95% Wilson intervals; "
+                f"{exp_note}.",
+                _rows(cells, lambda r: {"strategy": r["strategy"], "seat": str(r["seat"]), "games": r["games"],
+                                        "wins": r["wins"],
+                                        "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                                        "mean score": _num(r["mean_score"])})))
         h2h = stats.head_to_head(complete)
         tables["head_to_head"] = h2h
         if h2h.height:
@@ -343,6 +355,13 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         found = ["No game completed: nothing can be said about balance."]
         if failed:
             found.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
+    solo = n == 1 and "score_strategy" in tables
+    if solo:  # nobody to beat: scores and titles first, no win rates or balance figures
+        found = fnd.solo_findings(tables["score_strategy"], tables.get("component_distribution"), games.height,
+                                  trunc, failed)
+        keep = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
+        sections = sorted((s for s in sections if s.key in keep), key=lambda s: keep.index(s.key))
+        charts_ = {k: v for k, v in charts_.items() if any(k in s.figures for s in sections)}
     if t.errors.height:  # name the failed games so they can be replayed
         idx = t.errors["game_index"].head(5).to_list()
         more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""
@@ -350,7 +369,8 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                  f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
                  f" `sim replay RUN_DIR --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
                  for f in found]
-    return Report(f"Balance report: {cfg['game']}", facts, found, tables, sections=sections, charts=charts_)
+    return Report(f"Balance report: {cfg['game']}" + (" (solo)" if solo else ""), facts, found, tables,
+                  sections=sections, charts=charts_, solo=solo)
 
 
 def render_figures(t: RunTables, rep: Report) -> None:
@@ -448,7 +468,7 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
 def summary_text(rep: Report) -> str:
     """The short terminal table printed at the end of ``sim run``."""
     lines = []
-    for key in ("strategy", "seat"):
+    for key in () if rep.solo else ("strategy", "seat"):
         if key not in rep.tables:
             continue
         lines.append(f"{'by ' + key:<22}{'games':>8}  {'win rate (95% CI)':<26}{'mean score':>10}")

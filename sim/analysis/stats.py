@@ -93,19 +93,21 @@ def pooled_win_rate(players: pl.DataFrame) -> float:
     return float(players["won"].cast(pl.Float64).mean())
 
 
-def win_table(players: pl.DataFrame, by: str, confidence: float = 0.95) -> pl.DataFrame:
-    """Win rate per value of ``by`` (``seat`` or ``strategy``) with Wilson intervals.
+def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate per value of ``by`` (``seat``, ``strategy`` or both, ``["strategy", "seat"]``) with
+    Wilson intervals.
 
     In: ``players`` rows (``game_index, seat, strategy, score, won``). Out, one row per group in
     ``by`` order: ``games`` (player rows), ``wins`` (shared wins count for every winner),
     ``win_rate``, ``ci_low``, ``ci_high`` (proportions), ``mean_score``.
     """
+    keys = [by] if isinstance(by, str) else list(by)
     agg = (
-        players.group_by(by)
+        players.group_by(keys)
         .agg(games=pl.len(), wins=pl.col("won").sum(), mean_score=pl.col("score").mean())
-        .sort(by)
+        .sort(keys)
     )
-    return with_wilson(agg, confidence=confidence).select(by, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
+    return with_wilson(agg, confidence=confidence).select(*keys, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
 
 
 def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = None) -> pl.DataFrame:
