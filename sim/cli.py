@@ -44,6 +44,11 @@ def _out_dir(rc, out: str | None, config: str) -> Path:
     return Path("reports") / rc.game / Path(config).stem
 
 
+def _speed(rate: float) -> str:
+    """Games per second with sensible precision: 155, 22, 3.4, 0.42 (a slow search run is not 0)."""
+    return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
@@ -121,8 +126,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                    f"  sim run --resume {where}", err=True)
         sys.exit(130)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
-    click.echo(f"played {outcome.games} games in {outcome.seconds:.1f} s ({outcome.games_per_second:.0f} games/s, "
-               f"{njobs}); {outcome.truncated} truncated, {outcome.failed} failed")
+    before = f" ({outcome.already} were already on disk)" if outcome.already else ""
+    click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({_speed(outcome.games_per_second)} games/s, {njobs}); "
+               f"{outcome.truncated} truncated, {outcome.failed} failed")
     if until_ci is not None:
         import json
 

@@ -309,6 +309,7 @@ class RunOutcome:
     failed: int
     truncated: int
     jobs: int = 1
+    already: int = 0  # games already on disk before a resume
 
     @property
     def games_per_second(self) -> float:
@@ -466,6 +467,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
             tmp.unlink()  # half-written files of the interrupted run (no other process holds the lock)
         todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
         outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        outcome.already = rc.games - outcome.games
         merge_chunks(out)
     finally:
         unlock(out)

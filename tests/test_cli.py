@@ -318,3 +318,9 @@ def test_solo_report_is_about_scores_and_titles(tmp_path):
     assert f"alpenzian.flowers scores {scores.mean():.2f} (" in findings and "Games by title: " in findings
     assert "## Win rate by seat" not in md and "## Whole-game balance" not in md and "## Component distribution" in md
     assert "win rate (95% CI)" not in res.output  # no win-rate table in the terminal summary
+
+
+def test_games_per_second_keeps_its_precision():
+    from sim.cli import _speed
+
+    assert [_speed(x) for x in (0.4213, 3.46, 22.4, 155.4)] == ["0.42", "3.5", "22", "155"]

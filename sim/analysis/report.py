@@ -35,6 +35,7 @@ class RunTables:
     manifest: dict
     components: pl.DataFrame = field(default_factory=pl.DataFrame)
     stopping: dict | None = None  # written by `sim run --until-ci` (stopping.json)
+    run_dir: Path | None = None
 
 
 def load_tables(run_dir: Path) -> RunTables:
@@ -60,7 +61,7 @@ def load_tables(run_dir: Path) -> RunTables:
     return RunTables(read("games"), read("players"), read("metrics"), read("errors"),
                      json.loads((run_dir / "config.json").read_text()),
                      json.loads((run_dir / "manifest.json").read_text()),
-                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None)
+                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None, run_dir)
 
 
 def pct(x: float) -> str:
@@ -367,7 +368,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""
         found = [f if "game(s) failed" not in f else
                  f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
-                 f" `sim replay RUN_DIR --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
+                 f" `sim replay {t.run_dir or 'RUN_DIR'} --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
                  for f in found]
     return Report(f"Balance report: {cfg['game']}" + (" (solo)" if solo else ""), facts, found, tables,
                   sections=sections, charts=charts_, solo=solo)
