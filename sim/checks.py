@@ -49,30 +49,48 @@ class CheckResult:
     def count(self) -> bool:
         return self.name == "max_failed_games"
 
+    @property
+    def points(self) -> bool:
+        """A difference of two proportions, shown in percentage points."""
+        return self.name == "max_first_player_advantage"
+
+    def _num(self, x: float, sign: bool = False) -> str:
+        return f"{x * 100:{'+' if sign else ''}.1f} pp" if self.points else pct(x)
+
     def value_text(self) -> str:
         if self.count:
             return f"{self.estimate:.0f}"
         if math.isnan(self.estimate):
             return "n/a"
         if math.isnan(self.ci_low):
-            return pct(self.estimate)
+            return self._num(self.estimate, True)
+        if self.points:
+            return f"{self._num(self.estimate, True)} ({self.ci_low * 100:+.1f} to {self._num(self.ci_high, True)})"
         return f"{pct(self.estimate)} ({pct(self.ci_low)[:-1]}–{pct(self.ci_high)})"
 
     def threshold_text(self) -> str:
-        return f"{self.threshold:g}" if self.count else pct(self.threshold)
+        return f"{self.threshold:g}" if self.count else self._num(self.threshold)
+
+    def test_text(self) -> str:
+        """What was tested, e.g. ``interval not wholly above 32.0%``."""
+        thr = self.threshold_text()
+        if self.count:
+            return f"count <= {thr}"
+        if self.points:
+            return f"|estimate| <= {thr}" if self.strict else f"interval not wholly outside ±{thr}"
+        if self.name.startswith("max"):
+            return f"estimate <= {thr}" if self.strict else f"interval not wholly above {thr}"
+        return f"estimate >= {thr}" if self.strict else f"interval not wholly below {thr}"
 
     def line(self) -> str:
-        op = "<=" if self.name.startswith("max") else ">="
-        mode = "" if self.count else (" [estimate]" if self.strict else " [whole interval]")
         subject = f"{self.subject} " if self.subject else ""
         tail = f"; {self.detail}" if self.detail else ""
         return (f"{'PASS' if self.passed else 'FAIL'} {self.name}: {subject}{self.value_text()} "
-                f"(needs {op} {self.threshold_text()}){mode}{tail}")
+                f"(test: {self.test_text()}){tail}")
 
     def row(self) -> dict:
         return {"check": self.name, "worst": self.subject, "estimate (95% CI)": self.value_text(),
-                "threshold": ("≤ " if self.name.startswith("max") else "≥ ") + self.threshold_text(),
-                "fails on": "count" if self.count else ("estimate" if self.strict else "whole interval"),
+                "test": self.test_text(),
                 "result": "pass" if self.passed else "FAIL"}
 
 

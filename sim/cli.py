@@ -41,7 +41,12 @@ def _out_dir(rc, out: str | None, config: str) -> Path:
         return Path(out)
     if rc.output:
         return Path(rc.output)
-    return Path("reports") / Path(config).stem
+    return Path("reports") / rc.game / Path(config).stem
+
+
+def _speed(rate: float) -> str:
+    """Games per second with sensible precision: 155, 22, 3.4, 0.42 (a slow search run is not 0)."""
+    return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
 def run_options(f):
@@ -51,7 +56,7 @@ def run_options(f):
         click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1)."),
         click.option("--seed", type=int, help="Override the root seed."),
         click.option("--out", type=click.Path(file_okay=False),
-                     help="Run folder (default: config 'output', else reports/<config name>)."),
+                     help="Run folder (default: config 'output', else reports/<game>/<config name>)."),
         click.option("--force", is_flag=True, help="Replace an existing run folder."),
         click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
                      help="Complete an interrupted run folder (no CONFIG)."),
@@ -121,8 +126,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                    f"  sim run --resume {where}", err=True)
         sys.exit(130)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
-    click.echo(f"played {outcome.games} games in {outcome.seconds:.1f} s ({outcome.games_per_second:.0f} games/s, "
-               f"{njobs}); {outcome.truncated} truncated, {outcome.failed} failed")
+    before = f" ({outcome.already} were already on disk)" if outcome.already else ""
+    click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({_speed(outcome.games_per_second)} games/s, {njobs}); "
+               f"{outcome.truncated} truncated, {outcome.failed} failed")
     if until_ci is not None:
         import json
 
@@ -147,6 +153,18 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
 
+def _previous_run_of(folder: Path, rc) -> bool:
+    """Whether ``folder`` is a run folder made from the same config file as ``rc``."""
+    from .runner import load_run_config
+
+    if not (folder / "config.json").is_file():
+        return False
+    try:
+        return load_run_config(folder).source == rc.source
+    except SimError:
+        return False
+
+
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
@@ -158,7 +176,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
           min_sample, junit, run_dir) -> None:
     """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
 
-    Prints one line per check; --junit FILE writes them for CI systems.
+    Prints one line per check; --junit FILE writes them for CI systems. A run folder from an earlier
+    `sim check` (or `sim run`) of the same config is replaced without --force, so a nightly job can rerun.
     """
     from .analysis.report import analyse, load_tables, render_figures, write_report
     from .checks import evaluate, write_junit
@@ -175,6 +194,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         rc = load_config(config) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
             raise SimError(f"{config}: no 'checks:' key; e.g. checks: {{max_seat_win_rate: 0.35}}")
+        if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
+            force = _previous_run_of(_out_dir(rc, out, config), rc)
         out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                 quiet, until_ci, max_games)
         checks = (rc or load_run_config(out_dir)).checks
@@ -207,7 +228,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.option("--games", type=int, help="Override the number of games per point.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
-@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<config name>-sweep).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
 @click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
 @click.option("--figure", "figures", multiple=True,
               type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
@@ -231,7 +252,7 @@ def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, qu
     rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
     if not rc.sweep:
         raise SimError(f"{config}: no 'sweep:' key; e.g. sweep: {{options.end_tokens: [6, 8, 10]}}")
-    out_dir = Path(out) if out else Path("reports") / f"{Path(config).stem}-sweep"
+    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
     t0 = time.perf_counter()
     pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                            echo=click.echo, point_reports=point_reports)
@@ -255,11 +276,16 @@ def report(run_dir: str, min_sample: int) -> None:
 
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False))
-def validate(config: str) -> None:
-    """Check CONFIG (keys, game, strategies, options, data files) without playing."""
+@click.option("--games", type=int, help="The number of games, as `sim run --games` gives it.")
+@click.option("--seed", type=int, help="The root seed, as `sim run --seed` gives it.")
+def validate(config: str, games: int | None, seed: int | None) -> None:
+    """Check CONFIG (keys, game, strategies, options, data files) without playing.
+
+    Accepts exactly what `sim run` accepts: games and seed may come from --games and --seed.
+    """
     from .config import load_config
 
-    rc = load_config(config)
+    rc = load_config(config, {"games": games, "seed": seed})
     click.echo(f"{config}: ok ({rc.game}, {rc.players} players, {rc.games} games, strategies: {', '.join(rc.labels)})")
 
 
@@ -267,7 +293,7 @@ def validate(config: str) -> None:
 @click.argument("what", type=click.Choice(["games", "strategies"]))
 def list_(what: str) -> None:
     """List registered games or strategies."""
-    from .registry import games, strategies
+    from .registry import games, resolve_strategy, strategies, strategy_params
 
     if what == "games":
         for name, cls in games().items():
@@ -275,10 +301,15 @@ def list_(what: str) -> None:
             click.echo(f"{name:<24}{i.min_players}-{i.max_players} players  v{i.version}  {i.title}")
     else:
         for name, factory in strategies().items():
+            if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
+                try:
+                    factory = resolve_strategy(name)
+                except SimError as exc:
+                    click.echo(f"{name}  [cannot load]\n    {exc}")
+                    continue
             doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
             allowed = getattr(factory, "games", ())
-            model = getattr(factory, "Params", None)
-            params = ", ".join(f"{k}={f.default!r}" for k, f in model.model_fields.items()) if model else ""
+            params = ", ".join(f"{k}={v!r}" for k, v in strategy_params(factory).items())
             click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
             if doc:
                 click.echo(f"    {doc}")

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, m
 
 from .api import SimError
 from .data import Located, format_validation, read_yaml
-from .registry import get_game, make_strategy, resolve_strategy
+from .registry import check_plays, get_game, make_strategy, resolve_strategy
 
 
 class StrategySpec(BaseModel):
@@ -104,7 +104,7 @@ class RunConfig(BaseModel):
     jobs: int
     chunk_size: int | None
     output: str | None
-    source: str = ""
+    source: str = ""  # the config file, absolute: replay and resume find modules next to it from any folder
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
 
@@ -117,9 +117,8 @@ class RunConfig(BaseModel):
 
 
 def add_config_folder(rc: RunConfig) -> None:
-    """Let import strings name modules kept next to the config file (``mystrats:Greedy``)."""
-    import sys
-
+    """Let import strings name modules kept next to the config file (``mystrats:Greedy``); run
+    folders store the config's absolute path, so this works from any folder (replay, resume)."""
     if rc.source:
         folder = str(Path(rc.source).resolve().parent)
         if folder not in sys.path:
@@ -170,7 +169,10 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
                 lines.append(f"command line --{key} {raw[key]}: {err['msg']}")
         if lines:
             raise SimError("\n".join(lines)) from None
-        raise SimError(format_validation(exc, doc)) from None
+        text = format_validation(exc, doc)
+        if any(e["type"] == "missing" and e["loc"][0] in ("games", "seed") for e in exc.errors()):
+            text += "\n(games and seed may also be given on the command line: --games N, --seed S)"
+        raise SimError(text) from None
     try:
         cls = get_game(cfg.game)
     except SimError as exc:
@@ -191,13 +193,15 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
             sys.path.append(folder)
     for i, spec in enumerate(cfg.strategies):
         try:
-            resolve_strategy(spec.name)
+            check_plays(resolve_strategy(spec.name), spec.name, cfg.game)
         except SimError as exc:
             raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
         try:
             make_strategy(spec.name, spec.params, cfg.game)
         except SimError as exc:
-            raise SimError(f"{doc.where(('strategies', i, 'params'))}: {exc}") from None
+            key = getattr(exc, "key", "")
+            path = ("strategies", i, "params") + ((key,) if key in spec.params else ())
+            raise SimError(f"{doc.where(path)}: {exc}") from None
     labels = _labels(cfg.strategies)
     if len(set(labels)) < len(labels) and len(set(labels)) < len({(s.name, repr(s.params)) for s in cfg.strategies}):
         dup = next(lab for lab in labels if labels.count(lab) > 1)
@@ -222,7 +226,8 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
         strategies=tuple(cfg.strategies), labels=labels, options=options, data=data,
-        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output, source=doc.source,
+        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
+        source=str(Path(doc.source).resolve()) if doc.source else "",
         sweep=cfg.sweep or {}, checks=checks,
     )
     try:

@@ -59,7 +59,8 @@ def _chunk(name: str, players: int, seed: int, start: int, stop: int) -> list[di
 
 
 @click.command()
-@click.option("--games", type=int, default=100_000, show_default=True, help="Games per engine (split over player counts).")
+@click.option("--games", type=int, default=100_000, show_default=True,
+              help="Games per engine, split over its player counts (at least one game per count).")
 @click.option("--game", "names", multiple=True, help="Engines to fuzz (default: all).")
 @click.option("--seed", type=int, default=20261201, show_default=True)
 @click.option("--jobs", type=int, default=2, show_default=True)
@@ -72,15 +73,16 @@ def main(games: int, names: tuple[str, ...], seed: int, jobs: int, out: str) -> 
     for name in names or tuple(registered_games()):
         info = registered_games()[name].info
         counts = list(range(info.min_players, info.max_players + 1))
-        per = max(1, games // len(counts))
-        tasks = [(n, a, min(a + 500, per)) for n in counts for a in range(0, per, 500)]
+        # exactly `games` games, split as evenly as the player counts allow (at least one each)
+        per = {n: max(1, games // len(counts) + (i < games % len(counts))) for i, n in enumerate(counts)}
+        tasks = [(n, a, min(a + 500, per[n])) for n in counts for a in range(0, per[n], 500)]
         results = Parallel(n_jobs=jobs)(delayed(_chunk)(name, n, seed + n, a, b) for n, a, b in tasks)
         failures = [f for r in results for f in r]
         total_failed += len(failures)
         with open(out_dir / f"{name}.jsonl", "w") as fh:
             for f in failures:
                 fh.write(json.dumps(f) + "\n")
-        click.echo(f"{name}: {per * len(counts)} games, {len(failures)} failed"
+        click.echo(f"{name}: {sum(per.values())} games, {len(failures)} failed"
                    + (f" (seeds in {out_dir / (name + '.jsonl')})" if failures else ""))
     sys.exit(1 if total_failed else 0)
 

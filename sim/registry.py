@@ -9,7 +9,9 @@ every ``strategies.<game>`` subpackage, installed packages registering in the en
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+import re
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -84,6 +86,20 @@ def resolve_strategy(name: str) -> Any:
     return factory
 
 
+def strategy_params(factory: Any) -> dict[str, Any]:
+    """A factory's parameters and their defaults: from its pydantic ``Params`` model (a field with a
+    ``default_factory`` shows the value it makes), else from its signature (``__init__(self, colours=2)``)."""
+    model = getattr(factory, "Params", None)
+    if model is not None:
+        return {k: f.get_default(call_default_factory=True) for k, f in model.model_fields.items()}
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return {}
+    return {k: p.default for k, p in sig.parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
+
+
 def _module_attr(module: str, attr: str) -> Any:
     if not module.replace(".", "").replace("_", "").isalnum():
         return None
@@ -102,6 +118,33 @@ def _fast_factory(name: str, game_name: str) -> Any:
     return None
 
 
+class ParamsError(SimError):
+    """Bad strategy params; ``key`` names the first parameter at fault ("" when none is named)."""
+
+    def __init__(self, message: str, key: str = ""):
+        super().__init__(message)
+        self.key = key
+
+
+def _param_problem(err: dict) -> tuple[str, str]:
+    """``(parameter, message)`` of one pydantic error; a model-level check (``sim.api.no_coercion``)
+    names its key in the message rather than in ``loc``."""
+    key, msg = ".".join(map(str, err["loc"])), err["msg"]
+    if err["type"] == "extra_forbidden":
+        return key, "unknown parameter"
+    named = re.match(r"Value error, '(\w+)' (must be .*)", msg)
+    if named and not key:
+        return named.group(1), named.group(2)
+    return key, msg
+
+
+def check_plays(factory: Any, name: str, game_name: str) -> None:
+    """Raise ``SimError`` when the factory declares ``games`` without ``game_name``."""
+    allowed = getattr(factory, "games", None)
+    if allowed and game_name not in allowed:
+        raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
+
+
 def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None) -> Any:
     """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play.
 
@@ -112,9 +155,7 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     runner does). A strategy still only ever sees observations in ``choose``.
     """
     factory = (":" not in name and _fast_factory(name, game_name)) or resolve_strategy(name)
-    allowed = getattr(factory, "games", None)
-    if allowed and game_name not in allowed:
-        raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
+    check_plays(factory, name, game_name)
     if not callable(factory):
         raise SimError(f"strategy '{name}' resolves to {factory!r}, which is not a strategy factory")
     try:
@@ -122,13 +163,11 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     except SimError:
         raise
     except ValidationError as exc:
-        model = getattr(factory, "Params", None)
-        known = ", ".join(f"{k} (default {f.default!r})" for k, f in model.model_fields.items()) if model else ""
-        problems = "; ".join(
-            f"'{'.'.join(map(str, e['loc']))}': {'unknown parameter' if e['type'] == 'extra_forbidden' else e['msg']}"
-            for e in exc.errors()
-        )
-        raise SimError(f"strategy '{name}': bad params: {problems}; it takes: {known or 'no parameters'}") from None
+        known = ", ".join(f"{k} (default {v!r})" for k, v in strategy_params(factory).items())
+        problems = [_param_problem(e) for e in exc.errors()]
+        text = "; ".join(f"'{key}': {msg}" for key, msg in problems)
+        raise ParamsError(f"strategy '{name}': bad params: {text}; it takes: {known or 'no parameters'}",
+                          problems[0][0]) from None
     except Exception as exc:
         raise SimError(f"strategy '{name}': bad params {params!r}: {exc}") from None
     if not callable(getattr(strategy, "choose", None)):

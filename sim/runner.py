@@ -233,8 +233,10 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None) -> No
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
         if not force:
-            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it,"
-                           " --out for another, or --resume to complete it")
+            unfinished = (out / "config.json").is_file() and (out / "chunks").is_dir()
+            raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
+                           + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
+                              if unfinished else " or --out for another"))
         here = Path.cwd().resolve()
         target = out.resolve()
         foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
@@ -307,6 +309,7 @@ class RunOutcome:
     failed: int
     truncated: int
     jobs: int = 1
+    already: int = 0  # games already on disk before a resume
 
     @property
     def games_per_second(self) -> float:
@@ -464,6 +467,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
             tmp.unlink()  # half-written files of the interrupted run (no other process holds the lock)
         todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
         outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        outcome.already = rc.games - outcome.games
         merge_chunks(out)
     finally:
         unlock(out)

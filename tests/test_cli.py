@@ -167,6 +167,14 @@ BAD = [
     ("python object tag", BASE + "output: !!python/object/apply:os.system ['echo hi']\n", r"line 9: unsupported YAML tag"),
     ("not a mapping", "- a\n- b\n", r"a config must be a mapping"),
     ("import string", BASE.replace("name: random", "name: 'nosuchpkg.mod:Thing'"), r"does not resolve"),
+    ("strategy param type", BASE.replace("params: {min_set: 3}", "params: {min_set: two}"),
+     r"line 7, key 'strategies.1.params.min_set': strategy 'osaka.shipper': bad params: 'min_set': must be a number, "
+     r"got 'two'"),
+    ("strategy param range", BASE.replace("params: {min_set: 3}", "params: {min_set: 0}"),
+     r"line 7, key 'strategies.1.params.min_set': .*'min_set': Input should be greater than or equal to 1"),
+    ("strategy of another game", BASE.replace("players: 3", "players: 3\ngame: xanadu").replace(
+        "game: traders_of_osaka\n", ""), r"line 6, key 'strategies.0.name': strategy 'osaka.trader' plays "
+     r"traders_of_osaka, not 'xanadu'"),
 ]
 
 
@@ -193,3 +201,126 @@ def test_bad_data_file_content_is_reported_with_its_line(tmp_path):
 def test_missing_config_file():
     res = CliRunner().invoke(cli, ["run", "no/such/file.yaml"])
     assert res.exit_code == 2 and "file not found" in res.output
+
+
+def test_charts_draw_intervals_that_miss_their_estimate():
+    from sim.analysis import charts
+
+    t = pl.DataFrame({"figure": ["Balance"], "value": [0.9], "ci_low": [0.65], "ci_high": [0.85]})
+    fig = charts.interval_chart(t, "figure", "value", "t", "value")  # used to raise: negative error bar
+    assert fig.axes
+
+
+def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from sim.analysis import charts
+
+    out = tmp_path / "copy"
+    shutil.copytree(run_dir[0], out)
+    (out / "report.md").unlink()
+
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(charts, "head_to_head_chart", broken)
+    res = invoke("report", out)
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text()
+    assert "## Head to head" in md and "figure 'head_to_head' could not be drawn: ValueError: boom" in md
+    assert "![Win rate by seat" in md and "warning: figure 'head_to_head'" in res.output
+
+
+def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_unfinished_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "other").mkdir()
+    osaka = write(tmp_path / "configs", BASE.replace("games: 60", "games: 6"), "baseline.yaml")
+    xanadu = write(tmp_path / "other", "game: xanadu\nplayers: 2\ngames: 4\nseed: 1\n"
+                   "strategies: [{name: random}, {name: random}]\n", "baseline.yaml")
+    assert invoke("run", osaka, "--quiet").exit_code == 0
+    assert invoke("run", xanadu, "--quiet").exit_code == 0  # same config name, another game: no collision
+    assert (tmp_path / "reports/traders_of_osaka/baseline/report.md").is_file()
+    assert (tmp_path / "reports/xanadu/baseline/report.md").is_file()
+    again = CliRunner().invoke(cli, ["run", str(osaka), "--quiet"])
+    assert again.exit_code == 2 and "already exists" in again.output and "--resume" not in again.output
+    (tmp_path / "reports/traders_of_osaka/baseline/chunks").mkdir()  # as an interrupted run leaves it
+    again = CliRunner().invoke(cli, ["run", str(osaka), "--quiet"])
+    assert again.exit_code == 2 and "sim run --resume reports/traders_of_osaka/baseline" in again.output
+
+
+def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_another_folder(tmp_path, monkeypatch):
+    import sys
+
+    from sim import runner
+
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "wtr_next_to_config.py").write_text(
+        "class Last:\n    def choose(self, obs, legal, rng):\n        return legal[-1]\n")
+    write(study, BASE.replace("games: 60", "games: 8\nchunk_size: 2").replace(
+        "{name: random}", "{name: 'wtr_next_to_config:Last'}"), "c.yaml")
+    monkeypatch.setattr(sys, "path", list(sys.path))  # restored afterwards
+    monkeypatch.chdir(study)
+    assert invoke("run", "c.yaml", "--out", tmp_path / "o", "--quiet").exit_code == 0  # relative config path
+    assert json.loads((tmp_path / "o" / "config.json").read_text())["source"] == str(study / "c.yaml")
+    part = tmp_path / "part"  # the same run, interrupted before games 6-7
+    runner.prepare_output(part, False)
+    rc = runner.load_run_config(tmp_path / "o")
+    runner.write_run_files(rc, part, runner.build_game(rc))
+    runner.play_ranges(rc, part, runner.chunk_ranges(0, 6, 1, 2), progress=False)
+
+    def fresh_process_elsewhere():  # the module is neither imported nor on sys.path nor cached
+        monkeypatch.chdir(tmp_path)
+        sys.path.remove(str(study))
+        del sys.modules["wtr_next_to_config"]
+        runner._setup.cache_clear()
+
+    fresh_process_elsewhere()
+    res = invoke("replay", tmp_path / "o", "--game-index", "2")
+    assert res.exit_code == 0 and "seat 0: wtr_next_to_config:Last" in res.output
+    fresh_process_elsewhere()
+    res = invoke("run", "--resume", part, "--quiet")
+    assert res.exit_code == 0 and "played 2 games" in res.output
+    assert pl.read_parquet(part / "players.parquet").equals(pl.read_parquet(tmp_path / "o" / "players.parquet"))
+
+
+def test_validate_accepts_what_run_accepts(tmp_path):
+    cfg = write(tmp_path, BASE.replace("games: 60\n", "").replace("seed: 11\n", ""))
+    res = CliRunner().invoke(cli, ["validate", str(cfg)])
+    assert res.exit_code == 2 and "key 'games': required key is missing" in res.output
+    assert "--games N, --seed S" in res.output
+    res = CliRunner().invoke(cli, ["validate", str(cfg), "--games", "10", "--seed", "3"])
+    assert res.exit_code == 0 and "3 players, 10 games" in res.output
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--games", "3", "--seed", "3", "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0
+
+
+def test_report_has_win_rate_by_strategy_and_seat(run_dir):
+    out, _ = run_dir
+    md = (out / "report.md").read_text()
+    section = md.split("## Win rate by strategy and seat", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| osaka") or line.startswith("| random")]
+    assert len(rows) == 9  # 3 strategies x 3 seats, each 20 games (seats rotate over 60 games)
+    players = pl.read_parquet(out / "players.parquet")
+    wins = int(players.filter((pl.col("strategy") == "random") & (pl.col("seat") == 2))["won"].sum())
+    assert f"| random | 2 | 20 | {wins} |" in section
+
+
+def test_solo_report_is_about_scores_and_titles(tmp_path):
+    cfg = write(tmp_path, "game: alpenzian\nplayers: 1\ngames: 12\nseed: 1\nstrategies: [{name: alpenzian.flowers}]\n")
+    res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "o" / "report.md").read_text()
+    findings = md.split("## Findings", 1)[1].split("## Run", 1)[0]
+    assert "One-player (solo) game" in findings and "100.0%" not in findings and "comparisons do not apply;" in findings
+    scores = pl.read_parquet(tmp_path / "o" / "players.parquet")["score"]
+    assert f"alpenzian.flowers scores {scores.mean():.2f} (" in findings and "Games by title: " in findings
+    assert "## Win rate by seat" not in md and "## Whole-game balance" not in md and "## Component distribution" in md
+    assert "win rate (95% CI)" not in res.output  # no win-rate table in the terminal summary
+
+
+def test_games_per_second_keeps_its_precision():
+    from sim.cli import _speed
+
+    assert [_speed(x) for x in (0.4213, 3.46, 22.4, 155.4)] == ["0.42", "3.5", "22", "155"]

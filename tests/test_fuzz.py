@@ -17,6 +17,12 @@ def test_fuzz_passes_and_writes_an_empty_failure_file(tmp_path):
     assert (tmp_path / "traders_of_osaka.jsonl").read_text() == ""
 
 
+def test_fuzz_plays_exactly_the_games_asked_for(tmp_path):
+    # Osaka takes 2-4 players: 20 games split 7 + 7 + 6 (it used to play 3 x 6 = 18)
+    res = CliRunner().invoke(main, ["--games", "20", "--game", "traders_of_osaka", "--jobs", "1", "--out", str(tmp_path)])
+    assert res.exit_code == 0 and "traders_of_osaka: 20 games, 0 failed" in res.output
+
+
 def test_fuzz_records_failing_seeds_and_exits_1(tmp_path, monkeypatch):
     def broken(self, s):
         assert s.turns < 40, "turn counter ran away"

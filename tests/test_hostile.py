@@ -146,7 +146,7 @@ BREAKERS = [
     ("boolean option", BASE + "options:\n  end_tokens: true\n", r"line 9, key 'options.end_tokens': 'end_tokens' must be a number, got True"),
     ("string option", BASE + "options:\n  market_size: '5'\n", r"'market_size' must be a number, got '5'"),
     ("boolean param", BASE.replace("{name: random}\n", "{name: osaka.trader, params: {min_goods: true}}\n", 1),
-     r"'min_goods' must be a number"),
+     r"key 'strategies.0.params.min_goods': .*'min_goods': must be a number"),
     ("unreachable hand threshold", BASE + "options:\n  hand_threshold: 100000\n", r"key 'options'.*starting hands could not be drawn"),
     ("market bigger than the deck", BASE + "options:\n  market_size: 200\n", r"too few of the 108 cards"),
     ("games beyond a billion", BASE.replace("games: 4", "games: 99999999999999999999"), r"key 'games': Input should be less than or equal to 1000000000"),

@@ -151,3 +151,33 @@ def test_example_plugin_is_documented_and_short():
     assert "sim.games.traders_of_osaka.engine" not in src  # public surface only
     assert 'osaka_plugin.collector" = "osaka_plugin.collector:Collector"' in (PLUGIN / "pyproject.toml").read_text()
     assert "import random" not in src and "np.random" not in src  # only the rng it is given
+
+
+def test_list_strategies_describes_a_plugin_from_its_class_and_shows_factory_defaults(tmp_path, fresh_registry):
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+
+    write_dist_info(tmp_path / "site", "osaka_plugin.collector:Collector")
+    fresh_registry.syspath_prepend(str(tmp_path / "site"))
+    fresh_registry.syspath_prepend(str(PLUGIN / "src"))
+    registry.strategies.cache_clear()
+    out = CliRunner().invoke(cli, ["list", "strategies"]).output.splitlines()
+    i = out.index("osaka_plugin.collector  [traders_of_osaka]  params: colours=2")  # Collector(colours=2)
+    assert out[i + 1].strip() == "Collects goods of its colours favourite colours; takes the best coin otherwise."
+    assert not any("PydanticUndefined" in line for line in out)
+
+
+def test_strategy_params_show_what_a_default_factory_makes():
+    from pydantic import BaseModel, Field
+
+    class WithModel:
+        class Params(BaseModel):
+            depth: int = 3
+            extra: dict = Field(default_factory=dict)
+
+    def plain(seat_bias: float = 0.5, *, names=("a",)):
+        return None
+
+    assert registry.strategy_params(WithModel) == {"depth": 3, "extra": {}}
+    assert registry.strategy_params(plain) == {"seat_bias": 0.5, "names": ("a",)}

@@ -81,6 +81,7 @@ def test_illegal_action_is_a_failed_game_naming_the_strategy(tmp_path, monkeypat
     assert errors.height == 6 and set(errors["exception"]) == {"IllegalActionError"}
     assert set(errors["strategy"]) == {"bad_strategies:Cheater"}
     assert all("chose illegal action 'take everything'" in m for m in errors["message"])
+    assert f"`sim replay {tmp_path / 'o'} --game-index 0`" in res.output  # the actual folder, not RUN_DIR
 
 
 def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
@@ -98,7 +99,7 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
     assert rep.exit_code == 2 and f"complete it with `sim run --resume {part}`" in rep.output
     res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
     assert res.exit_code == 0, res.output
-    assert "played 60 games" in res.output  # only the missing three chunks
+    assert "played 60 games (60 were already on disk)" in res.output  # only the missing three chunks
     for t in ("games", "players", "metrics", "errors"):
         assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(part / f"{t}.parquet")), t
     again = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])

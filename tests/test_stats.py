@@ -221,3 +221,77 @@ def test_findings_warn_that_fixed_seating_confounds_seat_and_strategy():
     x = _inputs(players_table(rows), 2, games=40)
     x.seating = "fixed"
     assert any(f.startswith("Seating is fixed") for f in fnd.findings(x))
+
+
+def _even_four_seats():
+    """40 games, 4 seats, one winner a game: seats win 10, 11, 10 and 9 games."""
+    winner = [0] * 10 + [1] * 11 + [2] * 10 + [3] * 9
+    return np.array([[float(w == s) for s in range(4)] for w in winner])
+
+
+def test_balance_interval_holds_the_estimate_when_seats_are_nearly_even():
+    wins = _even_four_seats()
+    # win rates 10/40, 11/40, 10/40, 9/40: largest gap 2/40, Balance 0.95. A percentile bootstrap of
+    # 1 - gap reaches no higher than 0.95 here (resampling only widens the gap); the interval must hold it.
+    lo, hi = stats.balance_interval(wins, stats.analysis_rng(1, 3), 500)
+    assert lo < 0.95 and hi == 1.0  # a gap of 2 games in 40 is well within noise: perfectly even is not excluded
+    lf_games = pl.DataFrame({"game_index": range(40), "n_decisions": [1] * 40, "truncated": [False] * 40,
+                             "failed": [False] * 40, "n_winners": [1] * 40})
+    rows = [(g, s, "x", 0.0, 1 if wins[g, s] else 2, bool(wins[g, s])) for g in range(40) for s in range(4)]
+    bal = stats.ludii_figures(lf_games, players_table(rows), seed=1, n_resamples=300).row(0, named=True)
+    assert bal["figure"] == "Balance" and bal["value"] == pytest.approx(0.95)
+    assert bal["ci_low"] < 0.95 <= bal["ci_high"] == 1.0
+
+
+def test_balance_interval_excludes_even_when_one_seat_dominates():
+    # 2 seats, 100 games: seat 0 wins 80 -> gap 0.6, Balance 0.4; each rate is known to about ±0.08,
+    # so the gap's bootstrap spread c is near 0.16: the interval is about 0.4 ± 0.16, far below 1
+    wins = np.array([[1.0, 0.0]] * 80 + [[0.0, 1.0]] * 20)
+    lo, hi = stats.balance_interval(wins, stats.analysis_rng(1, 3), 500)
+    assert 0.15 < lo < 0.4 < hi < 0.65
+    assert hi - 0.4 == pytest.approx(0.4 - lo)  # symmetric: G - c > 0, so [1 - G - c, 1 - G + c]
+
+
+def _meetings(a_above: int, b_above: int, ties: int) -> pl.DataFrame:
+    """Two-player games of A against B: A ranked above, B above, or a shared win."""
+    rows, g = [], 0
+    for ra, rb, n in ((1, 2, a_above), (2, 1, b_above), (1, 1, ties)):
+        for _ in range(n):
+            rows += [(g, 0, "A", 0.0, ra, ra == 1), (g, 1, "B", 0.0, rb, rb == 1)]
+            g += 1
+    return players_table(rows)
+
+
+def test_head_to_head_claims_need_a_significant_sign_test():
+    from scipy.stats import binomtest
+
+    # 504 above, 460 below, 36 ties: 50.4% vs 46.0% of 1000 meetings, as in the review; of the 964 decided
+    # meetings A is ahead in 52.3%, whose interval (about 49.1-55.4%) holds 50%: no claim
+    h = stats.head_to_head(_meetings(504, 460, 36))
+    ab = h.filter(pl.col("strategy_a") == "A").row(0, named=True)
+    assert ab["decided"] == 964 and ab["ahead"] == pytest.approx(504 / 964)
+    assert ab["p"] == pytest.approx(binomtest(504, 964, 0.5).pvalue) and ab["p"] > 0.05
+    assert ab["ahead_low"] < 0.5 and fnd.head_to_head_findings(h) == []
+    # 560 above, 400 below: clearly ahead; the finding shows the test's p
+    h = stats.head_to_head(_meetings(560, 400, 40))
+    found = fnd.head_to_head_findings(h)
+    assert len(found) == 1 and found[0].startswith("A finishes above B in 56.0%")
+    assert "ahead in 58.3%" in found[0] and "sign test, p < 0.001, Holm-adjusted" in found[0]  # 560 / 960
+
+
+def test_head_to_head_p_values_are_holm_adjusted_over_pairs():
+    h = stats.head_to_head(SMALL)  # three pairs: A-B, A-C, B-C; A-B and B-A share one p
+    p = {(r["strategy_a"], r["strategy_b"]): (r["p"], r["p_holm"]) for r in h.iter_rows(named=True)}
+    assert p[("A", "B")] == p[("B", "A")]
+    raw = sorted(p[k][0] for k in (("A", "B"), ("A", "C"), ("B", "C")))
+    assert min(v[1] for v in p.values()) == pytest.approx(min(1.0, 3 * raw[0]))
+
+
+def test_win_table_by_strategy_and_seat():
+    t = stats.win_table(SMALL, ["strategy", "seat"])
+    cells = {(r["strategy"], r["seat"]): (r["games"], r["wins"]) for r in t.iter_rows(named=True)}
+    # A: seat 0 in games 0 (won) and 2 (lost), seat 1 in game 2, seat 2 in game 1; B: seat 1 game 0, seat 0 game 1 (won)
+    assert cells == {("A", 0): (2, 1), ("A", 1): (1, 0), ("A", 2): (1, 0), ("B", 0): (1, 1), ("B", 1): (1, 0),
+                     ("C", 1): (1, 0), ("C", 2): (2, 1)}
+    a0 = t.filter((pl.col("strategy") == "A") & (pl.col("seat") == 0)).row(0, named=True)
+    assert (a0["ci_low"], a0["ci_high"]) == pytest.approx(stats.wilson(1, 2)) and a0["mean_score"] == 6.5

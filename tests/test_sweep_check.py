@@ -256,3 +256,25 @@ def test_strict_compares_the_estimate_and_non_strict_the_whole_interval():
     nothing = evaluate({"max_seat_win_rate": {"threshold": 0.5}}, {}, 0, 0)[0]
     assert not nothing.passed and math.isnan(nothing.estimate)  # no evidence is not a pass
     assert evaluate({"max_failed_games": {"threshold": 2}}, {}, 10, 3)[0].passed is False
+
+
+def test_check_lines_say_what_was_tested_and_advantage_is_in_points():
+    from sim.checks import CheckResult
+
+    loose = CheckResult("max_seat_win_rate", 0.32, False, True, "seat 2", 0.35, 0.221, 0.505)
+    assert loose.line() == "PASS max_seat_win_rate: seat 2 35.0% (22.1–50.5%) (test: interval not wholly above 32.0%)"
+    low = CheckResult("min_seat_win_rate", 0.18, True, True, "seat 3", 0.245, 0.219, 0.273)
+    assert low.line().endswith("(test: estimate >= 18.0%)")
+    adv = CheckResult("max_first_player_advantage", 0.05, True, True, "seat 0 − expected", 0.012, -0.015, 0.04)
+    assert adv.line() == ("PASS max_first_player_advantage: seat 0 − expected +1.2 pp (-1.5 to +4.0 pp) "
+                          "(test: |estimate| <= 5.0 pp)")
+
+
+def test_check_reruns_into_its_own_folder_but_keeps_another_run(tmp_path):
+    cfg = write(tmp_path, BASE + CHECKS)
+    assert invoke("check", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    again = invoke("check", cfg, "--out", tmp_path / "r", "--quiet")  # the nightly job, next night
+    assert again.exit_code == 0 and "6 of 6 checks passed" in again.output
+    other = write(tmp_path, BASE.replace("seed:", "# another study\nseed:") + CHECKS, "other.yaml")
+    res = invoke("check", other, "--out", tmp_path / "r", "--quiet")
+    assert res.exit_code == 2 and "already exists" in res.output and (tmp_path / "r" / "report.md").is_file()

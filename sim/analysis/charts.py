@@ -10,6 +10,13 @@ import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 
+def _err(value, low, high) -> list:
+    """Error-bar lengths ``[below, above]`` for matplotlib, never negative (an interval that does
+    not hold its estimate is drawn up to the estimate instead of failing the chart)."""
+    value, low, high = (np.asarray(a, float) for a in (value, low, high))
+    return [np.clip(value - low, 0, None), np.clip(high - value, 0, None)]
+
+
 def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: str) -> Figure:
     """Bar chart of ``win_rate`` per ``by`` with 95% Wilson intervals (from ``win_table``), in %.
 
@@ -23,7 +30,7 @@ def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: 
     high = table["ci_high"].to_numpy() * 100
     x = range(len(labels))
     ax.bar(x, rate, color="#4C72B0", alpha=0.85, label="win rate")
-    ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=6, label="95% Wilson interval")
+    ax.errorbar(x, rate, yerr=_err(rate, low, high), fmt="none", ecolor="black", capsize=6, label="95% Wilson interval")
     for xi, r, h in zip(x, rate, high, strict=True):  # above the interval: clear of bars and lines
         ax.annotate(f"{r:.1f}%", (xi, h), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8,
                     bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
@@ -90,7 +97,7 @@ def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlab
     for yi, vi, low, h, g in zip(y, v, lo, hi, grey, strict=True):
         colour = "#999999" if g else "#4C72B0"
         if not (np.isnan(low) or np.isnan(h)):
-            ax.errorbar([vi], [yi], xerr=[[vi - low], [h - vi]], fmt="o", color=colour, ecolor=colour, capsize=4)
+            ax.errorbar([vi], [yi], xerr=_err([vi], [low], [h]), fmt="o", color=colour, ecolor=colour, capsize=4)
         else:
             ax.plot([vi], [yi], "o", color=colour)
         ax.annotate(f"{vi:.1f}{unit if unit == '%' else ''}", (vi, yi), textcoords="offset points", xytext=(0, 6),
@@ -162,8 +169,8 @@ def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str =
     m = means.sort(by)
     x = np.arange(1, m.height + 1)
     mean = m["mean"].to_numpy()
-    ax.errorbar(x, mean, yerr=[mean - m["ci_low"].fill_null(float("nan")).to_numpy(),
-                               m["ci_high"].fill_null(float("nan")).to_numpy() - mean],
+    ax.errorbar(x, mean, yerr=_err(mean, m["ci_low"].fill_null(float("nan")).to_numpy(),
+                                m["ci_high"].fill_null(float("nan")).to_numpy()),
                 fmt="D", color="#C44E52", capsize=5, label="mean, 95% bootstrap interval")
     ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if by == "strategy" else 0)
     ax.set_xlabel("seat (0 = start player)" if by == "seat" else by)
@@ -211,7 +218,7 @@ def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: flo
         v = t["value"].to_numpy() * scale
         lo = t["ci_low"].fill_null(float("nan")).to_numpy() * scale
         hi = t["ci_high"].fill_null(float("nan")).to_numpy() * scale
-        ax.errorbar(xs, v, yerr=[v - lo, hi - v], fmt="o-", capsize=4, label=str(s))
+        ax.errorbar(xs, v, yerr=_err(v, lo, hi), fmt="o-", capsize=4, label=str(s))
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", linewidth=1, label="no advantage")
     ax.set_xticks(range(len(points)), [str(p) for p in points], rotation=15 if len(points) > 6 else 0)

@@ -111,21 +111,42 @@ def findings(x: Inputs) -> list[str]:
     return out
 
 
+def solo_findings(scores: pl.DataFrame, held: pl.DataFrame | None, games: int, truncated: int,
+                  failed: int) -> list[str]:
+    """Findings of a one-player game: the score and how often each title (or other component) comes
+    up; nobody is beaten, so win rates say nothing."""
+    out = ["One-player (solo) game: there is nobody to beat, so win rates and seat or strategy comparisons do "
+           "not apply; what counts is the score and the score title."]
+    for r in scores.iter_rows(named=True):
+        ci = "" if r["ci_low"] is None or math.isnan(r["ci_low"]) else f" ({r['ci_low']:.2f}–{r['ci_high']:.2f})"
+        out.append(f"{r['strategy']} scores {r['mean']:.2f}{ci} on average over {r['rows']:,} games (median "
+                   f"{r['median']:g}, range {r['min']:g}–{r['max']:g}).")
+    if held is not None and held.height:
+        for kind in held["kind"].unique(maintain_order=True).to_list():
+            k = held.filter(pl.col("kind") == kind).sort("share", "component", descending=[True, False])
+            if k.height > 1:  # a kind every game has once (the sheet played) says nothing
+                out.append(f"Games by {kind}: " + ", ".join(
+                    f"{r['component']} {pint(r['share'], r['ci_low'], r['ci_high'])}" for r in k.iter_rows(named=True))
+                    + ".")
+    if truncated:
+        out.append(f"{truncated} game(s) reached the decision cap ({pct(truncated / games)}) and are left out.")
+    if failed:
+        out.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
+    return out
+
+
 def head_to_head_findings(h2h: pl.DataFrame) -> list[str]:
-    """A beats B when A's interval for finishing above B lies wholly above B's for finishing above A."""
+    """A beats B when, over their decided meetings (ties left out), A is ahead more often than half:
+    sign test p < 0.05 after Holm's correction over the pairs, and the interval excludes 50%."""
     out = []
     if h2h.is_empty():
         return out
-    rows = {(r["strategy_a"], r["strategy_b"]): r for r in h2h.iter_rows(named=True)}
-    for (a, b), r in sorted(rows.items()):
-        o = rows.get((b, a))
-        if o is None or a > b:
-            continue
-        for hi, lo in ((r, o), (o, r)):
-            if hi["ci_low"] > lo["ci_high"]:
-                out.append(f"{hi['strategy_a']} finishes above {hi['strategy_b']} in "
-                           f"{pint(hi['rate'], hi['ci_low'], hi['ci_high'])} of their {hi['meetings']:,} meetings, "
-                           f"below it in {pct(lo['rate'])}.")
+    for r in h2h.iter_rows(named=True):
+        if r["p_holm"] < ALPHA and r["ahead_low"] > 0.5:
+            out.append(f"{r['strategy_a']} finishes above {r['strategy_b']} in "
+                       f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
+                       f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
+                       f" of the {r['decided']:,} decided ones (sign test, {pval(r['p_holm'])}, Holm-adjusted).")
     return out
 
 

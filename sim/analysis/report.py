@@ -11,11 +11,12 @@ import html
 import io
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import polars as pl
-from matplotlib.figure import Figure
 
 from ..api import SimError
 from . import charts, stats
@@ -34,6 +35,7 @@ class RunTables:
     manifest: dict
     components: pl.DataFrame = field(default_factory=pl.DataFrame)
     stopping: dict | None = None  # written by `sim run --until-ci` (stopping.json)
+    run_dir: Path | None = None
 
 
 def load_tables(run_dir: Path) -> RunTables:
@@ -59,7 +61,7 @@ def load_tables(run_dir: Path) -> RunTables:
     return RunTables(read("games"), read("players"), read("metrics"), read("errors"),
                      json.loads((run_dir / "config.json").read_text()),
                      json.loads((run_dir / "manifest.json").read_text()),
-                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None)
+                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None, run_dir)
 
 
 def pct(x: float) -> str:
@@ -87,7 +89,9 @@ class Report:
     tables: dict[str, pl.DataFrame]
     figures: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # name -> (caption, png)
     sections: list[Section] = field(default_factory=list)
-    charts: dict[str, tuple[str, Figure]] = field(default_factory=dict)  # name -> (caption, figure) to render
+    charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)  # name -> (caption, figure maker) to render
+    chart_errors: dict[str, str] = field(default_factory=dict)  # name -> why the figure could not be drawn
+    solo: bool = False  # a one-player game: scores and titles, no win rates
 
 
 def _fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
@@ -160,7 +164,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         facts.append(("stopped because", t.stopping.get("reason", "")))
     tables: dict[str, pl.DataFrame] = {}
     sections: list[Section] = []
-    charts_: dict[str, tuple[str, Figure]] = {}
+    charts_: dict[str, tuple[str, Callable]] = {}
     if t.stopping:
         sections.append(Section(
             "stopping", "Stopping rule", f"{t.stopping.get('rule', '')}. Stopped: {t.stopping.get('reason', '')}.",
@@ -175,13 +179,14 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
     if ludii.height:
         sections.append(Section(
             "ludii", "Whole-game balance (Ludii figures)",
-            "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; bootstrap interval over "
-            "games). Advantage = the start player's win rate. Drawishness = share of complete games with a shared win "
-            "or no winner. Completion = share of games played that end with a winner.",
+            "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; the interval, from a "
+            "bootstrap over games, covers every pairwise gap at once and always holds the estimate). Advantage = the "
+            "start player's win rate. Drawishness = share of complete games with a shared win or no winner. "
+            "Completion = share of games played that end with a winner.",
             _rows(ludii, lambda r: {"figure": r["figure"], "value (95% CI)": _ci(r["value"], r["ci_low"], r["ci_high"], 3),
                                     "games": r["games"], "meaning": r["meaning"]}), ["ludii"]))
         charts_["ludii"] = ("Ludii balance figures with 95% intervals",
-                            charts.interval_chart(ludii, "figure", "value", "Whole-game balance figures (Ludii)",
+                            partial(charts.interval_chart, ludii, "figure", "value", "Whole-game balance figures (Ludii)",
                                                   "value", unit="%"))
     inputs = None
     if complete.height:
@@ -206,7 +211,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
             f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
             f"binomial test p {_p(fp['p'])}.", seat_rows, ["win_rate_by_seat"]))
         charts_["win_rate_by_seat"] = ("Win rate by seat with 95% Wilson intervals",
-                                       charts.win_rate_chart(by_seat, "seat", exp, "Win rate by seat"))
+                                       partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat"))
         strat_rows = _rows(by_strat, lambda r: {
             "strategy": r["strategy"], "games": r["games"], "wins": r["wins"],
             "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
@@ -216,18 +221,33 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                                 f"Win rate per strategy (player rows of complete games), 95% Wilson intervals; {exp_note}.",
                                 strat_rows, ["win_rate_by_strategy"]))
         charts_["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
-                                           charts.win_rate_chart(by_strat, "strategy", exp, "Win rate by strategy"))
+                                           partial(charts.win_rate_chart, by_strat, "strategy", exp, "Win rate by strategy"))
+        if by_strat.height > 1 and n > 1:
+            cells = stats.win_table(complete, ["strategy", "seat"])
+            tables["strategy_seat"] = cells
+            sections.append(Section(
+                "strategy_seat", "Win rate by strategy and seat",
+                f"Win rate of each strategy in each seat (player rows of complete games), 95% Wilson intervals; "
+                f"{exp_note}.",
+                _rows(cells, lambda r: {"strategy": r["strategy"], "seat": str(r["seat"]), "games": r["games"],
+                                        "wins": r["wins"],
+                                        "win rate (95% CI)": _ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                                        "mean score": _num(r["mean_score"])})))
         h2h = stats.head_to_head(complete)
         tables["head_to_head"] = h2h
         if h2h.height:
             sections.append(Section(
                 "head_to_head", "Head to head",
                 "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
-                "above B (better rank), with 95% Wilson intervals; ties are neither.",
+                "above B (better rank), with 95% Wilson intervals; ties are neither. Sign test: is A ahead in more "
+                "than half of the decided meetings (ties left out)? p Holm-adjusted over the pairs.",
                 _rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
                                       "A above B (95% CI)": _ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
-                                      "B above A": r["b_above"], "ties": r["ties"]}), ["head_to_head"]))
-            charts_["head_to_head"] = ("Head-to-head matrix", charts.head_to_head_chart(h2h))
+                                      "B above A": r["b_above"], "ties": r["ties"],
+                                      "A ahead of decided (95% CI)": _ci(r["ahead"], r["ahead_low"], r["ahead_high"],
+                                                                         percent=True),
+                                      "p (Holm)": _p(r["p_holm"])}), ["head_to_head"]))
+            charts_["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h))
             rt = stats.ratings(complete)
             tables["ratings"] = rt
             sections.append(Section(
@@ -236,7 +256,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                 "ordinal = mu − 3 sigma, a conservative estimate of strength.",
                 _rows(rt, lambda r: {"strategy": r["strategy"], "games": r["games"], "mu": _num(r["mu"]),
                                      "sigma": _num(r["sigma"]), "ordinal": _num(r["ordinal"])}), ["ratings"]))
-            charts_["ratings"] = ("openskill ratings", charts.ratings_chart(rt))
+            charts_["ratings"] = ("openskill ratings", partial(charts.ratings_chart, rt))
         # ---------------------------------------------------------- scores and margins
         for by in ("strategy", "seat"):
             st = stats.score_table(complete, by, seed, n_resamples)
@@ -249,7 +269,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                                             "sd": _num(r["sd"]), "min": _num(r["min"], 1), "q25": _num(r["q25"], 1),
                                             "median": _num(r["median"], 1), "q75": _num(r["q75"], 1),
                                             "max": _num(r["max"], 1)}), [f"score_by_{by}"]))
-            charts_[f"score_by_{by}"] = (f"Final score by {by}", charts.score_chart(complete, by, st))
+            charts_[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st))
         mg = stats.margins(complete)
         tables["margins"] = mg
         if mg.height:
@@ -260,7 +280,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
                 f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
                 f"{_ci(r['mean'], r['ci_low'], r['ci_high'])} points (95% bootstrap interval), median {_num(r['median'], 1)}.",
                 None, ["winning_margin"]))
-            charts_["winning_margin"] = ("Winning margin", charts.histogram_chart(
+            charts_["winning_margin"] = ("Winning margin", partial(charts.histogram_chart,
                 mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
                 (r["ci_low"], r["ci_high"]), colour="#8172B2"))
         inputs = dict(seat=by_seat, strategy=by_strat, chi=chi, first=fp, h2h=h2h)
@@ -280,7 +300,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         unit = {"rounds": "rounds", "turns": "turns", "n_decisions": "player decisions"}[col]
         row = lt.filter(pl.col("figure") == col)
         ci = (row["ci_low"][0], row["ci_high"][0]) if row.height else None
-        charts_["game_length"] = (f"Game length ({unit})", charts.histogram_chart(
+        charts_["game_length"] = (f"Game length ({unit})", partial(charts.histogram_chart,
             done[col].drop_nulls().to_numpy(), f"game length ({unit})", f"Game length in {unit} (complete games)", ci))
         sections.append(Section(
             "outcomes", "How games ended",
@@ -298,7 +318,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
             name = f"components_{kind}"
             figs.append(name)
             charts_[name] = (f"Win rate by {kind} (grey: fewer than {min_sample} seat-games, no claim)",
-                             charts.interval_chart(k, "component", "win_rate", f"Win rate of seats with each {kind}",
+                             partial(charts.interval_chart, k, "component", "win_rate", f"Win rate of seats with each {kind}",
                                                    "win rate", expected=float(k["pooled"][0]), expected_label="pooled",
                                                    marks=k["expected"].to_list(),
                                                    marks_label="expected for the holders' strategies and seats",
@@ -336,21 +356,34 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         found = ["No game completed: nothing can be said about balance."]
         if failed:
             found.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
+    solo = n == 1 and "score_strategy" in tables
+    if solo:  # nobody to beat: scores and titles first, no win rates or balance figures
+        found = fnd.solo_findings(tables["score_strategy"], tables.get("component_distribution"), games.height,
+                                  trunc, failed)
+        keep = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
+        sections = sorted((s for s in sections if s.key in keep), key=lambda s: keep.index(s.key))
+        charts_ = {k: v for k, v in charts_.items() if any(k in s.figures for s in sections)}
     if t.errors.height:  # name the failed games so they can be replayed
         idx = t.errors["game_index"].head(5).to_list()
         more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""
         found = [f if "game(s) failed" not in f else
                  f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
-                 f" `sim replay RUN_DIR --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
+                 f" `sim replay {t.run_dir or 'RUN_DIR'} --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
                  for f in found]
-    return Report(f"Balance report: {cfg['game']}", facts, found, tables, sections=sections, charts=charts_)
+    return Report(f"Balance report: {cfg['game']}" + (" (solo)" if solo else ""), facts, found, tables,
+                  sections=sections, charts=charts_, solo=solo)
 
 
 def render_figures(t: RunTables, rep: Report) -> None:
-    """Draw the charts into ``rep.figures`` (PNG bytes)."""
-    for name, (caption, fig) in rep.charts.items():
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
+    """Draw the charts into ``rep.figures`` (PNG bytes). A chart that fails is left out and its
+    error kept in ``rep.chart_errors`` (the report says so): it never stops the report."""
+    for name, (caption, make) in rep.charts.items():
+        try:
+            buf = io.BytesIO()
+            make().savefig(buf, format="png", dpi=110)
+        except Exception as exc:
+            rep.chart_errors[name] = f"{type(exc).__name__}: {exc}"
+            continue
         rep.figures[name] = (caption, buf.getvalue())
 
 
@@ -402,6 +435,10 @@ def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tupl
             md += ["", _md_table(sec.table)]
             body.append(_html_table(sec.table))
         for name in sec.figures:
+            if name in rep.chart_errors:
+                note = f"(figure '{name}' could not be drawn: {rep.chart_errors[name]})"
+                md += ["", f"_{note}_"]
+                body.append(f"<p class='intro'><i>{html.escape(note)}</i></p>")
             if name not in rep.figures:
                 continue
             cap, png = rep.figures[name]
@@ -432,7 +469,7 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
 def summary_text(rep: Report) -> str:
     """The short terminal table printed at the end of ``sim run``."""
     lines = []
-    for key in ("strategy", "seat"):
+    for key in () if rep.solo else ("strategy", "seat"):
         if key not in rep.tables:
             continue
         lines.append(f"{'by ' + key:<22}{'games':>8}  {'win rate (95% CI)':<26}{'mean score':>10}")
@@ -441,4 +478,5 @@ def summary_text(rep: Report) -> str:
             lines.append(f"{str(r[key]):<22}{r['games']:>8}  {ci:<26}{r['mean_score']:>10.2f}")
         lines.append("")
     lines += rep.findings
+    lines += [f"warning: figure '{k}' could not be drawn ({v}); the report says so" for k, v in rep.chart_errors.items()]
     return "\n".join(lines)

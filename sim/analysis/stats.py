@@ -93,19 +93,21 @@ def pooled_win_rate(players: pl.DataFrame) -> float:
     return float(players["won"].cast(pl.Float64).mean())
 
 
-def win_table(players: pl.DataFrame, by: str, confidence: float = 0.95) -> pl.DataFrame:
-    """Win rate per value of ``by`` (``seat`` or ``strategy``) with Wilson intervals.
+def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate per value of ``by`` (``seat``, ``strategy`` or both, ``["strategy", "seat"]``) with
+    Wilson intervals.
 
     In: ``players`` rows (``game_index, seat, strategy, score, won``). Out, one row per group in
     ``by`` order: ``games`` (player rows), ``wins`` (shared wins count for every winner),
     ``win_rate``, ``ci_low``, ``ci_high`` (proportions), ``mean_score``.
     """
+    keys = [by] if isinstance(by, str) else list(by)
     agg = (
-        players.group_by(by)
+        players.group_by(keys)
         .agg(games=pl.len(), wins=pl.col("won").sum(), mean_score=pl.col("score").mean())
-        .sort(by)
+        .sort(keys)
     )
-    return with_wilson(agg, confidence=confidence).select(by, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
+    return with_wilson(agg, confidence=confidence).select(*keys, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
 
 
 def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = None) -> pl.DataFrame:
@@ -154,7 +156,10 @@ def head_to_head(players: pl.DataFrame) -> pl.DataFrame:
     A *meeting* is a pair of seats in one game held by A and B (a game with A twice and B once
     holds two meetings). A finishes above B when its rank is better (rank 1 = winner; ranks
     come from (won, score)). Out: ``strategy_a, strategy_b, meetings, a_above, b_above, ties,
-    rate`` (= a_above / meetings), ``ci_low, ci_high`` (Wilson), sorted by A then B.
+    rate`` (= a_above / meetings), ``ci_low, ci_high`` (Wilson), sorted by A then B, and the sign
+    test over decided meetings (ties left out): ``decided``, ``ahead`` (= a_above / decided),
+    ``ahead_low, ahead_high`` (Wilson), ``p`` (exact binomial test of a_above against half of the
+    decided meetings) and ``p_holm`` (Holm-adjusted over the unordered pairs; A-B and B-A share it).
     """
     cols = ["game_index", "seat", "strategy", "rank"]
     p = players.select(cols)
@@ -169,7 +174,19 @@ def head_to_head(players: pl.DataFrame) -> pl.DataFrame:
     if pairs.is_empty():
         return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
                                   ci_high=pl.lit(None, pl.Float64))
-    return with_wilson(pairs, wins="a_above", n="meetings", rate="rate")
+    out = with_wilson(pairs, wins="a_above", n="meetings", rate="rate").with_columns(
+        decided=pl.col("a_above") + pl.col("b_above"))
+    cis = [wilson(a, d) for a, d in zip(out["a_above"], out["decided"], strict=True)]
+    ps = [binom_p(a, d, 0.5) for a, d in zip(out["a_above"], out["decided"], strict=True)]
+    pairs_ = [tuple(sorted(k)) for k in zip(out["strategy_a"], out["strategy_b"], strict=True)]
+    per_pair = dict(zip(pairs_, ps, strict=True))  # the two-sided test at 1/2 gives A-B and B-A the same p
+    adjusted = dict(zip(per_pair, holm(list(per_pair.values())), strict=True))
+    return out.with_columns(
+        ahead=(pl.col("a_above") / pl.col("decided")).cast(pl.Float64),
+        ahead_low=pl.Series([c[0] for c in cis], dtype=pl.Float64),
+        ahead_high=pl.Series([c[1] for c in cis], dtype=pl.Float64),
+        p=pl.Series(ps, dtype=pl.Float64),
+        p_holm=pl.Series([adjusted[k] for k in pairs_], dtype=pl.Float64))
 
 
 def ratings(players: pl.DataFrame) -> pl.DataFrame:
@@ -389,11 +406,37 @@ def outcome_table(games: pl.DataFrame) -> pl.DataFrame:
     return with_wilson(df, wins="count", n="games", rate="share")
 
 
+def balance_interval(wins: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
+                     confidence: float = 0.95) -> tuple[float, float]:
+    """Interval of Balance = 1 - G, G the largest gap between two seats' win rates, that always
+    holds the estimate (a percentile bootstrap of G does not: resampling widens the gap, so near
+    even seats its interval lies wholly below the estimate).
+
+    ``wins``: one row per complete game, one 0/1 column per seat. The bootstrap (whole games)
+    gives ``c``, the ``confidence`` quantile of the largest deviation of a pairwise gap from its
+    observed value, ``max_ij |(r*_i - r*_j) - (r_i - r_j)|`` = the range of ``r* - r``. With the
+    stated confidence every true gap lies within ``c`` of the observed one at once, so the true G
+    lies in ``[max(0, G - c), G + c]``, and Balance in ``[1 - G - c, 1 - max(0, G - c)]`` (within [0, 1]).
+    """
+    wins = np.asarray(wins, float)
+    rates = wins.mean(axis=0)
+    gap = float(np.ptp(rates))
+
+    def spread(w, x):
+        return np.ptp((w @ x) / w.sum(axis=1, keepdims=True) - rates, axis=1)
+
+    if not any(np.ptp(wins, axis=0) > 0):  # no seat's results vary: nothing to resample
+        return 1 - gap, 1 - gap
+    # a two-sided percentile interval at 2 * confidence - 1 has the one-sided `confidence` quantile on top
+    c = float(bootstrap_games(wins, spread, rng, n_resamples, 2 * confidence - 1)[1])
+    return max(0.0, 1 - gap - c), min(1.0, 1 - max(0.0, gap - c))
+
+
 def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
     """Whole-game balance figures as the Ludii system defines them, with 95% intervals.
 
-    - Balance: 1 - the largest gap between any two seats' win rates (complete games;
-      bootstrap over games);
+    - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
+      from a bootstrap over games, ``balance_interval``);
     - Advantage: seat 0's (the start player's) win rate (Wilson);
     - Drawishness: share of complete games whose win is shared or that nobody wins (Wilson);
     - Completion: share of all games played that end with a winner, i.e. neither truncated,
@@ -411,15 +454,7 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
         if len(seats) > 1 and len(mats[0]) > 1:
-            def balance(w, wins):
-                r = (w @ wins) / w.sum(axis=1, keepdims=True)
-                return 1 - (r.max(axis=1) - r.min(axis=1))
-
-            if any(np.ptp(m) > 0 for m in mats):
-                lo, hi = (float(v) for v in bootstrap_games(np.column_stack(mats), balance, analysis_rng(seed, 3),
-                                                           n_resamples))
-            else:
-                lo = hi = value
+            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples)
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
         fp = first_player_advantage(cp)
         rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
