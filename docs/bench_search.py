@@ -41,14 +41,6 @@ def main() -> None:
     game = get_game(a.game).build(a.players)
     params = json.loads(a.params)
     search = make_strategy("search", params, a.game, game=game)
-    sims = [0]
-    simulate = search._simulate
-
-    def counting(*args):
-        sims[0] += 1
-        return simulate(*args)
-
-    search._simulate = counting
     other = make_strategy(a.opponent, {}, a.game, game=game)
     mine = 0
     t0 = time.process_time()
@@ -60,7 +52,7 @@ def main() -> None:
         mine += sum(1 for p, _ in r.log if p >= 0 and seats[p] is search)
     dt = time.process_time() - t0
     print(f"search {params} vs {a.opponent}: {a.games} games in {dt:.1f} s; {mine / dt:.1f} search decisions/s "
-          f"({mine / a.games:.0f} per game), {sims[0] / dt:,.0f} simulations/s, {dt / a.games:.1f} CPU s per game")
+          f"({mine / a.games:.0f} per game), {search.simulations / dt:,.0f} simulations/s, {dt / a.games:.1f} CPU s per game")
 
 
 if __name__ == "__main__":

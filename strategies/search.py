@@ -108,6 +108,7 @@ class SearchStrategy(ScriptedStrategy):
         self.game: Any = None
         self._rollout: Any = None
         self._portfolio: list[Any] = []
+        self.simulations = 0  # simulations run so far by this instance (for benchmarks and tests)
         self._fast_random = False
 
     # ---------------------------------------------------------------- wiring
@@ -154,6 +155,7 @@ class SearchStrategy(ScriptedStrategy):
         budget = self.p.iterations
         for it in range(1, budget + 1):
             self._simulate(root, obs, legal, rng, bounds)
+            self.simulations += 1
             if it >= len(legal) and self._decided(root, budget - it):
                 break  # no remaining simulation can change the most visited move
         seat = next(iter(root.children))[0]

@@ -271,27 +271,19 @@ def test_portfolio_search_plays_only_moves_of_its_plans(name, plans):
     and where the plans agree no simulation is run."""
     game = registry.get_game(name).build(2)
     search = bound_search(game, iterations=6, max_depth=6, rollout=plans[0], portfolio=plans)
-    sims = [0]
-    simulate = search._simulate
-
-    def counting(*args):
-        sims[0] += 1
-        return simulate(*args)
-
-    search._simulate = counting
     agreed = disagreed = 0
     for s, p in decision_points(game, 5, every=3):
         obs, legal = game.observe(s, p), game.legal_actions(s)
         proposals = {make_strategy(x, {}, name, game=game).choose(obs, legal, random.Random(1)) for x in plans}
-        before = sims[0]
+        before = search.simulations
         move = search.choose(obs, legal, random.Random(1))
         assert move in proposals
         if len(proposals) == 1:
             agreed += 1
-            assert sims[0] == before
+            assert search.simulations == before
         else:
             disagreed += 1
-            assert sims[0] > before
+            assert search.simulations > before
     assert agreed and disagreed
 
 
@@ -377,16 +369,18 @@ def search_wins(config: str, games: int, tmp_path: Path) -> tuple[float, int]:
     ("xanadu/search_vs_random.yaml", 6),
     ("alpenzian/search_vs_random.yaml", 6),
     ("forwarder_of_xanadu/search_vs_random.yaml", 6),
-    ("taiwan_formosa/search_portfolio.yaml", 20),
-    ("xanadu/search_portfolio.yaml", 12),
-    ("alpenzian/search_portfolio.yaml", 12),
+    ("taiwan_formosa/search_portfolio.yaml", 40),
+    ("xanadu/search_portfolio.yaml", 16),
+    ("alpenzian/search_portfolio.yaml", 40),
     ("forwarder_of_xanadu/search_vs_economy.yaml", 12),
 ])
 def test_search_beats_random_and_a_scripted_plan_in_every_game(config, games, tmp_path):
     """Issue 9: in every game, with a modest budget, search beats ``random`` and a scripted plan:
     one-sided binomial test (p < 0.05) of its wins against the null of equal strength (1/2),
-    over the first games of the shipped config (all 40: docs/search_results.md). Traders of
-    Osaka: ``test_search_beats_random_and_a_scripted_plan`` above."""
+    over the first games of the shipped config (all 40: docs/search_results.md). The number of
+    games gives the test at least 80% power at the win rate measured over 40 games (e.g. 71% in
+    Alpenzian needs 40 games, 90% in Forwarder of Xanadu 12). Traders of Osaka:
+    ``test_search_beats_random_and_a_scripted_plan`` above."""
     wins, n = search_wins(config, games, tmp_path)
     p = binomtest(math.floor(wins), n, 0.5, alternative="greater").pvalue
     assert p < 0.05, f"{config}: search won {wins}/{n} (p = {p:.3f})"
