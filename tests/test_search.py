@@ -76,6 +76,25 @@ def test_determinize_is_consistent_with_the_observation(name, build):
         assert checked > 10
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_scores_if_ended_leaves_the_state_alone_and_is_the_score_at_the_end(name, build):
+    """``scores_if_ended`` (optional): one value per seat, the state unchanged, and at a terminal
+    state exactly ``scores`` (the game has ended)."""
+    game = build(name, 2)
+    if not hasattr(game, "scores_if_ended"):
+        pytest.skip(f"{name} scores as it goes: search values its depth cap with scores()")
+    seen = []
+
+    def check(s, p):
+        before = copy.deepcopy(s)
+        seen.append(len(game.scores_if_ended(s)))
+        assert s == before
+
+    final, _, ended = random_walk(game, 3, check)
+    assert ended and set(seen) == {2}
+    assert game.scores_if_ended(final) == game.scores(final)
+
+
 def osaka_unseen(s, seat: int) -> list[int]:
     """Cards ``seat`` cannot see in state ``s``: the draw pile, other hands and the VP piles."""
     others = [c for i, h in enumerate(s.hands) if i != seat for c in h]
