@@ -145,7 +145,7 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         path = prefix + tuple(err["loc"])
         msg = err["msg"]
         named = re.match(r"Value error, '(\w+)' must be", msg)  # sim.api.no_coercion names its key
-        if named and not err["loc"]:
+        if named:
             path += (named.group(1),)
             msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
@@ -154,8 +154,21 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
             msg = "required key is missing"
         got = err.get("input")
         tail = f" (got {got!r})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
-        out.append(f"{doc.where(path)}: {msg}{tail}")
+        out.append(f"{doc.where(path)}: {msg}{tail}{exponent_hint(got if isinstance(got, str) else msg)}")
     return "\n".join(out)
+
+
+_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
+def exponent_hint(value: Any) -> str:
+    """YAML reads ``1e12`` as text (a number needs a dot: ``1.0e+12``); say how to write it."""
+    found = _EXPONENT.search(value) if isinstance(value, str) else None
+    if not found:
+        return ""
+    x = float(found.group())
+    plain = f"{int(x)}" if x.is_integer() and abs(x) < 1e18 else f"{x!r}"
+    return f"; YAML reads {found.group()} as text: write {plain} or {x:.1e}"
 
 
 def file_hash(text: str) -> str:

@@ -147,7 +147,7 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
             opts = get_game(rc.game).Options(**options).model_dump()
             prc = rc.model_copy(update={"options": opts, "data": data, "sweep": {}, "output": None})
             build_game(prc)
-        except (SimError, ValidationError) as exc:
+        except (SimError, ValueError) as exc:  # ValidationError and OptionError are ValueErrors
             raise SimError(f"sweep point {idx} ({label}): {exc}") from None
         out.append(Point(idx, values, label, prc))
     return out
