@@ -130,9 +130,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({_speed(outcome.games_per_second)} games/s, {njobs}); "
                f"{outcome.truncated} truncated, {outcome.failed} failed")
     if until_ci is not None:
-        import json
+        from .data import read_json
 
-        stop = json.loads((out_dir / "stopping.json").read_text())
+        stop = read_json(out_dir / "stopping.json")
         click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir, rc, outcome
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
 from .api import OptionError, SimError, no_coercion
-from .data import Located, format_validation, read_yaml
+from .data import Located, format_validation, read_json, read_yaml
 from .registry import check_plays, get_game, make_strategy, resolve_strategy
 
 
@@ -253,3 +253,15 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Ru
 def dump_resolved(rc: RunConfig) -> str:
     """The resolved config as pretty JSON (stored in every run folder as ``config.json``)."""
     return json.dumps(json.loads(rc.to_json()), indent=2)
+
+
+def load_run_config(out: Path) -> RunConfig:
+    """The resolved config of a run folder. Raises ``SimError`` when it is not one or is damaged."""
+    cfg = out / "config.json"
+    if not cfg.is_file():
+        raise SimError(f"'{out}' is not a run folder (no config.json)")
+    try:
+        return RunConfig.model_validate(read_json(cfg))
+    except ValueError as exc:
+        first = str(exc).splitlines()[0]
+        raise SimError(f"{cfg}: not a valid run config ({first}); was it edited by hand?") from None

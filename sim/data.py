@@ -7,6 +7,7 @@ with PyYAML's safe node composer only: no object construction, duplicate keys ar
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -101,6 +102,29 @@ def read_yaml(path: str | Path) -> Located:
     except (OSError, UnicodeDecodeError) as exc:
         raise SimError(f"{p}: cannot read file: {exc}") from None
     return parse_yaml(text, str(p))
+
+
+def read_json(path: str | Path, missing_ok: bool = False) -> dict | None:
+    """A JSON object file that sim wrote (a run or sweep folder's config, manifest, stopping rule).
+    ``None`` for a missing file when ``missing_ok``; ``SimError`` naming the file when it is
+    missing, unreadable, not JSON or not an object."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise SimError(f"{p}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimError(f"{p}: cannot read file: {exc}") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SimError(f"{p} is damaged: not valid JSON ({exc.msg}, line {exc.lineno}); sim writes this file,"
+                       " was it edited by hand?") from None
+    if not isinstance(value, dict):
+        raise SimError(f"{p} is damaged: expected a JSON object {{...}} as sim writes it, got {type(value).__name__}")
+    return value
 
 
 def package_yaml(package: str, name: str) -> Located:

@@ -28,7 +28,8 @@ from tqdm import tqdm
 
 from . import __version__
 from .api import CHANCE, SimError, play_game
-from .config import RunConfig, add_config_folder, build_game, dump_resolved
+from .config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
+from .data import read_json
 from .registry import make_strategy
 from .seeding import game_streams
 
@@ -435,18 +436,6 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
     return outcome
 
 
-def load_run_config(out: Path) -> RunConfig:
-    """The resolved config of a run folder. Raises ``SimError`` when it is not one."""
-    cfg = out / "config.json"
-    if not cfg.is_file():
-        raise SimError(f"'{out}' is not a run folder (no config.json)")
-    try:
-        return RunConfig.from_json(cfg.read_text())
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise SimError(f"{cfg}: not a valid run config ({first}); was it edited by hand?") from None
-
-
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
            backend: str = "local", scheduler: str | None = None) -> RunOutcome:
     """Complete an interrupted run: play only the games missing from ``out/chunks``, then merge.
@@ -478,7 +467,7 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
     """Build the game and refuse (``SimError``) when the engine version or a data file's content
     differs from what the run folder was made with: results would mix two rule sets."""
     game = build_game(rc)
-    man = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").is_file() else {}
+    man = read_json(out / "manifest.json", missing_ok=True) or {}
     if man.get("engine_version") != game.info.version:
         raise SimError(f"'{out}' was made by {rc.game} engine version {man.get('engine_version')!r}; this is version"
                        f" {game.info.version!r}: results would mix two rule sets, so it cannot be {verb}")

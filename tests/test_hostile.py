@@ -305,3 +305,26 @@ def test_the_largest_allowed_counts_play():
         g = get_game(game).build(n, opts)
         chance, rngs = game_streams(1, 0, n)
         play_game(g, [make_strategy("random", {}, game, game=g)] * n, chance, rngs, max_decisions=g.options.max_decisions)
+
+
+@pytest.mark.parametrize("name,text,message", [
+    ("manifest.json", "{", r"manifest.json is damaged: not valid JSON"),
+    ("config.json", "[]", r"config.json is damaged: expected a JSON object \{\.\.\.\} as sim writes it, got list"),
+    ("config.json", '{"game": "traders_of_osaka"}', r"config.json: not a valid run config"),
+])
+def test_a_damaged_run_folder_json_file_is_named(tmp_path, name, text, message):
+    from sim.config import build_game, load_config
+    from sim.runner import prepare_output, write_run_files
+
+    cfg = _write(tmp_path, "c.yaml", BASE)
+    done, part = tmp_path / "done", tmp_path / "part"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(done), "--quiet"]).exit_code == 0
+    rc = load_config(cfg)
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))  # an interrupted run: nothing played yet
+    for folder in (done, part):
+        (folder / name).write_text(text)
+    for args in (["report", str(done)], ["replay", str(done), "--game-index", "0"], ["run", "--resume", str(part)]):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 2 and "Traceback" not in res.output, (args, res.output)
+        assert re.search(message, res.output), (args, res.output)
