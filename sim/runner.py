@@ -96,7 +96,7 @@ class _Guard:
         def choose(obs, legal, rng):
             try:
                 return inner_choose(obs, legal, rng)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # sys.exit() in a plugin fails its game, not the run
                 raise StrategyError(seat, f"{type(exc).__name__}: {exc}") from exc
 
         self.choose = choose
@@ -125,7 +125,7 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
             metrics = game.metrics(s) if has_metrics else {}
             summary = game.summary(s) if has_summary else {}
             components = game.components(s) if has_components else {}
-        except Exception as exc:  # recorded with its seed, never kills the run
+        except (Exception, SystemExit) as exc:  # recorded with its seed, never kills the run (Ctrl-C does)
             seat = getattr(exc, "seat", None)
             order = seat_labels(rc, gi)
             errors.append({
@@ -511,7 +511,7 @@ def replay(rc: RunConfig, game_index: int, out: Path | None = None) -> tuple[lis
                            on_decision=log, state=state)
         if narrate is not None:
             lines.extend(narrate(before[0], state))
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         lines.append(f"ERROR: {type(exc).__name__}: {exc}")
         lines.append(traceback.format_exc())
     return lines, game, result

@@ -64,6 +64,18 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
     assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
 
 
+def test_a_strategy_calling_sys_exit_fails_its_games_not_the_run(tmp_path):
+    """Every game has the quitter in a seat, so all 6 games fail and are recorded; the run (2 worker
+    processes) ends normally with exit status 0."""
+    cfg = write(tmp_path, games=6, second="'bad_strategies:Quitter'", extra="jobs: 2\nchunk_size: 3\n")
+    proc = subprocess.run([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"],
+                          env=env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    assert errors["game_index"].to_list() == list(range(6))
+    assert set(errors["exception"]) == {"SystemExit"} and set(errors["strategy"]) == {"bad_strategies:Quitter"}
+
+
 def test_fail_fast_stops_at_the_first_failure(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, games=200, second="'bad_strategies:Raiser'", extra="chunk_size: 10\n")
