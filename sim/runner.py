@@ -12,10 +12,12 @@ import copy
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from importlib import metadata
@@ -222,29 +224,39 @@ def manifest(rc: RunConfig, game: Any) -> dict:
     }
 
 
-RUN_MARKERS = ("config.json", "manifest.json", "chunks", "games.parquet")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
              "report.md", "report.html"} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
+SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 
 
-def prepare_output(out: Path, force: bool, config_file: str | None = None) -> None:
-    """Create the run folder. Refuses one that holds anything unless ``force``; even then only a
-    run folder (nothing but run files) is replaced, never the current folder or the config's."""
+def _foreign(out: Path, kind: str) -> list[str]:
+    """Names in ``out`` that a run (or sweep) folder does not hold: files --force must not delete."""
+    if kind == "sweep":
+        return sorted(p.name for p in out.iterdir()
+                      if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
+    return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+
+
+def prepare_output(out: Path, force: bool, config_file: str | None = None, kind: str = "run") -> None:
+    """Create the run (``kind="sweep"``: sweep) folder. Refuses one that holds anything unless
+    ``force``; even then only a folder of that kind (nothing but its files) is replaced, never the
+    current folder or the config's."""
     if out.exists() and not out.is_dir():
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
+        here = Path.cwd().resolve()
+        target = out.resolve()
+        foreign = _foreign(out, kind)
+        if foreign or target == here or target in here.parents or (
+                config_file and Path(config_file).resolve().parent == target):
+            what = f"it holds other files ({', '.join(foreign[:5])})" if foreign else f"it is not a {kind} folder"
+            raise SimError((f"--force replaces only a {kind} folder; '{out}' is kept because {what}" if force else
+                            f"output folder '{out}' is not empty and {what}") + "; use --out for another")
         if not force:
-            unfinished = (out / "config.json").is_file() and (out / "chunks").is_dir()
+            unfinished = kind == "run" and (out / "config.json").is_file() and (out / "chunks").is_dir()
             raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
                            + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
                               if unfinished else " or --out for another"))
-        here = Path.cwd().resolve()
-        target = out.resolve()
-        foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
-        if target == here or target in here.parents or foreign or (
-                config_file and Path(config_file).resolve().parent == target):
-            what = f"it holds other files ({', '.join(foreign[:5])})" if foreign else "it is not a run folder"
-            raise SimError(f"--force replaces only a run folder; '{out}' is kept because {what}")
         lock(out)  # refuse while another sim process uses it
         shutil.rmtree(out)
     try:
@@ -279,6 +291,20 @@ def lock(out: Path) -> None:
             fh.write(str(os.getpid()))
         return
     raise SimError(f"cannot lock run folder '{out}'")
+
+
+@contextmanager
+def locked(out: Path, keep: bool = False):
+    """Hold the run folder's lock for the block; with ``keep`` it stays held after the block ends
+    normally (the caller unlocks later, e.g. after writing the report)."""
+    lock(out)
+    try:
+        yield
+    except BaseException:
+        unlock(out)
+        raise
+    if not keep:
+        unlock(out)
 
 
 def unlock(out: Path) -> None:
@@ -364,11 +390,35 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
 
 
+def _chunk_files(out: Path, start: str) -> list[Path]:
+    """Every table file of the chunk starting at game ``start`` (its 12-digit name suffix)."""
+    return sorted((out / "chunks").glob(f"*-{start}.parquet"))
+
+
+def _set_aside(out: Path, start: str, problem: str) -> None:
+    """Rename a damaged chunk's files to ``*.damaged`` (removed with ``chunks/`` once the run is
+    merged), so its games count as missing and are played again."""
+    for f in _chunk_files(out, start):
+        f.rename(f.with_name(f.name + ".damaged"))
+    sys.stderr.write(f"warning: chunk {start} in {out / 'chunks'} is damaged ({problem}); set aside as *.damaged,"
+                     " its games are played again\n")
+
+
 def done_games(out: Path) -> list[tuple[int, int]]:
-    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists)."""
+    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists).
+    A chunk with an unreadable file is set aside (its games are then missing, so played again)."""
     done = []
     for f in sorted((out / "chunks").glob("games-*.parquet")):
-        idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
+        start = f.name.split("-")[-1].removesuffix(".parquet")
+        reading = f
+        try:
+            for reading in _chunk_files(out, start):
+                pl.read_parquet_schema(reading)
+            reading = f
+            idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
+        except Exception as exc:  # junk or a truncated file: polars raises several kinds
+            _set_aside(out, start, f"{reading.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+            continue
         if idx.len():
             done.append((int(idx.min()), int(idx.max()) + 1))
     return done
@@ -397,9 +447,27 @@ def merge_chunks(out: Path) -> None:
             continue
         tmp = out / f"{table}.parquet.tmp"
         # diagonal: a chunk whose games all failed lacks the game-specific columns (null there)
-        pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
+        try:
+            pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
+        except Exception as exc:
+            bad = next((f for f in files if not _readable(f)), None)
+            if bad is None:
+                raise
+            tmp.unlink(missing_ok=True)
+            start = bad.name.split("-")[-1].removesuffix(".parquet")
+            _set_aside(out, start, bad.name)
+            raise SimError(f"chunk file {bad} is damaged ({str(exc).splitlines()[0]}); its chunk was set aside:"
+                           f" `sim run --resume {out}` plays its games again") from None
         os.replace(tmp, out / f"{table}.parquet")
     shutil.rmtree(out / "chunks", ignore_errors=True)
+
+
+def _readable(f: Path) -> bool:
+    try:
+        pl.read_parquet(f)
+    except Exception:
+        return False
+    return True
 
 
 def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
@@ -410,34 +478,33 @@ def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
 
 
 def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, fail_fast: bool = False,
-        backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+        backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> RunOutcome:
     """Play every game of ``rc`` into run folder ``out`` and merge the tables.
 
     Returns the games played, seconds and failed/truncated counts. Raises ``SimError`` for an
     output folder that cannot be used; a failing game is recorded in ``errors.parquet``.
-    ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``.
+    ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``. ``keep_lock``: the
+    folder stays locked after success, until the caller's ``unlock`` (e.g. once the report is written).
     """
     game = build_game(rc)
     created = not out.exists()
     prepare_output(out, force, rc.source)
-    lock(out)
-    try:
-        write_run_files(rc, out, game)
-        outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
-                              fail_fast=fail_fast, backend=backend, scheduler=scheduler)
-        merge_chunks(out)
-    except SimError:
-        if created and not done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
-            unlock(out)
-            shutil.rmtree(out, ignore_errors=True)
-        raise
-    finally:
-        unlock(out)
+    with locked(out, keep_lock):
+        try:
+            write_run_files(rc, out, game)
+            outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
+                                  fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+            merge_chunks(out)
+        except SimError:
+            if created and not done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
+                unlock(out)
+                shutil.rmtree(out, ignore_errors=True)
+            raise
     return outcome
 
 
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
-           backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+           backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> RunOutcome:
     """Complete an interrupted run: play only the games missing from ``out/chunks``, then merge.
 
     Refuses (``SimError``) a folder from another engine version or one already complete.
@@ -449,17 +516,20 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
     check_same_rules(rc, out, "resumed")
     if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
         raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
-    lock(out)
-    try:
+    opts = {"progress": progress, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler}
+    with locked(out, keep_lock):
         (out / "chunks").mkdir(exist_ok=True)
         for tmp in (out / "chunks").glob("*.tmp"):
             tmp.unlink()  # half-written files of the interrupted run (no other process holds the lock)
+        stopping = read_json(out / "stopping.json", missing_ok=True)
+        if stopping is not None and not stopping.get("finished", True):  # an interrupted `--until-ci` run
+            from .sequential import continue_until_ci
+
+            return continue_until_ci(rc, out, stopping, **opts)
         todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
-        outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        outcome = play_ranges(rc, out, todo, **opts)
         outcome.already = rc.games - outcome.games
         merge_chunks(out)
-    finally:
-        unlock(out)
     return outcome
 
 
