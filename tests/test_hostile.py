@@ -27,6 +27,7 @@ strategies:
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     return p
 
@@ -90,6 +91,13 @@ CASES = [
     ("bench unknown game", {}, ["bench", "chess"], r"unknown game 'chess'; known games: .*traders_of_osaka"),
     ("bench players out of range", {}, ["bench", "traders_of_osaka", "--players", "7"], r"takes 2-4 players, not 7"),
     ("run without config", {}, ["run"], r"missing CONFIG"),
+    ("--min-sample negative", {"c.yaml": BASE}, ["run", "{tmp}/c.yaml", "--min-sample", "-5", "--out", "{tmp}/o"],
+     r"Invalid value for '--min-sample': -5 is not in the range x>=0"),
+    ("--out empty", {"c.yaml": BASE}, ["run", "{tmp}/c.yaml", "--out", "", "--quiet"], r"--out needs a folder name"),
+    ("sweep --out empty", {"c.yaml": BASE}, ["sweep", "{tmp}/c.yaml", "--out", ""], r"--out needs a folder name"),
+    ("--out a folder of other files", {"c.yaml": BASE, "mine/notes.txt": "x"},
+     ["run", "{tmp}/c.yaml", "--out", "{tmp}/mine", "--quiet"],
+     r"^error: output folder '.*mine' is not empty and it holds other files \(notes.txt\); use --out for another\n$"),
 ]
 
 
