@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from types import UnionType
+from typing import Any, ClassVar, Protocol, Union, get_args, get_origin, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -23,6 +24,21 @@ Observation = Any  # a frozen dataclass holding what one seat may know
 
 class SimError(Exception):
     """A user-facing error (bad config, data file, CLI input): printed without traceback, exit status 2."""
+
+
+class OptionError(ValueError):
+    """An option value a game cannot be played with (e.g. more cards dealt than the deck holds);
+    ``key`` names the option, so the config error points at ``options.<key>``."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+def bound_option(key: str, value: int, maximum: int, why: str) -> None:
+    """Raise ``OptionError`` when option ``key`` is above ``maximum`` (``why``: what limits it)."""
+    if value > maximum:
+        raise OptionError(key, f"{key} is at most {maximum} {why}, got {value}")
 
 
 class IllegalActionError(RuntimeError):
@@ -175,32 +191,67 @@ def play_game(
         apply_action(state, action)
 
 
+def _coercion(ann: Any, value: Any) -> str | None:
+    """What pydantic would silently convert in ``value`` for annotation ``ann`` ("a number, got
+    True"), or None. Looks inside Optional/Union, lists, tuples and dict values."""
+    origin, args = get_origin(ann), get_args(ann)
+    if origin in (Union, UnionType):
+        if value is None and type(None) in args:
+            return None
+        found = [_coercion(a, value) for a in args if a is not type(None)]
+        return None if None in found else found[0]
+    if origin in (list, tuple, set, frozenset) and isinstance(value, (list, tuple)):
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            pairs = zip(args, value, strict=False)
+        else:
+            pairs = ((args[0] if args else Any, v) for v in value)
+        for i, (a, v) in enumerate(pairs):
+            problem = _coercion(a, v)
+            if problem:
+                return problem.replace(", got", f" at item {i}, got", 1)
+        return None
+    if origin is dict and isinstance(value, dict) and len(args) == 2:
+        for k, v in value.items():
+            problem = _coercion(args[1], v)
+            if problem:
+                return problem.replace(", got", f" at key {k!r}, got", 1)
+        return None
+    if ann in (int, float) and isinstance(value, (bool, str)):
+        return f"a number, got {value!r}"
+    if ann is int and isinstance(value, float) and not value.is_integer():
+        return f"a whole number, got {value!r}"
+    if ann is bool and not isinstance(value, bool):
+        return f"true or false, got {value!r}"
+    return None
+
+
 def no_coercion(model: type[BaseModel], data: Any) -> Any:
     """Refuse what pydantic would silently convert: ``true`` or ``"5"`` for a number, ``"yes"`` or
-    ``1`` for a flag (a config's typo must not change the rules). Used as a ``before`` validator."""
+    ``1`` for a flag (a config's typo must not change the rules), also inside optional values,
+    lists and tuples. Used as a ``before`` validator (``StrictModel``, ``BaseOptions``)."""
     if isinstance(data, dict):
         for key, value in data.items():
             field = model.model_fields.get(key)
-            if field is None:
-                continue
-            ann = field.annotation
-            if ann in (int, float) and isinstance(value, (bool, str)):
-                raise ValueError(f"'{key}' must be a number, got {value!r}")
-            if ann is int and isinstance(value, float) and not value.is_integer():
-                raise ValueError(f"'{key}' must be a whole number, got {value!r}")
-            if ann is bool and not isinstance(value, bool):
-                raise ValueError(f"'{key}' must be true or false, got {value!r}")
+            problem = field is not None and _coercion(field.annotation, value)
+            if problem:
+                raise ValueError(f"'{key}' must be {problem}")
     return data
 
 
-class BaseOptions(BaseModel):
-    """Options every game has. Games subclass it with their rule options (RULINGS §1.3, §1.5)."""
+class StrictModel(BaseModel):
+    """A model read from a config or data file: unknown keys and silent conversions are errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid")
 
     @model_validator(mode="before")
     @classmethod
     def _strict_values(cls, data: Any) -> Any:
         return no_coercion(cls, data)
+
+
+class BaseOptions(StrictModel):
+    """Options every game has. Games subclass it with their rule options (RULINGS §1.3, §1.5)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_decisions: int = Field(5000, ge=1, description="decision cap; a game reaching it is recorded as truncated")

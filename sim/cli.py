@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -37,11 +38,45 @@ def cli() -> None:
 
 
 def _out_dir(rc, out: str | None, config: str) -> Path:
+    _check_out(out)
     if out:
         return Path(out)
     if rc.output:
         return Path(rc.output)
     return Path("reports") / rc.game / Path(config).stem
+
+
+def _check_out(out: str | None) -> None:
+    if out is not None and not out.strip():
+        raise SimError("--out needs a folder name, got an empty one")
+
+
+def _no_grid(config: str, key: str, example: str) -> SimError:
+    """The error for a config without a ``sweep:``/``checks:`` grid: missing, or present but empty."""
+    from .data import read_yaml
+
+    doc = read_yaml(config)
+    present = isinstance(doc.value, dict) and key in doc.value
+    what = f"'{key}:' is empty" if present else f"no '{key}:' key"
+    return SimError(f"{doc.where((key,)) if present else config}: {what}; e.g. {key}: {example}")
+
+
+def _check_writable(path: Path, flag: str) -> None:
+    """Refuse (before any game is played) a file path that cannot be written."""
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise SimError(f"{flag} {path}: cannot create its folder '{path.parent}': a file is in the way") from None
+    except OSError as exc:
+        raise SimError(f"{flag} {path}: cannot create its folder '{path.parent}' ({exc.strerror or exc})") from None
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise SimError(f"{flag} {path}: cannot write this file ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink()
 
 
 def _speed(rate: float) -> str:
@@ -69,7 +104,7 @@ def run_options(f):
                      help="Play batches until every seat's and strategy's 95% win-rate interval is within ±W "
                           "(0.01 = ±1 point), or --max-games."),
         click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
-        click.option("--min-sample", type=int, default=50, show_default=True,
+        click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
                      help="Seat-games a component needs before the report claims anything about it."),
     ]
     for opt in reversed(opts):
@@ -96,7 +131,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         raise SimError("--max-games needs --until-ci")
     if until_ci is not None and resume_dir:
         raise SimError("--until-ci cannot be combined with --resume")
-    opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler}
+    # the folder stays locked until the caller has written the report (``_unlock``)
+    opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
     try:
         if resume_dir:
             out_dir = Path(resume_dir)
@@ -105,6 +141,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         elif config:
             rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
             out_dir = _out_dir(rc, out, config)
+            if rc.sweep:
+                click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
+                           f" values); `sim sweep {config}` plays the grid", err=True)
             if until_ci is not None:
                 from .sequential import run_until_ci
 
@@ -122,17 +161,18 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                        f" then `sim run --resume {where}`") from None
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
+        rule = " (it continues the --until-ci stopping rule)" if where and (Path(where) / "stopping.json").is_file() else ""
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
-                   f"  sim run --resume {where}", err=True)
+                   f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({_speed(outcome.games_per_second)} games/s, {njobs}); "
                f"{outcome.truncated} truncated, {outcome.failed} failed")
-    if until_ci is not None:
-        import json
+    from .data import read_json
 
-        stop = json.loads((out_dir / "stopping.json").read_text())
+    stop = read_json(out_dir / "stopping.json", missing_ok=True)
+    if stop is not None:
         click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir, rc, outcome
 
@@ -148,9 +188,21 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
                           until_ci, max_games)
     t0 = time.perf_counter()
-    rep = build_report(out_dir, min_sample=min_sample)
+    with _unlock(out_dir):
+        rep = build_report(out_dir, min_sample=min_sample)
     click.echo(summary_text(rep))
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
+
+
+@contextmanager
+def _unlock(out_dir: Path):
+    """Release the run folder's lock (kept by ``_play``) once the block has written the report."""
+    from .runner import unlock
+
+    try:
+        yield
+    finally:
+        unlock(out_dir)
 
 
 def _previous_run_of(folder: Path, rc) -> bool:
@@ -188,37 +240,46 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     if run_dir:
         if resume_dir or until_ci is not None:
             raise SimError("--run evaluates an existing folder: it takes no --resume or --until-ci")
+        if junit:
+            _check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
         checks = (load_config(config) if config else load_run_config(out_dir)).checks
     else:
         rc = load_config(config) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
-            raise SimError(f"{config}: no 'checks:' key; e.g. checks: {{max_seat_win_rate: 0.35}}")
+            raise _no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
+        if junit:
+            _check_writable(Path(junit), "--junit")
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
             force = _previous_run_of(_out_dir(rc, out, config), rc)
         out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                 quiet, until_ci, max_games)
         checks = (rc or load_run_config(out_dir)).checks
-    if not checks:
-        raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
-    t = load_tables(out_dir)
-    played = t.games.height
-    failed = int(t.games["failed"].sum()) if played else 0
-    rep = analyse(t, min_sample=min_sample)
-    results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
-                       played, failed)
-    render_figures(t, rep)
-    write_report(out_dir, rep, results)
+    with _unlock(out_dir):
+        if not checks:
+            raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
+        t = load_tables(out_dir)
+        played = t.games.height
+        failed = int(t.games["failed"].sum()) if played else 0
+        rep = analyse(t, min_sample=min_sample)
+        results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
+                           played, failed)
+        render_figures(t, rep)
+        write_report(out_dir, rep, results)
     for r in results:
         click.echo(r.line())
     n_fail = sum(not r.passed for r in results)
     click.echo(f"{len(results) - n_fail} of {len(results)} checks passed; report: {out_dir / 'report.html'}")
     if junit:
         cfg = t.config
-        write_junit(Path(junit), results, f"sim.check.{cfg['game']}",
-                    {"config": config or str(out_dir), "game": cfg["game"], "games": played, "seed": cfg["seed"],
-                     "run_folder": str(out_dir), **({"stopping_rule": t.stopping["rule"]} if t.stopping else {})},
-                    time.perf_counter() - t0)
+        try:
+            write_junit(Path(junit), results, f"sim.check.{cfg['game']}",
+                        {"config": config or str(out_dir), "game": cfg["game"], "games": played, "seed": cfg["seed"],
+                         "run_folder": str(out_dir), **({"stopping_rule": t.stopping["rule"]} if t.stopping else {})},
+                        time.perf_counter() - t0)
+        except OSError as exc:  # the run and its report are on disk already
+            raise SimError(f"--junit {junit}: cannot write this file ({exc.strerror or exc}); the run and its report"
+                           f" are in {out_dir}") from None
         click.echo(f"junit: {junit}")
     sys.exit(1 if n_fail else 0)
 
@@ -249,9 +310,10 @@ def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, qu
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
         raise SimError("--scheduler needs --backend dask")
+    _check_out(out)
     rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
     if not rc.sweep:
-        raise SimError(f"{config}: no 'sweep:' key; e.g. sweep: {{options.end_tokens: [6, 8, 10]}}")
+        raise _no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
     out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
     t0 = time.perf_counter()
     pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
@@ -263,7 +325,7 @@ def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, qu
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--min-sample", type=int, default=50, show_default=True,
+@click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
               help="Seat-games a component needs before the report claims anything about it.")
 def report(run_dir: str, min_sample: int) -> None:
     """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
-from .api import SimError
-from .data import Located, format_validation, read_yaml
+from .api import OptionError, SimError, no_coercion
+from .data import Located, format_validation, read_json, read_yaml
 from .registry import check_plays, get_game, make_strategy, resolve_strategy
 
 
@@ -40,7 +40,7 @@ class CheckSpec(BaseModel):
     def _bare_number(cls, value: Any) -> Any:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return {"threshold": value}
-        return value
+        return no_coercion(cls, value)
 
 
 class Checks(BaseModel):
@@ -232,6 +232,8 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     )
     try:
         build_game(rc)
+    except OptionError as exc:
+        raise SimError(f"{doc.where(('options', exc.key))}: {exc}") from None
     except (SimError, ValueError) as exc:  # data files, or options that only make sense together
         about_data = bool(cfg.data) and (not cfg.options or "data" in str(exc) or any(v in str(exc) for v in data.values()))
         key = ("data",) if about_data else ("options",)
@@ -251,3 +253,15 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Ru
 def dump_resolved(rc: RunConfig) -> str:
     """The resolved config as pretty JSON (stored in every run folder as ``config.json``)."""
     return json.dumps(json.loads(rc.to_json()), indent=2)
+
+
+def load_run_config(out: Path) -> RunConfig:
+    """The resolved config of a run folder. Raises ``SimError`` when it is not one or is damaged."""
+    cfg = out / "config.json"
+    if not cfg.is_file():
+        raise SimError(f"'{out}' is not a run folder (no config.json)")
+    try:
+        return RunConfig.model_validate(read_json(cfg))
+    except ValueError as exc:
+        first = str(exc).splitlines()[0]
+        raise SimError(f"{cfg}: not a valid run config ({first}); was it edited by hand?") from None

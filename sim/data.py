@@ -7,6 +7,7 @@ with PyYAML's safe node composer only: no object construction, duplicate keys ar
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -103,6 +104,29 @@ def read_yaml(path: str | Path) -> Located:
     return parse_yaml(text, str(p))
 
 
+def read_json(path: str | Path, missing_ok: bool = False) -> dict | None:
+    """A JSON object file that sim wrote (a run or sweep folder's config, manifest, stopping rule).
+    ``None`` for a missing file when ``missing_ok``; ``SimError`` naming the file when it is
+    missing, unreadable, not JSON or not an object."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise SimError(f"{p}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimError(f"{p}: cannot read file: {exc}") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SimError(f"{p} is damaged: not valid JSON ({exc.msg}, line {exc.lineno}); sim writes this file,"
+                       " was it edited by hand?") from None
+    if not isinstance(value, dict):
+        raise SimError(f"{p} is damaged: expected a JSON object {{...}} as sim writes it, got {type(value).__name__}")
+    return value
+
+
 def package_yaml(package: str, name: str) -> Located:
     """Read a data file shipped inside ``package`` (via importlib.resources)."""
     text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
@@ -145,7 +169,7 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         path = prefix + tuple(err["loc"])
         msg = err["msg"]
         named = re.match(r"Value error, '(\w+)' must be", msg)  # sim.api.no_coercion names its key
-        if named and not err["loc"]:
+        if named:
             path += (named.group(1),)
             msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
@@ -154,8 +178,21 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
             msg = "required key is missing"
         got = err.get("input")
         tail = f" (got {got!r})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
-        out.append(f"{doc.where(path)}: {msg}{tail}")
+        out.append(f"{doc.where(path)}: {msg}{tail}{exponent_hint(got if isinstance(got, str) else msg)}")
     return "\n".join(out)
+
+
+_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
+def exponent_hint(value: Any) -> str:
+    """YAML reads ``1e12`` as text (a number needs a dot: ``1.0e+12``); say how to write it."""
+    found = _EXPONENT.search(value) if isinstance(value, str) else None
+    if not found:
+        return ""
+    x = float(found.group())
+    plain = f"{int(x)}" if x.is_integer() and abs(x) < 1e18 else f"{x!r}"
+    return f"; YAML reads {found.group()} as text: write {plain} or {x:.1e}"
 
 
 def file_hash(text: str) -> str:

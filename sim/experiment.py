@@ -15,7 +15,10 @@ import copy
 import importlib
 import itertools
 import json
+import re
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -94,12 +97,12 @@ def _check_key(rc: RunConfig, key: str) -> None:
 
 
 def validate_sweep(rc: RunConfig, doc: Located | None = None) -> None:
-    """Check every sweep key and option value before any game is played (``SimError`` naming
-    the file, line and key). Data values are checked when their point is built."""
+    """Check every sweep key and value before any game is played: each value alone (the other
+    keys at the config's values) must make a valid game. ``SimError`` naming the file, line and
+    key of the value; combinations are checked when their point is built."""
     def where(*path: Any) -> str:
         return doc.where(("sweep", *path)) if doc is not None else f"sweep key '{'.'.join(map(str, path))}'"
 
-    cls = get_game(rc.game)
     for key, values in rc.sweep.items():
         if not values:
             raise SimError(f"{where(key)}: give at least one value")
@@ -107,13 +110,49 @@ def validate_sweep(rc: RunConfig, doc: Located | None = None) -> None:
             _check_key(rc, key)
         except SimError as exc:
             raise SimError(f"{where(key)}: {exc}") from None
-        if key.startswith("options."):
-            name = key.partition(".")[2]
-            for i, v in enumerate(values):
+        for i, v in enumerate(values):
+            with tempfile.TemporaryDirectory() as tmp:
                 try:
-                    cls.Options(**{**rc.options, name: v})
-                except ValidationError as exc:
-                    raise SimError(f"{where(key, i)}: {exc.errors()[0]['msg']} (got {v!r})") from None
+                    _point_config(rc, {key: v}, Path(tmp), 0)
+                except (SimError, ValueError) as exc:
+                    # name the data file by its key, not by the temporary copy holding the value
+                    text = re.sub(rf"{re.escape(tmp)}/data/(\w+)-point000\.yaml", rf"data file \1 with {v!r}",
+                                  _message(exc))
+                    raise SimError(f"{where(key, i)}: {text}") from None
+
+
+def _message(exc: Exception) -> str:
+    """One line for an invalid point: pydantic's first error with its value, else the message."""
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        got = "" if isinstance(err["input"], dict) else f" (got {err['input']!r})"
+        return f"{err['msg'].removeprefix('Value error, ')}{got}"
+    return str(exc)
+
+
+def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -> RunConfig:
+    """The resolved config of a point: options replaced, data values written into copies of the
+    data files under ``work/data``; built once to check it (``SimError``/``ValueError``)."""
+    options, data = dict(rc.options), dict(rc.data)
+    edits: dict[str, list[tuple[list[Any], Any, str]]] = {}
+    for key, value in values.items():
+        if key.startswith("options."):
+            options[key.partition(".")[2]] = value
+        else:
+            file_key, parts = _path_parts(key)
+            edits.setdefault(file_key, []).append((parts, value, key))
+    for file_key, changes in edits.items():
+        doc = copy.deepcopy(_data_doc(rc, file_key).value)
+        for parts, value, key in changes:
+            _set_in(doc, parts, value, key)
+        (work / "data").mkdir(parents=True, exist_ok=True)
+        path = work / "data" / f"{file_key}-point{idx:03d}.yaml"
+        path.write_text(f"# sweep point {idx}: {values}\n" + yaml.safe_dump(doc, sort_keys=False))
+        data[file_key] = str(path.resolve())
+    opts = get_game(rc.game).Options(**options).model_dump()
+    prc = rc.model_copy(update={"options": opts, "data": data, "sweep": {}, "output": None})
+    build_game(prc)
+    return prc
 
 
 def points(rc: RunConfig, work: Path) -> list[Point]:
@@ -126,29 +165,11 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
     out = []
     for idx, combo in enumerate(itertools.product(*(rc.sweep[k] for k in keys))):
         values = dict(zip(keys, combo, strict=True))
-        options, data = dict(rc.options), dict(rc.data)
-        edits: dict[str, list[tuple[list[Any], Any, str]]] = {}
-        for key, value in values.items():
-            if key.startswith("options."):
-                options[key.partition(".")[2]] = value
-            else:
-                file_key, parts = _path_parts(key)
-                edits.setdefault(file_key, []).append((parts, value, key))
-        for file_key, changes in edits.items():
-            doc = copy.deepcopy(_data_doc(rc, file_key).value)
-            for parts, value, key in changes:
-                _set_in(doc, parts, value, key)
-            (work / "data").mkdir(parents=True, exist_ok=True)
-            path = work / "data" / f"{file_key}-point{idx:03d}.yaml"
-            path.write_text(f"# sweep point {idx}: {values}\n" + yaml.safe_dump(doc, sort_keys=False))
-            data[file_key] = str(path.resolve())
         label = (str(combo[0]) if len(keys) == 1 else ", ".join(f"{k.split('.')[-1]}={v}" for k, v in values.items()))
         try:
-            opts = get_game(rc.game).Options(**options).model_dump()
-            prc = rc.model_copy(update={"options": opts, "data": data, "sweep": {}, "output": None})
-            build_game(prc)
-        except (SimError, ValidationError) as exc:
-            raise SimError(f"sweep point {idx} ({label}): {exc}") from None
+            prc = _point_config(rc, values, work, idx)
+        except (SimError, ValueError) as exc:  # ValidationError and OptionError are ValueErrors
+            raise SimError(f"sweep point {idx} ({label}): {_message(exc)}") from None
         out.append(Point(idx, values, label, prc))
     return out
 
@@ -209,19 +230,29 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
 
     if not rc.sweep:
         raise SimError("the config has no 'sweep:' key; e.g. sweep: {options.end_tokens: [6, 8, 10]}")
-    runner.prepare_output(out, force)
+    runner.prepare_output(out, force, rc.source, kind="sweep")
     (out / "chunks").rmdir()
-    pts = points(rc, out)
+    try:
+        pts = points(rc, out)
+    except SimError:  # leave nothing behind, so the corrected config can run into the same folder
+        shutil.rmtree(out / "data", ignore_errors=True)
+        if not any(out.iterdir()):
+            out.rmdir()
+        raise
     write_manifest(out, rc, pts, point_reports)
     (out / "config.json").write_text(json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
     frames = []
     for p in pts:
         pdir = out / f"point-{p.index:03d}"
-        o = runner.run(p.rc, pdir, force=True, progress=progress, backend=backend, scheduler=scheduler)
-        if point_reports:
-            from .analysis.report import build_report
+        o = runner.run(p.rc, pdir, force=True, progress=progress, backend=backend, scheduler=scheduler,
+                       keep_lock=True)
+        try:
+            if point_reports:
+                from .analysis.report import build_report
 
-            build_report(pdir)
+                build_report(pdir)
+        finally:
+            runner.unlock(pdir)
         if echo:
             echo(f"point {p.index} ({p.label}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
         f = point_figures(pdir, n_resamples).with_columns(

@@ -12,10 +12,12 @@ import copy
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from importlib import metadata
@@ -28,7 +30,8 @@ from tqdm import tqdm
 
 from . import __version__
 from .api import CHANCE, SimError, play_game
-from .config import RunConfig, add_config_folder, build_game, dump_resolved
+from .config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
+from .data import read_json
 from .registry import make_strategy
 from .seeding import game_streams
 
@@ -95,7 +98,7 @@ class _Guard:
         def choose(obs, legal, rng):
             try:
                 return inner_choose(obs, legal, rng)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # sys.exit() in a plugin fails its game, not the run
                 raise StrategyError(seat, f"{type(exc).__name__}: {exc}") from exc
 
         self.choose = choose
@@ -124,7 +127,7 @@ def play_chunk(rc_json: str, start: int, stop: int) -> tuple[int, int, dict[str,
             metrics = game.metrics(s) if has_metrics else {}
             summary = game.summary(s) if has_summary else {}
             components = game.components(s) if has_components else {}
-        except Exception as exc:  # recorded with its seed, never kills the run
+        except (Exception, SystemExit) as exc:  # recorded with its seed, never kills the run (Ctrl-C does)
             seat = getattr(exc, "seat", None)
             order = seat_labels(rc, gi)
             errors.append({
@@ -221,29 +224,39 @@ def manifest(rc: RunConfig, game: Any) -> dict:
     }
 
 
-RUN_MARKERS = ("config.json", "manifest.json", "chunks", "games.parquet")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
              "report.md", "report.html"} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
+SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 
 
-def prepare_output(out: Path, force: bool, config_file: str | None = None) -> None:
-    """Create the run folder. Refuses one that holds anything unless ``force``; even then only a
-    run folder (nothing but run files) is replaced, never the current folder or the config's."""
+def _foreign(out: Path, kind: str) -> list[str]:
+    """Names in ``out`` that a run (or sweep) folder does not hold: files --force must not delete."""
+    if kind == "sweep":
+        return sorted(p.name for p in out.iterdir()
+                      if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
+    return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+
+
+def prepare_output(out: Path, force: bool, config_file: str | None = None, kind: str = "run") -> None:
+    """Create the run (``kind="sweep"``: sweep) folder. Refuses one that holds anything unless
+    ``force``; even then only a folder of that kind (nothing but its files) is replaced, never the
+    current folder or the config's."""
     if out.exists() and not out.is_dir():
         raise SimError(f"output '{out}' exists and is not a folder")
     if out.exists() and any(out.iterdir()):
+        here = Path.cwd().resolve()
+        target = out.resolve()
+        foreign = _foreign(out, kind)
+        if foreign or target == here or target in here.parents or (
+                config_file and Path(config_file).resolve().parent == target):
+            what = f"it holds other files ({', '.join(foreign[:5])})" if foreign else f"it is not a {kind} folder"
+            raise SimError((f"--force replaces only a {kind} folder; '{out}' is kept because {what}" if force else
+                            f"output folder '{out}' is not empty and {what}") + "; use --out for another")
         if not force:
-            unfinished = (out / "config.json").is_file() and (out / "chunks").is_dir()
+            unfinished = kind == "run" and (out / "config.json").is_file() and (out / "chunks").is_dir()
             raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
                            + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
                               if unfinished else " or --out for another"))
-        here = Path.cwd().resolve()
-        target = out.resolve()
-        foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
-        if target == here or target in here.parents or foreign or (
-                config_file and Path(config_file).resolve().parent == target):
-            what = f"it holds other files ({', '.join(foreign[:5])})" if foreign else "it is not a run folder"
-            raise SimError(f"--force replaces only a run folder; '{out}' is kept because {what}")
         lock(out)  # refuse while another sim process uses it
         shutil.rmtree(out)
     try:
@@ -278,6 +291,20 @@ def lock(out: Path) -> None:
             fh.write(str(os.getpid()))
         return
     raise SimError(f"cannot lock run folder '{out}'")
+
+
+@contextmanager
+def locked(out: Path, keep: bool = False):
+    """Hold the run folder's lock for the block; with ``keep`` it stays held after the block ends
+    normally (the caller unlocks later, e.g. after writing the report)."""
+    lock(out)
+    try:
+        yield
+    except BaseException:
+        unlock(out)
+        raise
+    if not keep:
+        unlock(out)
 
 
 def unlock(out: Path) -> None:
@@ -363,11 +390,35 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
 
 
+def _chunk_files(out: Path, start: str) -> list[Path]:
+    """Every table file of the chunk starting at game ``start`` (its 12-digit name suffix)."""
+    return sorted((out / "chunks").glob(f"*-{start}.parquet"))
+
+
+def _set_aside(out: Path, start: str, problem: str) -> None:
+    """Rename a damaged chunk's files to ``*.damaged`` (removed with ``chunks/`` once the run is
+    merged), so its games count as missing and are played again."""
+    for f in _chunk_files(out, start):
+        f.rename(f.with_name(f.name + ".damaged"))
+    sys.stderr.write(f"warning: chunk {start} in {out / 'chunks'} is damaged ({problem}); set aside as *.damaged,"
+                     " its games are played again\n")
+
+
 def done_games(out: Path) -> list[tuple[int, int]]:
-    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists)."""
+    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists).
+    A chunk with an unreadable file is set aside (its games are then missing, so played again)."""
     done = []
     for f in sorted((out / "chunks").glob("games-*.parquet")):
-        idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
+        start = f.name.split("-")[-1].removesuffix(".parquet")
+        reading = f
+        try:
+            for reading in _chunk_files(out, start):
+                pl.read_parquet_schema(reading)
+            reading = f
+            idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
+        except Exception as exc:  # junk or a truncated file: polars raises several kinds
+            _set_aside(out, start, f"{reading.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+            continue
         if idx.len():
             done.append((int(idx.min()), int(idx.max()) + 1))
     return done
@@ -396,9 +447,27 @@ def merge_chunks(out: Path) -> None:
             continue
         tmp = out / f"{table}.parquet.tmp"
         # diagonal: a chunk whose games all failed lacks the game-specific columns (null there)
-        pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
+        try:
+            pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
+        except Exception as exc:
+            bad = next((f for f in files if not _readable(f)), None)
+            if bad is None:
+                raise
+            tmp.unlink(missing_ok=True)
+            start = bad.name.split("-")[-1].removesuffix(".parquet")
+            _set_aside(out, start, bad.name)
+            raise SimError(f"chunk file {bad} is damaged ({str(exc).splitlines()[0]}); its chunk was set aside:"
+                           f" `sim run --resume {out}` plays its games again") from None
         os.replace(tmp, out / f"{table}.parquet")
     shutil.rmtree(out / "chunks", ignore_errors=True)
+
+
+def _readable(f: Path) -> bool:
+    try:
+        pl.read_parquet(f)
+    except Exception:
+        return False
+    return True
 
 
 def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
@@ -409,46 +478,33 @@ def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
 
 
 def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, fail_fast: bool = False,
-        backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+        backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> RunOutcome:
     """Play every game of ``rc`` into run folder ``out`` and merge the tables.
 
     Returns the games played, seconds and failed/truncated counts. Raises ``SimError`` for an
     output folder that cannot be used; a failing game is recorded in ``errors.parquet``.
-    ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``.
+    ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``. ``keep_lock``: the
+    folder stays locked after success, until the caller's ``unlock`` (e.g. once the report is written).
     """
     game = build_game(rc)
     created = not out.exists()
     prepare_output(out, force, rc.source)
-    lock(out)
-    try:
-        write_run_files(rc, out, game)
-        outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
-                              fail_fast=fail_fast, backend=backend, scheduler=scheduler)
-        merge_chunks(out)
-    except SimError:
-        if created and not done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
-            unlock(out)
-            shutil.rmtree(out, ignore_errors=True)
-        raise
-    finally:
-        unlock(out)
+    with locked(out, keep_lock):
+        try:
+            write_run_files(rc, out, game)
+            outcome = play_ranges(rc, out, chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size), progress=progress,
+                                  fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+            merge_chunks(out)
+        except SimError:
+            if created and not done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
+                unlock(out)
+                shutil.rmtree(out, ignore_errors=True)
+            raise
     return outcome
 
 
-def load_run_config(out: Path) -> RunConfig:
-    """The resolved config of a run folder. Raises ``SimError`` when it is not one."""
-    cfg = out / "config.json"
-    if not cfg.is_file():
-        raise SimError(f"'{out}' is not a run folder (no config.json)")
-    try:
-        return RunConfig.from_json(cfg.read_text())
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise SimError(f"{cfg}: not a valid run config ({first}); was it edited by hand?") from None
-
-
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
-           backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+           backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> RunOutcome:
     """Complete an interrupted run: play only the games missing from ``out/chunks``, then merge.
 
     Refuses (``SimError``) a folder from another engine version or one already complete.
@@ -460,17 +516,20 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
     check_same_rules(rc, out, "resumed")
     if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
         raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
-    lock(out)
-    try:
+    opts = {"progress": progress, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler}
+    with locked(out, keep_lock):
         (out / "chunks").mkdir(exist_ok=True)
         for tmp in (out / "chunks").glob("*.tmp"):
             tmp.unlink()  # half-written files of the interrupted run (no other process holds the lock)
+        stopping = read_json(out / "stopping.json", missing_ok=True)
+        if stopping is not None and not stopping.get("finished", True):  # an interrupted `--until-ci` run
+            from .sequential import continue_until_ci
+
+            return continue_until_ci(rc, out, stopping, **opts)
         todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
-        outcome = play_ranges(rc, out, todo, progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        outcome = play_ranges(rc, out, todo, **opts)
         outcome.already = rc.games - outcome.games
         merge_chunks(out)
-    finally:
-        unlock(out)
     return outcome
 
 
@@ -478,7 +537,7 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
     """Build the game and refuse (``SimError``) when the engine version or a data file's content
     differs from what the run folder was made with: results would mix two rule sets."""
     game = build_game(rc)
-    man = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").is_file() else {}
+    man = read_json(out / "manifest.json", missing_ok=True) or {}
     if man.get("engine_version") != game.info.version:
         raise SimError(f"'{out}' was made by {rc.game} engine version {man.get('engine_version')!r}; this is version"
                        f" {game.info.version!r}: results would mix two rule sets, so it cannot be {verb}")
@@ -522,7 +581,7 @@ def replay(rc: RunConfig, game_index: int, out: Path | None = None) -> tuple[lis
                            on_decision=log, state=state)
         if narrate is not None:
             lines.extend(narrate(before[0], state))
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         lines.append(f"ERROR: {type(exc).__name__}: {exc}")
         lines.append(traceback.format_exc())
     return lines, game, result

@@ -44,33 +44,64 @@ def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     return players, games
 
 
+def _rule(width: float, max_games: int, first: int) -> dict:
+    return {
+        "rule": (f"--until-ci {width:g}: batches (first {first} games) until every seat's and every strategy's 95% "
+                 f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
+        "width": width, "max_games": max_games, "first_batch": first, "batches": [], "finished": False,
+    }
+
+
+def _write_stopping(out: Path, stopping: dict) -> None:
+    (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
+
+
 def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, force: bool = False,
                  progress: bool = True, fail_fast: bool = False, backend: str = "local",
-                 scheduler: str | None = None) -> runner.RunOutcome:
+                 scheduler: str | None = None, keep_lock: bool = False) -> runner.RunOutcome:
     """Play ``rc.games`` games, then more batches until the widest half-width is at most ``width``
     or ``max_games`` games are played; merge the tables and write ``stopping.json``.
 
     The next batch aims at the size the interval width predicts (n grows as (half-width / W)^2,
     plus 10%), at least ``rc.games`` more games and at most four times the games so far.
+    The rule is written to ``stopping.json`` before the first game (``finished: false`` until
+    the end), so ``sim run --resume`` continues it after an interruption.
     """
     if not 0 < width < 0.5:
         raise SimError(f"--until-ci takes a half-width between 0 and 0.5 (0.01 means ±1 point), got {width}")
     if max_games < rc.games:
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
+    build_game(rc)
+    runner.prepare_output(out, force, rc.source)
+    with runner.locked(out, keep_lock):
+        stopping = _rule(width, max_games, rc.games)
+        _write_stopping(out, stopping)
+        return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
+                                 scheduler=scheduler)
+
+
+def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: bool = True, fail_fast: bool = False,
+                      backend: str = "local", scheduler: str | None = None) -> runner.RunOutcome:
+    """Play the batch of ``rc.games`` games (only what is not on disk yet) and the further batches of
+    the rule in ``stopping`` (``run_until_ci``, or ``sim run --resume`` of an interrupted run).
+    The caller holds the folder's lock."""
+    width, max_games, first = stopping["width"], stopping["max_games"], stopping["first_batch"]
     game = build_game(rc)
-    runner.prepare_output(out, force)
-    start, stop = 0, rc.games
-    batches: list[dict] = []
+    stop, already = rc.games, None
     played = failed = truncated = 0
     seconds = 0.0
     while True:
         rc_now = rc.model_copy(update={"games": stop})
         runner.write_run_files(rc_now, out, game)
-        o = runner.play_ranges(rc_now, out, runner.chunk_ranges(start, stop, rc.jobs, rc.chunk_size),
-                               progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+        done = runner.done_games(out)
+        already = sum(b - a for a, b in done) if already is None else already
+        todo = [r for a, b in runner.missing_ranges(stop, done) for r in runner.chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
+        o = runner.play_ranges(rc_now, out, todo, progress=progress, fail_fast=fail_fast, backend=backend,
+                               scheduler=scheduler)
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
         hw, who = widest_half_width(*_chunk_tables(out))
-        batches.append({"games": stop, "widest_half_width": hw, "widest": who})
+        stopping["batches"].append({"games": stop, "widest_half_width": hw, "widest": who})
+        _write_stopping(out, stopping)
         if hw <= width:
             reason = f"every interval within ±{width * 100:g} points after {stop} games (widest ±{hw * 100:.2f}, {who})"
             break
@@ -79,13 +110,8 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
                       f" wider than the target ±{width * 100:g}")
             break
         target = math.ceil(stop * (hw / width) ** 2 * 1.1) if math.isfinite(hw) else stop * 2
-        start, stop = stop, min(max_games, max(stop + rc.games, min(target, stop * 4)))
+        stop = min(max_games, max(stop + first, min(target, stop * 4)))
     runner.merge_chunks(out)
-    stopping = {
-        "rule": (f"--until-ci {width:g}: batches (first {rc.games} games) until every seat's and every strategy's 95% "
-                 f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
-        "width": width, "max_games": max_games, "first_batch": rc.games, "games": stop, "reason": reason,
-        "met": batches[-1]["widest_half_width"] <= width, "batches": batches,
-    }
-    (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
-    return runner.RunOutcome(out, played, seconds, failed, truncated)
+    stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
+    _write_stopping(out, stopping)
+    return runner.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0)

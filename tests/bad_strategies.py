@@ -34,3 +34,12 @@ class Cheater(ScriptedStrategy):
 
     def choose(self, obs, legal, rng):
         return "take everything"
+
+
+class Quitter(ScriptedStrategy):
+    """Calls ``sys.exit(3)`` on its first decision of every game."""
+
+    def choose(self, obs, legal, rng):
+        import sys
+
+        sys.exit(3)

@@ -27,6 +27,7 @@ strategies:
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     return p
 
@@ -90,6 +91,13 @@ CASES = [
     ("bench unknown game", {}, ["bench", "chess"], r"unknown game 'chess'; known games: .*traders_of_osaka"),
     ("bench players out of range", {}, ["bench", "traders_of_osaka", "--players", "7"], r"takes 2-4 players, not 7"),
     ("run without config", {}, ["run"], r"missing CONFIG"),
+    ("--min-sample negative", {"c.yaml": BASE}, ["run", "{tmp}/c.yaml", "--min-sample", "-5", "--out", "{tmp}/o"],
+     r"Invalid value for '--min-sample': -5 is not in the range x>=0"),
+    ("--out empty", {"c.yaml": BASE}, ["run", "{tmp}/c.yaml", "--out", "", "--quiet"], r"--out needs a folder name"),
+    ("sweep --out empty", {"c.yaml": BASE}, ["sweep", "{tmp}/c.yaml", "--out", ""], r"--out needs a folder name"),
+    ("--out a folder of other files", {"c.yaml": BASE, "mine/notes.txt": "x"},
+     ["run", "{tmp}/c.yaml", "--out", "{tmp}/mine", "--quiet"],
+     r"^error: output folder '.*mine' is not empty and it holds other files \(notes.txt\); use --out for another\n$"),
 ]
 
 
@@ -147,7 +155,7 @@ BREAKERS = [
     ("string option", BASE + "options:\n  market_size: '5'\n", r"'market_size' must be a number, got '5'"),
     ("boolean param", BASE.replace("{name: random}\n", "{name: osaka.trader, params: {min_goods: true}}\n", 1),
      r"key 'strategies.0.params.min_goods': .*'min_goods': must be a number"),
-    ("unreachable hand threshold", BASE + "options:\n  hand_threshold: 100000\n", r"key 'options'.*starting hands could not be drawn"),
+    ("unreachable hand threshold", BASE + "options:\n  hand_threshold: 100000\n", r"key 'options.hand_threshold': .*starting hands could not be drawn"),
     ("market bigger than the deck", BASE + "options:\n  market_size: 200\n", r"too few of the 108 cards"),
     ("games beyond a billion", BASE.replace("games: 4", "games: 99999999999999999999"), r"key 'games': Input should be less than or equal to 1000000000"),
     ("alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
@@ -224,3 +232,107 @@ def test_a_damaged_table_is_named(tmp_path):
     (out / "games.parquet").write_text("garbage")
     res = CliRunner().invoke(cli, ["report", str(out)])
     assert res.exit_code == 2 and "games.parquet is not a readable Parquet table" in res.output
+
+
+def _game_config(game: str, extra: str = "") -> str:
+    return BASE.replace("traders_of_osaka", game) + extra
+
+
+COERCIONS = [  # pydantic would silently turn these into other numbers or flags
+    ("xanadu deal true", _game_config("xanadu", "options: {deal: true}\n"), r"key 'options.deal': 'deal' must be a number, got True"),
+    ("xanadu deal '5'", _game_config("xanadu", "options: {deal: '5'}\n"), r"key 'options.deal': 'deal' must be a number, got '5'"),
+    ("xanadu sale_bonus items", _game_config("xanadu", "options: {sale_bonus: ['1', true, 0, 0]}\n"),
+     r"'sale_bonus' must be a number at item 0, got '1'"),
+    ("forwarder growth items", _game_config("forwarder_of_xanadu", "options: {growth: [1, true]}\n"),
+     r"'growth' must be a number at item 1, got True"),
+    ("forwarder space_resources", _game_config("forwarder_of_xanadu", "options: {space_resources: ['2', 1, 0]}\n"),
+     r"'space_resources' must be a number at item 0, got '2'"),
+    ("check strict 'no'", BASE + "checks: {max_seat_win_rate: {threshold: 0.5, strict: 'no'}}\n",
+     r"key 'checks.max_seat_win_rate.strict': 'strict' must be true or false, got 'no'"),
+    ("check threshold '0.5'", BASE + "checks: {max_seat_win_rate: {threshold: '0.5'}}\n",
+     r"'threshold' must be a number, got '0.5'"),
+    ("1e12 is text in YAML", BASE.replace("seed: 1", "seed: 1e12"),
+     r"key 'seed'.*YAML reads 1e12 as text: write 1000000000000 or 1.0e\+12"),
+    ("1e3 option", BASE + "options: {hand_threshold: 1e3}\n", r"YAML reads 1e3 as text: write 1000 or 1.0e\+03"),
+]
+
+
+@pytest.mark.parametrize("label,text,message", COERCIONS, ids=[c[0] for c in COERCIONS])
+def test_no_silent_coercion_in_options_and_checks(tmp_path, label, text, message):
+    res = CliRunner().invoke(cli, ["validate", str(_write(tmp_path, "c.yaml", text))])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert re.search(message, res.output), res.output
+
+
+def test_no_silent_coercion_in_data_files(tmp_path):
+    _write(tmp_path, "k.yaml", "colours: [red, blue]\ntotal_cards: 40\n"
+                               "per_colour: [{value: '2', count: 20, insurance: 1}]\nachievement_tokens_per_colour: 3\n")
+    res = CliRunner().invoke(cli, ["validate", str(_write(tmp_path, "c.yaml", BASE + "data: {cards: k.yaml}\n"))])
+    assert res.exit_code == 2
+    assert re.search(r"k.yaml, line 3, key 'per_colour.0.value': 'value' must be a number, got '2'", res.output), res.output
+
+
+def _seats(n: int) -> str:
+    return "strategies:\n" + "  - {name: random}\n" * n
+
+
+UNPLAYABLE = [  # values that used to pass validation and then fail every game or exhaust memory
+    ("forwarder", 5, "{dealt_cards: 5}", r"'options.dealt_cards': dealt_cards is at most 4 with 5 players"),
+    ("forwarder", 2, "{dealt_cards: 100}", r"'options.dealt_cards': dealt_cards is at most 16 with 2 players"),
+    ("forwarder", 5, "{style: custom, draft_cards: 50}", r"'options.draft_cards': draft_cards is at most 8 with 5 players"),
+    ("forwarder", 2, "{market_lower: 1000000000}", r"'options.market_lower': market_lower is at most 30"),
+    ("forwarder", 2, "{market_upper: 1000000000}", r"'options.market_upper': market_upper is at most 30"),
+    ("forwarder", 2, "{company_cards: 5}", r"'options.company_cards': company_cards is at most 4"),
+    ("xanadu", 6, "{deal: 1000000000}", r"'options.deal': deal is at most 11 with 6 players \(the deck has 70 cards\)"),
+    ("taiwan_formosa", 4, "{max_dice: 100}", r"'options.max_dice': Input should be less than or equal to 12"),
+]
+
+
+@pytest.mark.parametrize("game,players,options,message", UNPLAYABLE, ids=[f"{u[0]}-{u[2]}" for u in UNPLAYABLE])
+def test_card_counts_the_decks_cannot_supply_are_refused(tmp_path, game, players, options, message):
+    game = "forwarder_of_xanadu" if game == "forwarder" else game
+    text = f"game: {game}\nplayers: {players}\ngames: 2\nseed: 1\n{_seats(players)}options: {options}\n"
+    cfg = _write(tmp_path, "c.yaml", text)
+    for args in (["validate", str(cfg)], ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"]):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        assert re.search(message, res.output), res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_largest_allowed_counts_play():
+    """The bounds are the decks: 5 Forwarder players split the 20 skill cards of the companies not
+    chosen (40 - 5 x 4) into 4 each, or draft 40 // 5 = 8 each; 6 Xanadu players get 70 // 6 = 11."""
+    from sim.api import play_game
+    from sim.registry import get_game, make_strategy
+    from sim.seeding import game_streams
+
+    for game, n, opts in (("forwarder_of_xanadu", 5, {"dealt_cards": 4}),
+                          ("forwarder_of_xanadu", 5, {"style": "custom", "draft_cards": 8}),
+                          ("xanadu", 6, {"deal": 11})):
+        g = get_game(game).build(n, opts)
+        chance, rngs = game_streams(1, 0, n)
+        play_game(g, [make_strategy("random", {}, game, game=g)] * n, chance, rngs, max_decisions=g.options.max_decisions)
+
+
+@pytest.mark.parametrize("name,text,message", [
+    ("manifest.json", "{", r"manifest.json is damaged: not valid JSON"),
+    ("config.json", "[]", r"config.json is damaged: expected a JSON object \{\.\.\.\} as sim writes it, got list"),
+    ("config.json", '{"game": "traders_of_osaka"}', r"config.json: not a valid run config"),
+])
+def test_a_damaged_run_folder_json_file_is_named(tmp_path, name, text, message):
+    from sim.config import build_game, load_config
+    from sim.runner import prepare_output, write_run_files
+
+    cfg = _write(tmp_path, "c.yaml", BASE)
+    done, part = tmp_path / "done", tmp_path / "part"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(done), "--quiet"]).exit_code == 0
+    rc = load_config(cfg)
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))  # an interrupted run: nothing played yet
+    for folder in (done, part):
+        (folder / name).write_text(text)
+    for args in (["report", str(done)], ["replay", str(done), "--game-index", "0"], ["run", "--resume", str(part)]):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 2 and "Traceback" not in res.output, (args, res.output)
+        assert re.search(message, res.output), (args, res.output)

@@ -11,8 +11,10 @@ import time
 from pathlib import Path
 
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
+from sim.api import SimError
 from sim.cli import cli
 from sim.config import build_game, load_config
 from sim.runner import chunk_ranges, play_ranges, prepare_output, write_run_files
@@ -64,6 +66,18 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
     assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
 
 
+def test_a_strategy_calling_sys_exit_fails_its_games_not_the_run(tmp_path):
+    """Every game has the quitter in a seat, so all 6 games fail and are recorded; the run (2 worker
+    processes) ends normally with exit status 0."""
+    cfg = write(tmp_path, games=6, second="'bad_strategies:Quitter'", extra="jobs: 2\nchunk_size: 3\n")
+    proc = subprocess.run([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"],
+                          env=env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    assert errors["game_index"].to_list() == list(range(6))
+    assert set(errors["exception"]) == {"SystemExit"} and set(errors["strategy"]) == {"bad_strategies:Quitter"}
+
+
 def test_fail_fast_stops_at_the_first_failure(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, games=200, second="'bad_strategies:Raiser'", extra="chunk_size: 10\n")
@@ -104,6 +118,43 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
         assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(part / f"{t}.parquet")), t
     again = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
     assert again.exit_code == 2 and "already complete" in again.output
+
+
+def test_resume_sets_a_damaged_chunk_aside_and_plays_its_games_again(tmp_path):
+    cfg = write(tmp_path, games=60, extra="chunk_size: 20\n")
+    full = tmp_path / "full"
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet"]).exit_code == 0
+    rc = load_config(cfg)
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    play_ranges(rc, part, chunk_ranges(0, 40, 1, 20), progress=False)  # as if interrupted after 2 chunks
+    (part / "chunks" / "players-000000000020.parquet").write_bytes(b"junk")
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "chunk 000000000020" in res.output and "damaged" in res.output and "players-000000000020.parquet" in res.output
+    assert "played 40 games (20 were already on disk)" in res.output  # the damaged chunk and the missing one
+    for t in ("games", "players", "metrics", "errors"):
+        assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(part / f"{t}.parquet")), t
+
+
+def test_a_chunk_damaged_beyond_its_footer_is_named_at_the_merge(tmp_path):
+    from sim.runner import merge_chunks
+
+    rc = load_config(write(tmp_path, games=40, extra="chunk_size: 20\n"))
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    play_ranges(rc, part, chunk_ranges(0, 40, 1, 20), progress=False)
+    f = part / "chunks" / "metrics-000000000000.parquet"
+    data = bytearray(f.read_bytes())
+    data[8:200] = b"\0" * 192  # pages damaged, footer intact
+    f.write_bytes(bytes(data))
+    with pytest.raises(SimError, match=r"metrics-000000000000.parquet is damaged.*sim run --resume"):
+        merge_chunks(part)
+    assert not list((part / "chunks").glob("*-000000000000.parquet"))  # set aside: the resume plays it again
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    assert res.exit_code == 0 and "played 20 games (20 were already on disk)" in res.output, res.output
 
 
 def test_resume_refuses_another_engine_version(tmp_path):

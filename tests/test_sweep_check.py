@@ -109,15 +109,67 @@ def test_sweep_config_errors_name_line_and_key(tmp_path, label, extra, message):
     assert not (tmp_path / "never").exists()
 
 
-def test_sweep_point_with_invalid_data_is_named(tmp_path):
-    res = invoke("sweep", write(tmp_path, BASE + "sweep:\n  data.cards.total_cards: [108, 100]\n"),
-                 "--out", tmp_path / "sw", "--quiet", "--no-point-reports")
-    assert res.exit_code == 2 and "sweep point 1 (100)" in res.output and "total_cards is 100" in res.output
+def test_sweep_data_value_errors_name_the_config_line_and_leave_nothing(tmp_path):
+    for values, message in (("[108, 100]", r"line 10, key 'sweep.data.cards.total_cards.1': data file cards with 100,"
+                                           r" line \d+, key '\(top level\)': .*total_cards is 100"),
+                            ('[1, "x"]', r"line 10, key 'sweep.data.cards.total_cards.0': data file cards with 1, line")):
+        cfg = write(tmp_path, BASE + f"sweep:\n  data.cards.total_cards: {values}\n")
+        for command in ("validate", "sweep"):
+            res = invoke(command, cfg, *(["--out", tmp_path / "sw", "--quiet"] if command == "sweep" else []))
+            assert res.exit_code == 2 and re.search(message, res.output), res.output
+            assert "point000" not in res.output and not (tmp_path / "sw").exists()
 
 
-def test_sweep_without_sweep_key_is_bad_input(tmp_path):
-    res = invoke("sweep", write(tmp_path, BASE), "--out", tmp_path / "sw")
-    assert res.exit_code == 2 and "no 'sweep:' key" in res.output
+def test_sweep_combination_errors_leave_no_data_files(tmp_path):
+    """Each value alone is valid; the last point is not: Market 50 + Farm 10 = 60 cards is more than
+    half the 108-card deck (54). Every point is built before any is played."""
+    cfg = write(tmp_path, BASE + "sweep:\n  options.market_size: [5, 50]\n  options.farm_size: [3, 10]\n"
+                                 "  data.cards.achievement_tokens_per_colour: [12]\n")
+    assert invoke("validate", cfg).exit_code == 0
+    res = invoke("sweep", cfg, "--out", tmp_path / "sw", "--quiet")
+    assert res.exit_code == 2 and "sweep point 3 (market_size=50, farm_size=10, achievement_tokens_per_colour=12)" \
+        in res.output, res.output
+    assert not (tmp_path / "sw").exists()
+
+
+def test_sweep_force_replaces_a_sweep_folder_and_no_resume_hint(tmp_path):
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")
+    out = tmp_path / "sw"
+    assert invoke("sweep", cfg, "--out", out, "--quiet", "--no-point-reports").exit_code == 0
+    res = invoke("sweep", cfg, "--out", out, "--quiet")
+    assert res.exit_code == 2 and "use --force to replace it" in res.output and "--resume" not in res.output
+    res = invoke("sweep", cfg, "--out", out, "--quiet", "--force")
+    assert res.exit_code == 0, res.output
+    assert (out / "point-001" / "report.md").is_file()  # the second sweep wrote point reports
+    (out / "notes.txt").write_text("mine")
+    res = invoke("sweep", cfg, "--out", out, "--quiet", "--force")
+    assert res.exit_code == 2 and "--force replaces only a sweep folder" in res.output
+    assert (out / "notes.txt").is_file()
+
+
+@pytest.mark.parametrize("key", ["sweep", "checks"])
+def test_missing_and_empty_grids_are_told_apart(tmp_path, key):
+    command = "sweep" if key == "sweep" else "check"
+    res = invoke(command, write(tmp_path, BASE), "--out", tmp_path / "o")
+    assert res.exit_code == 2 and f"no '{key}:' key" in res.output
+    res = invoke(command, write(tmp_path, BASE + f"{key}:\n"), "--out", tmp_path / "o")
+    assert res.exit_code == 2 and f"line 9, key '{key}': '{key}:' is empty" in res.output, res.output
+
+
+def test_run_warns_that_it_ignores_a_sweep_grid(tmp_path):
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")
+    res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 0 and f"`sim sweep {cfg}` plays the grid" in res.output
+
+
+@pytest.mark.parametrize("junit", ["afile/x.xml", "/proc/x.xml"])
+def test_check_refuses_an_unwritable_junit_file_before_playing(tmp_path, junit):
+    (tmp_path / "afile").write_text("a file, not a folder")
+    junit = junit if junit.startswith("/") else str(tmp_path / junit)
+    cfg = write(tmp_path, BASE + "checks: {max_failed_games: 0}\n")
+    res = invoke("check", cfg, "--out", tmp_path / "o", "--quiet", "--junit", junit)
+    assert res.exit_code == 2 and "Traceback" not in res.output and f"--junit {junit}" in res.output, res.output
+    assert not (tmp_path / "o").exists()  # refused before any game was played
 
 
 # ------------------------------------------------------------------ until-ci
@@ -148,6 +200,75 @@ def test_until_ci_stops_at_max_games(tmp_path):
     stop = json.loads((tmp_path / "u" / "stopping.json").read_text())
     assert stop["games"] == 45 and not stop["met"] and "reached --max-games 45" in stop["reason"]
     assert pl.read_parquet(tmp_path / "u" / "games.parquet")["game_index"].to_list() == list(range(45))
+
+
+def _lock_holder(out):
+    lock = out / ".lock"
+    return int(lock.read_text()) if lock.is_file() else None
+
+
+def test_until_ci_holds_the_lock_while_playing_and_writing_the_report(tmp_path, monkeypatch):
+    """A concurrent `--force` run is refused while the folder's lock names a live process: the lock
+    must name this process during every batch and while the report is written, and be gone after."""
+    import os
+
+    from sim import runner
+    from sim.analysis import report
+
+    out, seen = tmp_path / "u", []
+    play, write_report = runner.play_ranges, report.write_report
+    monkeypatch.setattr(runner, "play_ranges", lambda *a, **k: seen.append(("play", _lock_holder(out))) or play(*a, **k))
+    monkeypatch.setattr(report, "write_report",
+                        lambda *a, **k: seen.append(("report", _lock_holder(out))) or write_report(*a, **k))
+    res = invoke("run", write(tmp_path, BASE.replace("games: 40", "games: 20")), "--out", out, "--quiet",
+                 "--until-ci", "0.01", "--max-games", "45")
+    assert res.exit_code == 0, res.output
+    assert [w for w, _ in seen] == ["play", "play", "report"]  # batches of 20 and 25 games (the 45 maximum)
+    assert {pid for _, pid in seen} == {os.getpid()} and _lock_holder(out) is None
+
+
+def test_check_holds_the_lock_until_its_report_is_written(tmp_path, monkeypatch):
+    import os
+
+    from sim.analysis import report
+
+    out, seen = tmp_path / "c", []
+    write_report = report.write_report
+    monkeypatch.setattr(report, "write_report", lambda *a, **k: seen.append(_lock_holder(out)) or write_report(*a, **k))
+    res = invoke("check", write(tmp_path, BASE.replace("games: 40", "games: 6") + "checks: {max_failed_games: 0}\n"),
+                 "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert seen == [os.getpid()] and _lock_holder(out) is None
+
+
+def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
+    """Interrupted in its second batch, the run resumes the same stopping rule and ends with the
+    tables and stopping.json of an uninterrupted run."""
+    from sim import runner
+
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 20") + "chunk_size: 5\n")
+    args = ["--quiet", "--until-ci", "0.01", "--max-games", "45"]
+    assert invoke("run", cfg, "--out", tmp_path / "whole", *args).exit_code == 0
+    play, calls = runner.play_ranges, []
+
+    def interrupted(rc, out, ranges, **kw):
+        calls.append(ranges)
+        if len(calls) == 2:  # second batch: one chunk on disk, then Ctrl-C
+            play(rc, out, ranges[:1], **kw)
+            raise KeyboardInterrupt
+        return play(rc, out, ranges, **kw)
+
+    monkeypatch.setattr(runner, "play_ranges", interrupted)
+    res = invoke("run", cfg, "--out", tmp_path / "cut", *args)
+    assert res.exit_code == 130 and "sim run --resume" in res.output and "--until-ci stopping rule" in res.output
+    monkeypatch.setattr(runner, "play_ranges", play)
+    res = invoke("run", "--resume", tmp_path / "cut", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "played 20 games (25 were already on disk)" in res.output and "reached --max-games 45" in res.output
+    whole, cut = (json.loads((tmp_path / d / "stopping.json").read_text()) for d in ("whole", "cut"))
+    assert cut == whole and cut["finished"] and [b["games"] for b in cut["batches"]] == [20, 45]
+    for t in TABLES:
+        assert pl.read_parquet(tmp_path / "whole" / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "cut" / f"{t}.parquet"))
 
 
 def test_until_ci_bad_input(tmp_path):

@@ -333,6 +333,37 @@ def test_payment_example_2_tokens_and_shortfall_from_draw_pile():
     assert s.tokens[0][GREEN] == 3
 
 
+def test_vp_draws_are_bounded_by_the_cards_left():
+    """Green with 1000 tokens: (5 + 1000) x 1 = 1005 -> 201 VP, 200 owed from the draw pile; with 3
+    cards in the draw pile and 2 in the discard only 5 can be drawn, so only 5 draws are queued
+    (the VP still count in full)."""
+    t = Table(2, end_tokens=2000)
+    s = t.s
+    s.tokens[0][GREEN] = 1000
+    t.goods(0, (GREEN, 5))
+    s.discard, s.draw = s.draw[:2], s.draw[2:5]
+    t.pay(GREEN)
+    assert s.vp[0] == 201 and s.to_draw == [100] * 5
+    t.settle()
+    assert len(s.vp_cards[0]) == 6 and s.draw == [] and s.discard == []
+
+
+def test_card_values_beyond_the_data_maximum_are_refused(tmp_path):
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("colours: [red, blue]\ntotal_cards: 40\nper_colour: [{value: 1000000, count: 20, insurance: 50}]\n"
+                     "achievement_tokens_per_colour: 1000\n")
+    with pytest.raises(SimError, match=r"cards.yaml, line 3, key 'per_colour.0.value': Input should be less than or equal to 100"):
+        load_data({"cards": cards})
+    cards.write_text(cards.read_text().replace("1000000", "100"))  # the largest allowed value plays to the end
+    g = TradersOfOsaka(2, data=load_data({"cards": cards}))
+    chance, rngs = game_streams(3, 0, 2)
+    queued = []
+    s = g.new_initial_state()
+    play_game(g, [RandomStrategy(), RandomStrategy()], chance, rngs, max_decisions=3000, state=s,
+              on_decision=lambda player, action: queued.append(len(s.to_draw)))
+    assert queued and max(queued) <= 40  # never more draws queued than the deck's 40 cards
+
+
 def test_vp_cards_are_the_lowest_values_and_rest_discarded():
     t = Table(2)
     s = t.s

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from pathlib import Path
 import polars as pl
 
 from ..api import SimError
+from ..config import load_run_config
+from ..data import read_json
 from . import charts, stats
 from . import findings as fnd
 
@@ -57,11 +58,10 @@ def load_tables(run_dir: Path) -> RunTables:
         except Exception as exc:  # a damaged file must not end in a traceback
             raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
-    stop = run_dir / "stopping.json"
-    return RunTables(read("games"), read("players"), read("metrics"), read("errors"),
-                     json.loads((run_dir / "config.json").read_text()),
-                     json.loads((run_dir / "manifest.json").read_text()),
-                     read("components"), json.loads(stop.read_text()) if stop.is_file() else None, run_dir)
+    config = load_run_config(run_dir).model_dump(mode="json")
+    return RunTables(read("games"), read("players"), read("metrics"), read("errors"), config,
+                     read_json(run_dir / "manifest.json"), read("components"),
+                     read_json(run_dir / "stopping.json", missing_ok=True), run_dir)
 
 
 def pct(x: float) -> str:

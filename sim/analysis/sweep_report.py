@@ -5,11 +5,11 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 from pathlib import Path
 
 import polars as pl
 
+from ..data import read_json
 from . import charts
 from .report import STYLE, _html_table, _md_table
 
@@ -39,7 +39,7 @@ def _cell(v, lo, hi, scale):
 def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None) -> tuple[Path, Path]:
     """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder."""
     out = Path(out)
-    meta = json.loads((out / "sweep.json").read_text())
+    meta = read_json(out / "sweep.json")
     keys = meta["keys"]
     xname = keys[0] if len(keys) == 1 else "point"
     chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]

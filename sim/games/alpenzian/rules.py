@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from sim.api import BaseOptions, SimError
+from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 from .actions import FACE_NAMES
@@ -68,7 +68,7 @@ class Options(BaseOptions):
 
 
 # ------------------------------------------------------------------ data
-class SheetSpec(BaseModel):
+class SheetSpec(StrictModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1)
     rows: list[str] = Field(min_length=1)
@@ -107,7 +107,7 @@ class SheetSpec(BaseModel):
         return Board.from_rows(self.name, rows, fh)
 
 
-class SheetsData(BaseModel):
+class SheetsData(StrictModel):
     model_config = ConfigDict(extra="forbid")
     colour_areas: int = Field(5, ge=5, le=5)
     sheets: list[SheetSpec] = Field(min_length=1)
@@ -126,7 +126,7 @@ class SheetsData(BaseModel):
         return self
 
 
-class ScoringData(BaseModel):
+class ScoringData(StrictModel):
     model_config = ConfigDict(extra="forbid")
     dice: int = Field(ge=5, description="dice rolled each round (at least one per colour area)")
     ranch_paired: int

@@ -18,7 +18,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
 
 from .actions import (
     ACTION_NAMES,
@@ -233,6 +233,7 @@ class ForwarderOfXanadu(EngineBase):
             o.upper_exclusive_quality,
         )
         self.n_lower = len(od.lower)
+        self._check_counts(num_players)
         # action objects are immutable: build each once
         n_orders, n_skills = len(self.orders), len(self.skills)
         self._lay = tuple(LayArea(a) for a in range(len(m.areas)))
@@ -334,6 +335,21 @@ class ForwarderOfXanadu(EngineBase):
         if ph == START:
             return s.start
         return s.active
+
+    def _check_counts(self, n: int) -> None:
+        """Card counts the decks can supply with ``n`` players (``OptionError`` naming the option)."""
+        o, od = self.options, self.data.orders
+        skills = len(self.skills)
+        per_company = min(sum(c.colour == col for c in self.skills) for col in self.company_colours)
+        if o.style == "standard":
+            bound_option("company_cards", o.company_cards, per_company, "(skill cards of a company's colour)")
+            spare = skills - per_company * n
+            bound_option("dealt_cards", o.dealt_cards, spare // n,
+                         f"with {n} players ({spare} skill cards are not of a chosen company's colour)")
+        else:
+            bound_option("draft_cards", o.draft_cards, skills // n, f"with {n} players ({skills} skill cards)")
+        bound_option("market_lower", o.market_lower, len(od.lower), "(lower-grade order cards)")
+        bound_option("market_upper", o.market_upper, len(od.upper), "(upper-grade order cards)")
 
     def _pool(self, s: State):
         kind, rest = divmod(s.to_draw[0], 1000)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sim.api import BaseOptions, SimError
+from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 
@@ -60,7 +60,7 @@ class Options(BaseOptions):
         return self
 
 
-class _M(BaseModel):
+class _M(StrictModel):
     model_config = ConfigDict(extra="forbid")
 
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sim.api import BaseOptions
+from sim.api import BaseOptions, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 RESOURCES = ("wood", "brick", "steel", "stone")
@@ -38,7 +38,8 @@ class Options(BaseOptions):
     income: int = Field(15, ge=0, description="'4. Income Phase': coins per player")
     free_dice: int = Field(2, ge=0, description="'1. Dice Phase': dice rolled for free")
     min_dice: int = Field(2, ge=0, description="'1. Dice Phase': fewest dice a player rolls")
-    max_dice: int = Field(7, ge=1, description="'1. Dice Phase': most dice a player rolls")
+    max_dice: int = Field(7, ge=1, le=12, description="'1. Dice Phase': most dice a player rolls (at most 12: "
+                          "every roll's outcomes are tabled)")
     die_cost: int = Field(5, ge=0, description="'1. Dice Phase': coins per die beyond the free ones")
     hand_limit: int = Field(5, ge=0, description="'5. Cleanup Phase' 1: resource tiles kept")
     markers_per_player: int = Field(8, ge=0, description="RULINGS §3: 8 (setup, components); the FAQ says 7")
@@ -90,7 +91,7 @@ class Options(BaseOptions):
         return self
 
 
-class Cost(BaseModel):
+class Cost(StrictModel):
     """What a card or a contribution costs, besides the purchase worker."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -106,7 +107,7 @@ class Cost(BaseModel):
         return (self.wood, self.brick, self.steel, self.stone, self.worker)
 
 
-class Building(BaseModel):
+class Building(StrictModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str = Field(min_length=1)
     kind: Literal["basic", "exclusive", "global", "minor_landmark"]
@@ -122,7 +123,7 @@ class Building(BaseModel):
         return self
 
 
-class BuildingData(BaseModel):
+class BuildingData(StrictModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     copies: int = Field(ge=1)
     train_station_vp: list[int] = Field(min_length=1)
@@ -140,13 +141,13 @@ class BuildingData(BaseModel):
         return self
 
 
-class Region(BaseModel):
+class Region(StrictModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str = Field(min_length=1)
     charity: Cost
 
 
-class Landmark(BaseModel):
+class Landmark(StrictModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str = Field(min_length=1)
     region: str
@@ -155,7 +156,7 @@ class Landmark(BaseModel):
     cost: Cost
 
 
-class LandmarkData(BaseModel):
+class LandmarkData(StrictModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     regions: list[Region] = Field(min_length=1)
     landmarks: list[Landmark] = Field(min_length=1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, OptionError
 
 from .actions import (
     BUY,
@@ -115,10 +115,10 @@ class TradersOfOsaka(EngineBase):
         self.cards = tuple(Card(i, c, v, ins) for i, (c, v, ins) in enumerate(cards))
         o = self.options
         if o.market_size + o.farm_size > len(cards) // 2:
-            raise ValueError(f"market_size + farm_size ({o.market_size + o.farm_size}) leave too few of the"
+            raise OptionError("market_size", f"market_size + farm_size ({o.market_size + o.farm_size}) leave too few of the"
                              f" {len(cards)} cards to play with (at most half the deck)")
         if o.hand_threshold * num_players > sum(v for _, v, _ in cards) // 2:
-            raise ValueError(f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
+            raise OptionError("hand_threshold", f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
                              " the deck's value: starting hands could not be drawn")
         self.value = tuple(c.value for c in self.cards)
         self.colour = tuple(c.colour for c in self.cards)
@@ -623,6 +623,9 @@ class TradersOfOsaka(EngineBase):
             s.to_draw += [TO_VP + seat] * max(0, vp - len(sold))  # shortfall from the draw pile
             s.payments[seat] += 1
             scored.append(seat)
+        # draws beyond the cards left would be skipped: never queue them (a huge set value would
+        # otherwise queue millions of VP draws)
+        del s.to_draw[len(s.draw) + len(s.discard):]
         for seat in scored:
             self._gain_token(s, seat, colour)
         if any(sum(t) >= self.options.end_tokens for t in s.tokens):

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from sim.api import BaseOptions
+from sim.api import BaseOptions, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 
@@ -27,14 +27,14 @@ class Options(BaseOptions):
     max_decisions: int = Field(3000, ge=1, description="decision cap (RULINGS §1.5)")
 
 
-class CardKind(BaseModel):
+class CardKind(StrictModel):
     model_config = ConfigDict(extra="forbid")
-    value: int = Field(ge=1)
+    value: int = Field(ge=1, le=100)  # the rulebook's cards are worth 2, 3 and 5 coins
     count: int = Field(ge=1)
     insurance: int = Field(ge=0)
 
 
-class CardData(BaseModel):
+class CardData(StrictModel):
     model_config = ConfigDict(extra="forbid")
     colours: list[str] = Field(min_length=1)
     total_cards: int = Field(ge=1, le=10_000)
@@ -51,13 +51,13 @@ class CardData(BaseModel):
         return self
 
 
-class Space(BaseModel):
+class Space(StrictModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     kind: Literal["start", "sea", "anchor", "waves", "destination"]
 
 
-class TrackData(BaseModel):
+class TrackData(StrictModel):
     model_config = ConfigDict(extra="forbid")
     spaces: list[Space] = Field(min_length=2)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
 
 from .actions import END_SELLING, END_TURN, Build, Draw, EndSelling, EndTurn, PlaceStart, PlaceWorker, Sell
 from .observation import Card, Observation
@@ -115,6 +115,8 @@ class Xanadu(EngineBase):
             ))
         self.cards = tuple(cards)
         self.n_cards = len(cards)
+        bound_option("deal", self.r.deal, self.n_cards // num_players,
+                     f"with {num_players} players (the deck has {self.n_cards} cards)")
         self.END = len(cards)  # the End of Game card's id
         self.colour = tuple(c.colour for c in cards)
         self.prices = tuple(c.prices for c in cards)

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sim.api import BaseOptions, SimError
+from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 COLOURS = ("brown", "blue", "yellow", "green")
@@ -74,7 +74,7 @@ def resolve(o: Options, n: int) -> Resolved:
     )
 
 
-class Box(BaseModel):
+class Box(StrictModel):
     model_config = ConfigDict(extra="forbid")
     resources: list[str] = Field(default_factory=list)
     price: int = Field(ge=0)
@@ -82,7 +82,7 @@ class Box(BaseModel):
     khan: str | None = None
 
 
-class CardRow(BaseModel):
+class CardRow(StrictModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1)
     colour: Literal["brown", "blue", "yellow", "green"]
@@ -102,7 +102,7 @@ class CardRow(BaseModel):
         return self
 
 
-class CardData(BaseModel):
+class CardData(StrictModel):
     model_config = ConfigDict(extra="forbid")
     resources: list[str] = Field(min_length=1)
     colours: list[str]
