@@ -30,18 +30,24 @@ def main() -> None:
     ap.add_argument("--params", default="{}", help="search params as JSON")
     ap.add_argument("--config", help="a head-to-head config: its game, search params and other strategy")
     a = ap.parse_args()
+    other_params: dict = {}
     if a.config:
-        from sim.config import load_config
+        from sim.config import build_game, load_config
 
         rc = load_config(a.config)
-        mine_spec = next(s for s in rc.strategies if s.name == "search")
-        other_spec = next(s for s in rc.strategies if s.name != "search")
-        a.game, a.players, a.opponent = rc.game, rc.players, other_spec.name
-        a.params = json.dumps(mine_spec.params)
-    game = get_game(a.game).build(a.players)
-    params = json.loads(a.params)
-    search = make_strategy("search", params, a.game, game=game)
-    other = make_strategy(a.opponent, {}, a.game, game=game)
+        mine_specs = [s for s in rc.strategies if s.name == "search"]
+        other_specs = [s for s in rc.strategies if s.name != "search"]
+        if not mine_specs or not other_specs:
+            raise SystemExit(f"{a.config}: needs a 'search' seat and another strategy")
+        a.players, a.opponent, other_params = rc.players, other_specs[0].name, other_specs[0].params
+        params = mine_specs[0].params
+        game = build_game(rc)  # the config's options and data files
+    else:
+        params = json.loads(a.params)
+        game = get_game(a.game).build(a.players)
+    name = game.info.name
+    search = make_strategy("search", params, name, game=game)
+    other = make_strategy(a.opponent, other_params, name, game=game)
     mine = 0
     t0 = time.process_time()
     for i in range(a.games):

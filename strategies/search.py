@@ -76,7 +76,7 @@ class SearchStrategy(ScriptedStrategy):
         rollout_params: dict[str, Any] = Field(default_factory=dict, description="params of the rollout strategy")
         max_depth: int | None = Field(16, ge=0, description="rollout depth cap in decisions (None: play to the end); scores decide then")
         score_weight: float = Field(0.5, ge=0, le=1, description="weight of the score margin (normalised) against the rank reward")
-        portfolio: list[str | _Spec] = Field(default_factory=list, description="strategies whose moves are the only candidates at every tree node (portfolio search): names, import strings or {name, params}; empty: every legal move")
+        portfolio: list[_Spec] = Field(default_factory=list, description="strategies whose moves are the only candidates at every tree node (portfolio search): names, import strings or {name, params}; empty: every legal move")
 
         @field_validator("rollout")
         @classmethod
@@ -85,26 +85,35 @@ class SearchStrategy(ScriptedStrategy):
                 raise ValueError("the rollout strategy cannot be 'search' itself")
             return v
 
-        @field_validator("portfolio")
+        @field_validator("portfolio", mode="before")
         @classmethod
-        def _specs(cls, v: list) -> list[_Spec]:
-            specs = [_Spec(name=x) if isinstance(x, str) else x for x in v]
-            if any(x.name == "search" for x in specs):
-                raise ValueError("a portfolio strategy cannot be 'search' itself")
-            return specs
+        def _specs(cls, v: Any) -> Any:
+            if not isinstance(v, list):
+                raise ValueError("must be a list of strategies, e.g. [xanadu.builder, xanadu.hoarder]")
+            out = []
+            for i, x in enumerate(v):
+                if isinstance(x, str):
+                    x = {"name": x}
+                if not isinstance(x, dict):
+                    raise ValueError(f"item {i} must be a strategy name or {{name, params}}, got {x!r}")
+                if x.get("name") == "search":
+                    raise ValueError("a portfolio strategy cannot be 'search' itself")
+                out.append(x)
+            return out
 
     requires = ("determinize",)  # methods the game must provide (checked by ``check_game``)
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from sim.registry import resolve_strategy
+        from sim.registry import ParamsError, resolve_strategy
 
-        names = [("rollout", self.p.rollout)] + [("portfolio", x.name) for x in self.p.portfolio]
-        for role, name in names:  # an unknown name fails at config validation, not in a worker
+        names = [("rollout", "rollout", self.p.rollout)]
+        names += [(f"portfolio[{i}]", "portfolio", x.name) for i, x in enumerate(self.p.portfolio)]
+        for role, key, name in names:  # an unknown name fails at config validation, not in a worker
             try:
                 resolve_strategy(name)
             except SimError as exc:
-                raise SimError(f"search: {role}: {exc}") from None
+                raise ParamsError(f"search: {role}: {exc}", key) from None
         self.game: Any = None
         self._rollout: Any = None
         self._portfolio: list[Any] = []
@@ -114,26 +123,37 @@ class SearchStrategy(ScriptedStrategy):
     # ---------------------------------------------------------------- wiring
     def check_game(self, game_name: str) -> None:
         """Raise ``SimError`` unless ``game_name`` has ``determinize`` and the rollout strategy plays it."""
-        from sim.registry import get_game, make_strategy
+        from sim.registry import get_game
 
         cls = get_game(game_name)
         missing = [m for m in self.requires if not hasattr(cls, m)]
         if missing:
             raise SimError(f"strategy 'search' needs the game to provide {', '.join(missing)}(); "
                            f"'{game_name}' does not yet")
-        make_strategy(self.p.rollout, self.p.rollout_params, game_name)
-        for x in self.p.portfolio:
-            make_strategy(x.name, x.params, game_name)
+        self._helpers(game_name)
+
+    def _helpers(self, game_name: str, game: Any = None) -> tuple[Any, list[Any]]:
+        """Build the rollout strategy and the portfolio; a ``ParamsError`` names which one is at fault."""
+        from sim.registry import ParamsError, make_strategy
+
+        def build(role: str, key: str, name: str, params: dict) -> Any:
+            try:
+                return make_strategy(name, params, game_name, game=game)
+            except SimError as exc:
+                raise ParamsError(f"search: {role}: {exc}", key) from None
+
+        key = "rollout_params" if self.p.rollout_params else "rollout"
+        rollout = build("rollout", key, self.p.rollout, self.p.rollout_params)
+        return rollout, [build(f"portfolio[{i}]", "portfolio", x.name, x.params)
+                         for i, x in enumerate(self.p.portfolio)]
 
     def bind(self, game: Any) -> None:
-        """Receive the forward model (the game object, never a state). Called once per run."""
-        from sim.registry import make_strategy
-
+        """Receive the forward model (the game object, never a state). Called by ``make_strategy``
+        with ``game=``, i.e. whenever the runner builds the seat's strategy."""
         self.check_game(game.info.name)
         self.game = game
-        self._rollout = make_strategy(self.p.rollout, self.p.rollout_params, game.info.name, game=game)
+        self._rollout, self._portfolio = self._helpers(game.info.name, game)
         self._fast_random = type(self._rollout) is RandomStrategy  # same draws as its choose, no observe
-        self._portfolio = [make_strategy(x.name, x.params, game.info.name, game=game) for x in self.p.portfolio]
         # at the depth cap: the score if the game ended now when the game can tell, else the score so far
         self._cap_scores = getattr(game, "scores_if_ended", game.scores)
         opts = getattr(game, "options", None)
@@ -167,10 +187,14 @@ class SearchStrategy(ScriptedStrategy):
         return best
 
     def _candidates(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> list[Any]:
-        """The distinct moves the portfolio's strategies would play, in portfolio order."""
+        """The distinct moves the portfolio's strategies would play, in portfolio order.
+
+        Raises ``SimError`` naming the portfolio strategy that chose an illegal action."""
         out: list[Any] = []
-        for strategy in self._portfolio:
+        for i, strategy in enumerate(self._portfolio):
             a = strategy.choose(obs, legal, rng)
+            if a not in legal:
+                raise SimError(f"search: portfolio[{i}] ({self.p.portfolio[i].name}) chose illegal action {a!r}")
             if a not in out:
                 out.append(a)
         return out

@@ -271,14 +271,33 @@ def test_search_parameter_errors_are_clear():
 
 
 def test_portfolio_parameter_errors_are_clear():
-    with pytest.raises(SimError, match="search: portfolio: unknown strategy .nobody."):
+    with pytest.raises(SimError, match=r"search: portfolio\[1\]: unknown strategy .nobody."):
         make_strategy("search", {"portfolio": ["osaka.trader", "nobody"]}, "traders_of_osaka")
     with pytest.raises(SimError, match="portfolio strategy cannot be 'search'"):
         make_strategy("search", {"portfolio": ["search"]}, "traders_of_osaka")
-    with pytest.raises(SimError, match="bad params"):
+    with pytest.raises(SimError, match=r"search: portfolio\[0\]: strategy 'osaka.trader': bad params: 'nope'"):
         make_strategy("search", {"portfolio": [{"name": "osaka.trader", "params": {"nope": 1}}]}, "traders_of_osaka")
-    with pytest.raises(SimError, match="xanadu"):  # a plan of another game
+    with pytest.raises(SimError, match=r"search: portfolio\[0\]: .*xanadu"):  # a plan of another game
         make_strategy("search", {"portfolio": ["xanadu.builder"]}, "traders_of_osaka")
+    with pytest.raises(SimError, match="search: rollout: .*xanadu"):
+        make_strategy("search", {"rollout": "xanadu.builder"}, "traders_of_osaka")
+    with pytest.raises(SimError, match="must be a list of strategies, e.g."):
+        make_strategy("search", {"portfolio": "osaka.trader"}, "traders_of_osaka")
+    with pytest.raises(SimError, match="item 0 must be a strategy name or"):
+        make_strategy("search", {"portfolio": [3]}, "traders_of_osaka")
+
+
+def test_a_portfolio_strategy_choosing_an_illegal_action_is_named():
+    class Stubborn:
+        def choose(self, obs, legal, rng):
+            return "not a move"
+
+    game = TradersOfOsaka(2)
+    search = bound_search(game, iterations=4, portfolio=["osaka.trader", "osaka.hoarder"])
+    search._portfolio[1] = Stubborn()
+    s, p = next((s, p) for s, p in decision_points(game, 0) if len(game.legal_actions(s)) > 1)
+    with pytest.raises(SimError, match=r"portfolio\[1\] \(osaka.hoarder\) chose illegal action 'not a move'"):
+        search.choose(game.observe(s, p), game.legal_actions(s), random.Random(0))
 
 
 @pytest.mark.parametrize("name,plans", [
@@ -367,7 +386,7 @@ def test_search_beats_random_and_a_scripted_plan(opponent, params, games):
     search = bound_search(game, **params)
     other = make_strategy(opponent, {}, "traders_of_osaka")
     wins = head_to_head(game, search, other, games, seed=2026)
-    p = binomtest(round(wins), games, 0.5, alternative="greater").pvalue
+    p = binomtest(math.floor(wins), games, 0.5, alternative="greater").pvalue
     assert p < 0.05, f"search won {wins}/{games} against {opponent} (p = {p:.3f})"
 
 
