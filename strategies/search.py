@@ -12,9 +12,14 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each of ``iterations
 4. **roll out** with the ``rollout`` strategy (any registered name; ``random`` by default) for at
    most ``max_depth`` decisions;
 5. **back up** each seat's reward: the share of the other seats it beats (ties half) in
-   ``(winner, score)`` at the end, or by score when the depth cap stops the rollout; 1 means
+   ``(winner, score)`` at the end, or by score when the depth cap stops the rollout (the game's
+   ``scores_if_ended(state)`` where it has one: the score if the game ended now); 1 means
    beating everyone whatever the number of players. A one-player game uses its score,
    normalised by the range seen during the search.
+
+With ``portfolio`` (a list of strategies) the candidate moves at every tree node are only the
+distinct moves those strategies would play there (portfolio greedy search, Churchill & Buro 2013);
+where they agree the move is played without searching.
 
 The move played is the root action simulated most often; the search stops early once no
 remaining simulation could change which one that is (same move, fewer simulations). A decision
