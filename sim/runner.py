@@ -390,6 +390,16 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
 
 
+def _chunk_start(f: Path) -> str:
+    """The 12-digit first game of the chunk a table file belongs to (``players-000000000020.parquet``)."""
+    return f.name.split("-")[-1].removesuffix(".parquet")
+
+
+def todo_ranges(rc: RunConfig, games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Chunks ``[start, stop)`` still to play for the first ``games`` games, given the ``done`` ranges."""
+    return [r for a, b in missing_ranges(games, done) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
+
+
 def _chunk_files(out: Path, start: str) -> list[Path]:
     """Every table file of the chunk starting at game ``start`` (its 12-digit name suffix)."""
     return sorted((out / "chunks").glob(f"*-{start}.parquet"))
@@ -409,7 +419,7 @@ def done_games(out: Path) -> list[tuple[int, int]]:
     A chunk with an unreadable file is set aside (its games are then missing, so played again)."""
     done = []
     for f in sorted((out / "chunks").glob("games-*.parquet")):
-        start = f.name.split("-")[-1].removesuffix(".parquet")
+        start = _chunk_start(f)
         reading = f
         try:
             for reading in _chunk_files(out, start):
@@ -454,8 +464,7 @@ def merge_chunks(out: Path) -> None:
             if bad is None:
                 raise
             tmp.unlink(missing_ok=True)
-            start = bad.name.split("-")[-1].removesuffix(".parquet")
-            _set_aside(out, start, bad.name)
+            _set_aside(out, _chunk_start(bad), bad.name)
             raise SimError(f"chunk file {bad} is damaged ({str(exc).splitlines()[0]}); its chunk was set aside:"
                            f" `sim run --resume {out}` plays its games again") from None
         os.replace(tmp, out / f"{table}.parquet")
@@ -526,8 +535,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
             from .sequential import continue_until_ci
 
             return continue_until_ci(rc, out, stopping, **opts)
-        todo = [r for a, b in missing_ranges(rc.games, done_games(out)) for r in chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
-        outcome = play_ranges(rc, out, todo, **opts)
+        outcome = play_ranges(rc, out, todo_ranges(rc, rc.games, done_games(out)), **opts)
         outcome.already = rc.games - outcome.games
         merge_chunks(out)
     return outcome

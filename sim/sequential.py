@@ -95,8 +95,7 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
         runner.write_run_files(rc_now, out, game)
         done = runner.done_games(out)
         already = sum(b - a for a, b in done) if already is None else already
-        todo = [r for a, b in runner.missing_ranges(stop, done) for r in runner.chunk_ranges(a, b, rc.jobs, rc.chunk_size)]
-        o = runner.play_ranges(rc_now, out, todo, progress=progress, fail_fast=fail_fast, backend=backend,
+        o = runner.play_ranges(rc_now, out, runner.todo_ranges(rc, stop, done), progress=progress, fail_fast=fail_fast, backend=backend,
                                scheduler=scheduler)
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
         hw, who = widest_half_width(*_chunk_tables(out))

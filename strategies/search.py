@@ -127,19 +127,19 @@ class SearchStrategy(ScriptedStrategy):
 
     # ---------------------------------------------------------------- wiring
     def check_game(self, game_name: str) -> None:
-        """Raise ``SimError`` unless ``game_name`` has ``determinize`` and the rollout strategy plays it."""
-        from sim.registry import get_game
-
-        cls = get_game(game_name)
-        missing = [m for m in self.requires if not hasattr(cls, m)]
-        if missing:
-            raise SimError(f"strategy 'search' needs the game to provide {', '.join(missing)}(); "
-                           f"'{game_name}' does not yet")
+        """Raise ``SimError`` unless ``game_name`` has ``determinize`` and the rollout and portfolio
+        strategies play it."""
         self._helpers(game_name)
 
     def _helpers(self, game_name: str, game: Any = None) -> tuple[Any, list[Any]]:
-        """Build the rollout strategy and the portfolio; a ``ParamsError`` names which one is at fault."""
-        from sim.registry import ParamsError, make_strategy
+        """Check that the game has what search needs, then build the rollout strategy and the
+        portfolio (bound to ``game`` when given); a ``ParamsError`` names which one is at fault."""
+        from sim.registry import ParamsError, get_game, make_strategy
+
+        missing = [m for m in self.requires if not hasattr(get_game(game_name), m)]
+        if missing:
+            raise SimError(f"strategy 'search' needs the game to provide {', '.join(missing)}(); "
+                           f"'{game_name}' does not yet")
 
         def build(role: str, key: str, name: str, params: dict) -> Any:
             try:
@@ -155,9 +155,8 @@ class SearchStrategy(ScriptedStrategy):
     def bind(self, game: Any) -> None:
         """Receive the forward model (the game object, never a state). Called by ``make_strategy``
         with ``game=``, i.e. whenever the runner builds the seat's strategy."""
-        self.check_game(game.info.name)
-        self.game = game
         self._rollout, self._portfolio = self._helpers(game.info.name, game)
+        self.game = game
         self._fast_random = type(self._rollout) is RandomStrategy  # same draws as its choose, no observe
         # at the depth cap: the score if the game ended now when the game can tell, else the score so far
         self._cap_scores = getattr(game, "scores_if_ended", game.scores)

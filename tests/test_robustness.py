@@ -98,16 +98,22 @@ def test_illegal_action_is_a_failed_game_naming_the_strategy(tmp_path, monkeypat
     assert f"`sim replay {tmp_path / 'o'} --game-index 0`" in res.output  # the actual folder, not RUN_DIR
 
 
-def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
-    cfg = write(tmp_path, games=120, extra="chunk_size: 20\n")
+def full_and_interrupted(tmp_path, games: int, played) -> tuple[Path, Path]:
+    """A full run of ``games`` games (chunks of 20) in ``full`` and, in ``part``, the same run as if
+    interrupted after the chunks ``played(ranges)`` picks."""
+    cfg = write(tmp_path, games=games, extra="chunk_size: 20\n")
     full = tmp_path / "full"
     assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet"]).exit_code == 0
     rc = load_config(cfg)
     part = tmp_path / "part"
     prepare_output(part, False)
     write_run_files(rc, part, build_game(rc))
-    ranges = chunk_ranges(0, 120, 1, 20)
-    play_ranges(rc, part, [ranges[0], ranges[3], ranges[5]], progress=False)  # as if interrupted
+    play_ranges(rc, part, played(chunk_ranges(0, games, 1, 20)), progress=False)
+    return full, part
+
+
+def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
+    full, part = full_and_interrupted(tmp_path, 120, lambda r: [r[0], r[3], r[5]])
     (part / "chunks" / "players-000000000100.parquet.tmp").write_bytes(b"half written")
     rep = CliRunner().invoke(cli, ["report", str(part)])
     assert rep.exit_code == 2 and f"complete it with `sim run --resume {part}`" in rep.output
@@ -121,14 +127,7 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
 
 
 def test_resume_sets_a_damaged_chunk_aside_and_plays_its_games_again(tmp_path):
-    cfg = write(tmp_path, games=60, extra="chunk_size: 20\n")
-    full = tmp_path / "full"
-    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet"]).exit_code == 0
-    rc = load_config(cfg)
-    part = tmp_path / "part"
-    prepare_output(part, False)
-    write_run_files(rc, part, build_game(rc))
-    play_ranges(rc, part, chunk_ranges(0, 40, 1, 20), progress=False)  # as if interrupted after 2 chunks
+    full, part = full_and_interrupted(tmp_path, 60, lambda r: r[:2])  # interrupted after 2 chunks
     (part / "chunks" / "players-000000000020.parquet").write_bytes(b"junk")
     res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
     assert res.exit_code == 0, res.output

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
@@ -69,7 +69,6 @@ class Options(BaseOptions):
 
 # ------------------------------------------------------------------ data
 class SheetSpec(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1)
     rows: list[str] = Field(min_length=1)
     first_house: dict[str, tuple[int, int]]
@@ -108,7 +107,6 @@ class SheetSpec(StrictModel):
 
 
 class SheetsData(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     colour_areas: int = Field(5, ge=5, le=5)
     sheets: list[SheetSpec] = Field(min_length=1)
 
@@ -127,7 +125,6 @@ class SheetsData(StrictModel):
 
 
 class ScoringData(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     dice: int = Field(ge=5, description="dice rolled each round (at least one per colour area)")
     ranch_paired: int
     ranch_unpaired: int

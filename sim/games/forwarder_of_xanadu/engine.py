@@ -264,7 +264,6 @@ class ForwarderOfXanadu(EngineBase):
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
 
-
     # ------------------------------------------------------------------ helpers
     def bonus(self, s: State, seat: int, effect: str) -> int:
         """Sum of the amounts of ``seat``'s played skills with ``effect``."""

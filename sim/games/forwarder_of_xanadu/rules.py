@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
@@ -60,24 +60,20 @@ class Options(BaseOptions):
         return self
 
 
-class _M(StrictModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 # ---------------------------------------------------------------- map
-class Position(_M):
+class Position(StrictModel):
     id: int = Field(ge=1)
     row: int = Field(ge=1)
     mark: int = Field(ge=1, le=3)
 
 
-class Area(_M):
+class Area(StrictModel):
     name: str
     icons: list[str] = Field(min_length=1)
     gauge: int = Field(ge=1)
 
 
-class MapData(_M):
+class MapData(StrictModel):
     port: str
     positions: list[Position]
     adjacent: list[tuple[int, int]]
@@ -124,7 +120,7 @@ class MapData(_M):
 
 
 # ---------------------------------------------------------------- orders
-class Order(_M):
+class Order(StrictModel):
     type: str
     cost: tuple[int, int, int]
     vp: int = Field(ge=0)
@@ -136,13 +132,13 @@ class Order(_M):
         return self
 
 
-class Daily(_M):
+class Daily(StrictModel):
     name: str
     cost: tuple[int, int, int]
     vp: int = Field(ge=0)
 
 
-class OrderData(_M):
+class OrderData(StrictModel):
     types: list[str]
     lower: list[Order]
     upper: list[Order]
@@ -169,33 +165,33 @@ class OrderData(_M):
 FINAL_EFFECTS = ("per_full_track", "per_entry_area", "per_daily", "per_share_token")
 
 
-class FinalSkill(_M):
+class FinalSkill(StrictModel):
     effect: Literal["per_full_track", "per_entry_area", "per_daily", "per_share_token"]
     amount: int = Field(ge=0)
     per: int = Field(1, ge=1)
     min_mark: int = Field(1, ge=1, le=3)
 
 
-class Company(_M):
+class Company(StrictModel):
     name: str
     colour: str
     final: FinalSkill
 
 
-class WarehouseLevel(_M):
+class WarehouseLevel(StrictModel):
     capacity: int = Field(ge=1)
     replenish: int = Field(ge=0)
 
 
-class TransportLevel(_M):
+class TransportLevel(StrictModel):
     capacity: int = Field(ge=1)
 
 
-class QualityLevel(_M):
+class QualityLevel(StrictModel):
     bonus: int = Field(ge=0)
 
 
-class Tracks(_M):
+class Tracks(StrictModel):
     warehouse: list[WarehouseLevel] = Field(min_length=1)
     transport: list[TransportLevel] = Field(min_length=2)
     quality: list[QualityLevel] = Field(min_length=1)
@@ -220,7 +216,7 @@ class Tracks(_M):
         return self
 
 
-class CompanyData(_M):
+class CompanyData(StrictModel):
     tracks: Tracks
     companies: list[Company]
 
@@ -246,7 +242,7 @@ SkillEffect = Literal[
 ]
 
 
-class Skill(_M):
+class Skill(StrictModel):
     name: str
     colour: str
     effect: SkillEffect
@@ -263,7 +259,7 @@ class Skill(_M):
         return self
 
 
-class SkillData(_M):
+class SkillData(StrictModel):
     cards: list[Skill]
 
     @model_validator(mode="after")

@@ -245,7 +245,6 @@ class TaiwanFormosa(EngineBase):
             return [(k,)]
         return [(i,) + rest for i in range(k + 1) for rest in TaiwanFormosa._multisets(k - i, m - 1)]
 
-
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
         n, o, nr = self.num_players, self.options, self.n_regions

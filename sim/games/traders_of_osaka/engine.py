@@ -139,7 +139,6 @@ class TradersOfOsaka(EngineBase):
         self._token = tuple(ChooseToken(c) for c in range(len(self.colours)))
         self._order = tuple(ChoosePayment(c) for c in range(len(self.colours)))
 
-
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
         n, nc = self.num_players, len(self.colours)

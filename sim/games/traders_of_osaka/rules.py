@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sim.api import BaseOptions, StrictModel
 from sim.data import data_hashes, read_data_files, validate
@@ -28,14 +28,12 @@ class Options(BaseOptions):
 
 
 class CardKind(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     value: int = Field(ge=1, le=100)  # the rulebook's cards are worth 2, 3 and 5 coins
     count: int = Field(ge=1)
     insurance: int = Field(ge=0)
 
 
 class CardData(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     colours: list[str] = Field(min_length=1)
     total_cards: int = Field(ge=1, le=10_000)
     per_colour: list[CardKind] = Field(min_length=1)
@@ -52,13 +50,11 @@ class CardData(StrictModel):
 
 
 class Space(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     name: str
     kind: Literal["start", "sea", "anchor", "waves", "destination"]
 
 
 class TrackData(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     spaces: list[Space] = Field(min_length=2)
 
     @field_validator("spaces")

@@ -133,7 +133,6 @@ class Xanadu(EngineBase):
         self._start = tuple(PlaceStart(i) for i in ids)
         self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
 
-
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
         n = self.num_players

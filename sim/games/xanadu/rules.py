@@ -75,7 +75,6 @@ def resolve(o: Options, n: int) -> Resolved:
 
 
 class Box(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     resources: list[str] = Field(default_factory=list)
     price: int = Field(ge=0)
     kind: Literal["development", "sabotage", "trade"]
@@ -83,7 +82,6 @@ class Box(StrictModel):
 
 
 class CardRow(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1)
     colour: Literal["brown", "blue", "yellow", "green"]
     cost: list[str] = Field(min_length=1)
@@ -103,7 +101,6 @@ class CardRow(StrictModel):
 
 
 class CardData(StrictModel):
-    model_config = ConfigDict(extra="forbid")
     resources: list[str] = Field(min_length=1)
     colours: list[str]
     counts: dict[str, int]
