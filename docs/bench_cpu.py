@@ -7,7 +7,7 @@ the figures hold on a shared machine. Usage: ``.venv/bin/python docs/bench_cpu.p
 import sys
 import time
 
-from sim.api import play_game
+from sim.play import play_game
 from sim.registry import games, make_strategy
 from sim.seeding import game_streams
 

@@ -16,7 +16,7 @@ import argparse
 import json
 import time
 
-from sim.api import play_game
+from sim.play import play_game
 from sim.registry import get_game, make_strategy
 from sim.seeding import game_streams
 

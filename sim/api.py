@@ -1,4 +1,5 @@
-"""The engine protocol every game implements, and the one game loop (`play_game`).
+"""The ground every layer stands on: the engine protocol, the strategy protocol, errors, and strict
+models for options and config values (the one game loop is ``sim.play.play_game``).
 
 Names follow OpenSpiel's vocabulary (see ../shared/DESIGN.md "Engine protocol"):
 a *game* is a stateless forward model, a *state* is plain picklable data that only
@@ -8,8 +9,8 @@ a *game* is a stateless forward model, a *state* is plain picklable data that on
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from types import UnionType
 from typing import Any, ClassVar, Protocol, Union, get_args, get_origin, runtime_checkable
 
@@ -24,6 +25,14 @@ Observation = Any  # a frozen dataclass holding what one seat may know
 
 class SimError(Exception):
     """A user-facing error (bad config, data file, CLI input): printed without traceback, exit status 2."""
+
+
+class ParamsError(SimError):
+    """Bad strategy params; ``key`` names the first parameter at fault ("" when none is named)."""
+
+    def __init__(self, message: str, key: str = ""):
+        super().__init__(message)
+        self.key = key
 
 
 class OptionError(ValueError):
@@ -107,19 +116,6 @@ class Strategy(Protocol):
     def choose(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
-@dataclass
-class GameResult:
-    """What one played game yields: final state, decision count and whether the cap was hit.
-
-    ``log`` holds ``(player, action)`` pairs when ``record=True`` (player is a seat or ``CHANCE``).
-    """
-
-    state: Any
-    n_decisions: int
-    truncated: bool
-    log: list[tuple[int, Action]] = field(default_factory=list)
-
-
 def sample_chance(game: Game, state: Any, rng: random.Random) -> Action:
     """Draw one chance outcome. Uses the game's fast sampler when it has one (tested to agree)."""
     fast = getattr(game, "sample_chance", None)
@@ -133,62 +129,6 @@ def sample_chance(game: Game, state: Any, rng: random.Random) -> Action:
         if r < acc:
             return action
     return outcomes[-1][0]
-
-
-def play_game(
-    game: Game,
-    strategies: Sequence[Strategy],
-    chance_rng: random.Random,
-    seat_rngs: Sequence[random.Random],
-    *,
-    max_decisions: int,
-    record: bool = False,
-    on_decision: Callable[[int, Action], None] | None = None,
-    state: Any = None,
-) -> GameResult:
-    """Play one game to the end or to ``max_decisions`` player decisions (then ``truncated=True``).
-
-    The one game loop (DESIGN principle 6): runs, benchmarks, replays and tests all call it.
-    Raises ``IllegalActionError`` naming the seat when a strategy returns an illegal action;
-    exceptions from engines and strategies propagate to the caller (the runner records them).
-    """
-    if state is None:
-        state = game.new_initial_state()
-    current_player, apply_action = game.current_player, game.apply_action
-    legal_actions, observe = game.legal_actions, game.observe
-    stalled = getattr(game, "stalled", None)
-    fast = getattr(game, "sample_chance", None)
-    chance = (lambda s: fast(s, chance_rng)) if fast else (lambda s: sample_chance(game, s, chance_rng))
-    log: list[tuple[int, Action]] = []
-    watch = record or on_decision is not None
-    n = 0
-    chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
-    while True:
-        p = current_player(state)
-        if p == CHANCE:
-            chance_cap -= 1
-            if chance_cap < 0:
-                return GameResult(state, n, True, log)
-            action = chance(state)
-        elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
-            return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
-        else:
-            if n >= max_decisions:
-                return GameResult(state, n, True, log)
-            legal = legal_actions(state)
-            action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
-            # identity first: strategies usually return one of the offered objects, and
-            # comparing dataclasses field by field is slow on long lists
-            if not any(a is action for a in legal) and action not in legal:
-                who = type(getattr(strategies[p], "inner", strategies[p])).__name__
-                raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
-            n += 1
-        if watch:
-            if record:
-                log.append((p, action))
-            if on_decision is not None:
-                on_decision(p, action)
-        apply_action(state, action)
 
 
 def _coercion(ann: Any, value: Any) -> str | None:

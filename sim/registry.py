@@ -12,13 +12,16 @@ import importlib
 import inspect
 import pkgutil
 import re
+import sys
 from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
 
-from .api import SimError
+from .api import ParamsError, SimError
 
 
 @cache
@@ -44,6 +47,25 @@ def get_game(name: str) -> Any:
         return games()[name]
     except KeyError:
         raise SimError(f"unknown game '{name}'; known games: {', '.join(games())}") from None
+
+
+def build_game(name: str, players: int, options: dict | None = None, data_paths: dict | None = None) -> Any:
+    """Construct game ``name`` for ``players`` from raw option values and data-file paths.
+
+    Raises ``SimError`` for an unknown game or bad data, ``ValueError`` (``OptionError``) for options
+    it cannot be played with."""
+    return get_game(name).build(players, options or {}, {k: Path(v) for k, v in (data_paths or {}).items()})
+
+
+def add_module_folder(folder: str | Path) -> None:
+    """Let import strings name modules kept in ``folder`` (the config's folder: ``mystrats:Greedy``).
+    Run folders store the config's absolute path, so this works from any folder (replay, resume)."""
+    folder = str(folder)
+    if folder and folder not in sys.path:
+        # import our ``strategies`` package first: with an editable install it is found after
+        # sys.path, so a designer's own ``strategies/`` folder there would shadow it
+        importlib.import_module("strategies")
+        sys.path.append(folder)
 
 
 @cache
@@ -118,14 +140,6 @@ def _fast_factory(name: str, game_name: str) -> Any:
     return None
 
 
-class ParamsError(SimError):
-    """Bad strategy params; ``key`` names the first parameter at fault ("" when none is named)."""
-
-    def __init__(self, message: str, key: str = ""):
-        super().__init__(message)
-        self.key = key
-
-
 def _param_problem(err: dict) -> tuple[str, str]:
     """``(parameter, message)`` of one pydantic error; a model-level check (``sim.api.no_coercion``)
     names its key in the message rather than in ``loc``."""
@@ -148,11 +162,13 @@ def check_plays(factory: Any, name: str, game_name: str) -> None:
 def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None) -> Any:
     """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play.
 
-    Two optional hooks on the built strategy (issue 9, for strategies that need the forward
-    model, such as ``search``): ``check_game(game_name)`` raises ``SimError`` when it cannot play
-    that game (called always, so config validation catches it); ``bind(game)`` receives the game
-    object, the stateless forward model, never a state (called when ``game`` is given, as the
-    runner does). A strategy still only ever sees observations in ``choose``.
+    Two optional hooks on the built strategy (for strategies that need the forward model or other
+    strategies, such as ``search``): ``check_game(game_name, lookup)`` raises ``SimError`` when it
+    cannot play that game (called always, so config validation catches it); ``bind(game, lookup)``
+    receives the game object, the stateless forward model, never a state (called when ``game`` is
+    given, as a run does). ``lookup`` is this module's ``LOOKUP`` (``get_game``, ``make_strategy``,
+    ``resolve_strategy``), passed down so that strategies never import the registry above them.
+    A strategy still only ever sees observations in ``choose``.
     """
     factory = (":" not in name and _fast_factory(name, game_name)) or resolve_strategy(name)
     check_plays(factory, name, game_name)
@@ -174,8 +190,11 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
         raise SimError(f"strategy '{name}': {factory!r} built {type(strategy).__name__}, which has no choose(obs, legal, rng)")
     check = getattr(strategy, "check_game", None)
     if check is not None:
-        check(game_name)
+        check(game_name, LOOKUP)
     bind = getattr(strategy, "bind", None)
     if game is not None and bind is not None:
-        bind(game)
+        bind(game, LOOKUP)
     return strategy
+
+
+LOOKUP = SimpleNamespace(get_game=get_game, make_strategy=make_strategy, resolve_strategy=resolve_strategy)

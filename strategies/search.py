@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sim.api import CHANCE, TERMINAL, SimError, sample_chance
+from sim.api import CHANCE, TERMINAL, ParamsError, SimError, sample_chance
 from strategies.common import RandomStrategy, ScriptedStrategy
 
 
@@ -110,15 +110,6 @@ class SearchStrategy(ScriptedStrategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from sim.registry import ParamsError, resolve_strategy
-
-        names = [("rollout", "rollout", self.p.rollout)]
-        names += [(f"portfolio[{i}]", "portfolio", x.name) for i, x in enumerate(self.p.portfolio)]
-        for role, key, name in names:  # an unknown name fails at config validation, not in a worker
-            try:
-                resolve_strategy(name)
-            except SimError as exc:
-                raise ParamsError(f"search: {role}: {exc}", key) from None
         self.game: Any = None
         self._rollout: Any = None
         self._portfolio: list[Any] = []
@@ -126,24 +117,30 @@ class SearchStrategy(ScriptedStrategy):
         self._fast_random = False
 
     # ---------------------------------------------------------------- wiring
-    def check_game(self, game_name: str) -> None:
+    def check_game(self, game_name: str, lookup: Any) -> None:
         """Raise ``SimError`` unless ``game_name`` has ``determinize`` and the rollout and portfolio
-        strategies play it."""
-        self._helpers(game_name)
+        strategies exist and play it. ``lookup``: the registry's functions, passed down by
+        ``make_strategy`` (strategies sit below the registry and never import it)."""
+        names = [("rollout", "rollout", self.p.rollout)]
+        names += [(f"portfolio[{i}]", "portfolio", x.name) for i, x in enumerate(self.p.portfolio)]
+        for role, key, name in names:  # an unknown name fails at config validation, not in a worker
+            try:
+                lookup.resolve_strategy(name)
+            except SimError as exc:
+                raise ParamsError(f"search: {role}: {exc}", key) from None
+        self._helpers(game_name, lookup)
 
-    def _helpers(self, game_name: str, game: Any = None) -> tuple[Any, list[Any]]:
+    def _helpers(self, game_name: str, lookup: Any, game: Any = None) -> tuple[Any, list[Any]]:
         """Check that the game has what search needs, then build the rollout strategy and the
         portfolio (bound to ``game`` when given); a ``ParamsError`` names which one is at fault."""
-        from sim.registry import ParamsError, get_game, make_strategy
-
-        missing = [m for m in self.requires if not hasattr(get_game(game_name), m)]
+        missing = [m for m in self.requires if not hasattr(lookup.get_game(game_name), m)]
         if missing:
             raise SimError(f"strategy 'search' needs the game to provide {', '.join(missing)}(); "
                            f"'{game_name}' does not yet")
 
         def build(role: str, key: str, name: str, params: dict) -> Any:
             try:
-                return make_strategy(name, params, game_name, game=game)
+                return lookup.make_strategy(name, params, game_name, game=game)
             except SimError as exc:
                 raise ParamsError(f"search: {role}: {exc}", key) from None
 
@@ -152,10 +149,10 @@ class SearchStrategy(ScriptedStrategy):
         return rollout, [build(f"portfolio[{i}]", "portfolio", x.name, x.params)
                          for i, x in enumerate(self.p.portfolio)]
 
-    def bind(self, game: Any) -> None:
-        """Receive the forward model (the game object, never a state). Called by ``make_strategy``
-        with ``game=``, i.e. whenever the runner builds the seat's strategy."""
-        self._rollout, self._portfolio = self._helpers(game.info.name, game)
+    def bind(self, game: Any, lookup: Any) -> None:
+        """Receive the forward model (the game object, never a state) and the registry's functions.
+        Called by ``make_strategy`` with ``game=``, i.e. whenever a run builds the seat's strategy."""
+        self._rollout, self._portfolio = self._helpers(game.info.name, lookup, game)
         self.game = game
         self._fast_random = type(self._rollout) is RandomStrategy  # same draws as its choose, no observe
         # at the depth cap: the score if the game ended now when the game can tell, else the score so far

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError, play_game
+from sim.api import CHANCE, TERMINAL, SimError
 from sim.games.alpenzian import Alpenzian
 from sim.games.alpenzian.actions import (
     CURVED_ICONS,
@@ -53,6 +53,7 @@ from sim.games.alpenzian.scoring import (
     score_game,
     score_sheet,
 )
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 
@@ -583,12 +584,13 @@ def test_run_tables_do_not_depend_on_chunking():
     import polars as pl
 
     from sim.config import load_config
-    from sim.runner import play_chunk
+    from sim.play import play_range as play_chunk
+    from sim.runs.fixed import setup_of
 
     cfg = Path(__file__).resolve().parents[1] / "configs/alpenzian/random4.yaml"
     rc = load_config(cfg, {"games": 6})
-    _, _, whole = play_chunk(rc.to_json(), 0, 6)
-    parts = [play_chunk(rc.to_json(), a, b)[2] for a, b in ((0, 2), (2, 5), (5, 6))]
+    _, _, whole = play_chunk(setup_of(rc).to_json(), 0, 6)
+    parts = [play_chunk(setup_of(rc).to_json(), a, b)[2] for a, b in ((0, 2), (2, 5), (5, 6))]
     for name in ("games", "players", "metrics"):
         joined = pl.concat([p[name] for p in parts], how="diagonal_relaxed")
         assert joined.equals(whole[name]), name

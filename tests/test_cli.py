@@ -252,7 +252,9 @@ def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_un
 def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_another_folder(tmp_path, monkeypatch):
     import sys
 
-    from sim import runner
+    from sim import play, store
+    from sim.config import build_game, load_run_config
+    from sim.runs import fixed
 
     study = tmp_path / "study"
     study.mkdir()
@@ -265,16 +267,16 @@ def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_anothe
     assert invoke("run", "c.yaml", "--out", tmp_path / "o", "--quiet").exit_code == 0  # relative config path
     assert json.loads((tmp_path / "o" / "config.json").read_text())["source"] == str(study / "c.yaml")
     part = tmp_path / "part"  # the same run, interrupted before games 6-7
-    runner.prepare_output(part, False)
-    rc = runner.load_run_config(tmp_path / "o")
-    runner.write_run_files(rc, part, runner.build_game(rc))
-    runner.play_ranges(rc, part, runner.chunk_ranges(0, 6, 1, 2), progress=False)
+    store.prepare_output(part, False)
+    rc = load_run_config(tmp_path / "o")
+    fixed.write_run_files(rc, part, build_game(rc))
+    fixed.play_ranges(rc, part, store.chunk_ranges(0, 6, 1, 2), progress=False)
 
     def fresh_process_elsewhere():  # the module is neither imported nor on sys.path nor cached
         monkeypatch.chdir(tmp_path)
         sys.path.remove(str(study))
         del sys.modules["wtr_next_to_config"]
-        runner._setup.cache_clear()
+        play.prepared.cache_clear()
 
     fresh_process_elsewhere()
     res = invoke("replay", tmp_path / "o", "--game-index", "2")
@@ -321,6 +323,6 @@ def test_solo_report_is_about_scores_and_titles(tmp_path):
 
 
 def test_games_per_second_keeps_its_precision():
-    from sim.cli import _speed
+    from sim.cli.options import speed as _speed
 
     assert [_speed(x) for x in (0.4213, 3.46, 22.4, 155.4)] == ["0.42", "3.5", "22", "155"]

@@ -120,7 +120,7 @@ def test_jobs_1_and_2_give_identical_tables_for_every_game(name, tmp_path):
 
     from sim.config import resolve
     from sim.data import Located
-    from sim.runner import run
+    from sim.runs.fixed import run
 
     n = games()[name].info.max_players if games()[name].info.max_players <= 4 else 4
     raw = {"game": name, "players": n, "games": 6, "seed": 3, "strategies": [{"name": "random"}] * n}

@@ -11,7 +11,7 @@ from conftest import random_walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError, play_game
+from sim.api import CHANCE, TERMINAL, SimError
 from sim.games.forwarder_of_xanadu.actions import (
     END_ACTION,
     FULFIL,
@@ -46,6 +46,7 @@ from sim.games.forwarder_of_xanadu.engine import (
     payments,
 )
 from sim.games.forwarder_of_xanadu.rules import Options, load_data
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 
@@ -564,19 +565,6 @@ def test_option_variants_play_to_the_end(opts):
         for seed in range(2):
             s, _, ended = random_walk(g, seed, lambda s, p, g=g: _invariants(g, s) if s.phase == PRE else None)
             assert ended and s.round == g.options.rounds and len(set(s.company)) == n
-
-
-def test_company_table_reads_a_run(tmp_path: Path):
-    import polars as pl
-
-    from sim.games.forwarder_of_xanadu.report import company_table
-
-    pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "strategy": ["a", "b", "a", "b"],
-                  "score": [10.0, 5.0, 3.0, 8.0], "won": [True, False, False, True],
-                  "company": [0.0, 2.0, 2.0, 0.0]}).write_parquet(tmp_path / "players.parquet")
-    t = company_table(tmp_path)
-    assert t["games"].to_list() == [2, 2] and t["wins"].to_list() == [2, 0]
-    assert t["company"][0].startswith("0 Kikou")
 
 
 def test_two_transports_carry_one_resource_two_steps():

@@ -208,7 +208,8 @@ def test_a_run_folder_in_use_is_refused(tmp_path):
 
 def test_resume_and_replay_refuse_changed_data_files(tmp_path):
     from sim.config import build_game, load_config
-    from sim.runner import prepare_output, write_run_files
+    from sim.runs.fixed import write_run_files
+    from sim.store import prepare_output
 
     src = Path(__file__).resolve().parents[1] / "sim" / "games" / "traders_of_osaka" / "data" / "track.yaml"
     track = tmp_path / "track.yaml"
@@ -303,7 +304,7 @@ def test_card_counts_the_decks_cannot_supply_are_refused(tmp_path, game, players
 def test_the_largest_allowed_counts_play():
     """The bounds are the decks: 5 Forwarder players split the 20 skill cards of the companies not
     chosen (40 - 5 x 4) into 4 each, or draft 40 // 5 = 8 each; 6 Xanadu players get 70 // 6 = 11."""
-    from sim.api import play_game
+    from sim.play import play_game
     from sim.registry import get_game, make_strategy
     from sim.seeding import game_streams
 
@@ -322,7 +323,8 @@ def test_the_largest_allowed_counts_play():
 ])
 def test_a_damaged_run_folder_json_file_is_named(tmp_path, name, text, message):
     from sim.config import build_game, load_config
-    from sim.runner import prepare_output, write_run_files
+    from sim.runs.fixed import write_run_files
+    from sim.store import prepare_output
 
     cfg = _write(tmp_path, "c.yaml", BASE)
     done, part = tmp_path / "done", tmp_path / "part"

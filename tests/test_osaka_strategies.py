@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from sim.api import play_game
 from sim.games.traders_of_osaka import TradersOfOsaka
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.traders_of_osaka import best_payment

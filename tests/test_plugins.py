@@ -17,7 +17,7 @@ from sim import registry
 from sim.api import SimError
 from sim.config import load_config
 from sim.registry import make_strategy, resolve_strategy
-from sim.runner import run
+from sim.runs.fixed import run
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "examples" / "osaka_plugin"

@@ -15,7 +15,7 @@ from sim.analysis.report import build_report
 from sim.cli import cli
 from sim.config import load_config
 from sim.registry import games
-from sim.runner import run
+from sim.runs.fixed import run
 
 SECTIONS = ["## Findings", "## Run", "## Whole-game balance (Ludii figures)", "## Win rate by seat",
             "## Win rate by strategy", "## Head to head", "## Ratings (openskill)", "## Final score by strategy",

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from sim.api import SimError
 from sim.cli import cli
 from sim.config import build_game, load_config
-from sim.runner import chunk_ranges, play_ranges, prepare_output, write_run_files
+from sim.runs.fixed import play_ranges, write_run_files
+from sim.store import chunk_ranges, prepare_output
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -138,7 +139,7 @@ def test_resume_sets_a_damaged_chunk_aside_and_plays_its_games_again(tmp_path):
 
 
 def test_a_chunk_damaged_beyond_its_footer_is_named_at_the_merge(tmp_path):
-    from sim.runner import merge_chunks
+    from sim.store import merge_chunks
 
     rc = load_config(write(tmp_path, games=40, extra="chunk_size: 20\n"))
     part = tmp_path / "part"

@@ -14,11 +14,12 @@ from conftest import GAME_NAMES, random_walk
 from scipy.stats import binomtest
 
 from sim import registry
-from sim.api import CHANCE, TERMINAL, SimError, play_game, sample_chance
-from sim.config import load_config
+from sim.api import CHANCE, TERMINAL, SimError, sample_chance
+from sim.config import build_game, load_config
 from sim.games.traders_of_osaka import TradersOfOsaka
+from sim.play import play_game, replay
 from sim.registry import games, make_strategy
-from sim.runner import replay, run
+from sim.runs.fixed import run, setup_of
 from sim.seeding import game_streams
 from strategies.search import SearchStrategy
 
@@ -343,7 +344,7 @@ def test_search_config_runs_and_replays(tmp_path):
     out = run(rc, tmp_path / "run", progress=False)
     assert out.failed == 0
     games_df = pl.read_parquet(tmp_path / "run" / "games.parquet")
-    lines, game, result = replay(rc, 1)
+    lines, result = replay(setup_of(rc), build_game(rc), 1)
     assert result is not None and result.n_decisions == games_df["n_decisions"][1]
 
 

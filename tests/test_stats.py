@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from sim.analysis import findings as fnd
-from sim.analysis import stats
+from sim.analysis import stats, summaries
 
 
 def players_table(rows):
@@ -32,7 +32,7 @@ def test_seat_chi_square_on_a_constructed_table():
     # seat 0 wins 30 of 50, seat 1 wins 20 of 50: table [[30, 20], [20, 30]]
     rows = [(g, 0, "a", 0.0, 1 if g < 30 else 2, g < 30) for g in range(50)]
     rows += [(g, 1, "b", 0.0, 1 if g < 20 else 2, g < 20) for g in range(50)]
-    chi, p = stats.seat_chi_square(players_table(rows))
+    chi, p = summaries.seat_chi_square(players_table(rows))
     # expected 25 in every cell; Yates' correction (2x2): sum (|O-E| - 0.5)^2 / E = 4 * 4.5^2 / 25
     assert chi == pytest.approx(4 * 4.5**2 / 25, abs=1e-9)
     from scipy.stats import chi2
@@ -45,7 +45,7 @@ def test_seat_chi_square_three_seats_without_correction():
     rows = []
     for seat, wins in enumerate((10, 20, 30)):
         rows += [(g, seat, "s", 0.0, 1, g < wins) for g in range(40)]
-    chi, p = stats.seat_chi_square(players_table(rows))
+    chi, p = summaries.seat_chi_square(players_table(rows))
     assert chi == pytest.approx(20.0) and p == pytest.approx(math.exp(-10), rel=1e-9)  # chi2 sf, 2 df = e^(-x/2)
 
 
@@ -60,7 +60,7 @@ SMALL = players_table([
 
 
 def test_head_to_head_on_a_small_table():
-    h = stats.head_to_head(SMALL)
+    h = summaries.head_to_head(SMALL)
     get = {(r["strategy_a"], r["strategy_b"]): r for r in h.iter_rows(named=True)}
     # A vs B: games 0 (A above) and 1 (B above) -> 2 meetings, 1 above, 1 below
     ab = get[("A", "B")]
@@ -77,11 +77,11 @@ def test_head_to_head_on_a_small_table():
 def test_ratings_follow_game_order_and_rank_the_winner_first():
     rows = [(g, s, lab, 0.0, 1 if lab == "strong" else 2, lab == "strong")
             for g in range(30) for s, lab in enumerate(("strong", "weak"))]
-    r = stats.ratings(players_table(rows))
+    r = summaries.ratings(players_table(rows))
     assert r["strategy"].to_list() == ["strong", "weak"] and r["games"].to_list() == [30, 30]
     assert r["mu"][0] > 25 > r["mu"][1]
     shuffled = players_table(rows).sample(fraction=1.0, shuffle=True, seed=3)
-    assert stats.ratings(shuffled).equals(r)  # sorted by game index first: same result
+    assert summaries.ratings(shuffled).equals(r)  # sorted by game index first: same result
 
 
 def test_pooled_win_rate_and_first_player_advantage_with_shared_wins():
@@ -90,7 +90,7 @@ def test_pooled_win_rate_and_first_player_advantage_with_shared_wins():
     rows += [(g, 1, "x", 0.0, 1 if g == 3 else 2, g == 3) for g in range(4)]
     t = players_table(rows)
     assert stats.pooled_win_rate(t) == pytest.approx(5 / 8)
-    fp = stats.first_player_advantage(t)
+    fp = summaries.first_player_advantage(t)
     assert fp["rate"] == 1.0 and fp["expected"] == pytest.approx(5 / 8) and fp["advantage"] == pytest.approx(3 / 8)
 
 
@@ -101,7 +101,7 @@ def test_ludii_figures_by_hand():
     })
     won = {0: (True, False), 1: (True, False), 2: (True, True), 3: (False, True), 4: (False, False)}
     rows = [(g, s, "x", 0.0, 1 if won[g][s] else 2, won[g][s]) for g in range(5) for s in range(2)]
-    lf = stats.ludii_figures(games, players_table(rows), seed=1, n_resamples=200)
+    lf = summaries.ludii_figures(games, players_table(rows), seed=1, n_resamples=200)
     v = dict(zip(lf["figure"], lf["value"], strict=True))
     # complete games 0-3: seat 0 wins 3/4, seat 1 wins 2/4 -> Balance = 1 - 0.25
     assert v["Balance"] == pytest.approx(0.75)
@@ -115,7 +115,7 @@ def test_ludii_figures_by_hand():
 def test_outcomes_and_margins():
     rows = [(0, 0, "a", 10.0, 1, True), (0, 1, "b", 7.0, 2, False), (1, 0, "a", 5.0, 1, True),
             (1, 1, "b", 5.0, 1, True), (2, 0, "a", 2.0, 2, False), (2, 1, "b", 9.0, 1, True)]
-    m = stats.margins(players_table(rows))
+    m = summaries.margins(players_table(rows))
     assert m.to_dict(as_series=False) == {"game_index": [0, 2], "margin": [3.0, 7.0]}  # shared game 1 has none
 
 
@@ -131,12 +131,12 @@ def test_bootstrap_is_reproducible_and_resamples_whole_games():
 def test_score_table_is_reproducible():
     rows = [(g, s, "ab"[s], float((g * 7 + s * 3) % 11), 1, s == 0) for g in range(60) for s in range(2)]
     t = players_table(rows)
-    one, two = stats.score_table(t, "strategy", seed=5, n_resamples=300), stats.score_table(t, "strategy", 5, 300)
+    one, two = summaries.score_table(t, "strategy", seed=5, n_resamples=300), summaries.score_table(t, "strategy", 5, 300)
     assert one.equals(two)
     r = one.row(0, named=True)
     assert r["ci_low"] < r["mean"] < r["ci_high"] and r["rows"] == 60
     # one group only (every seat the same strategy, or a solo game) works too
-    solo = stats.score_table(t.filter(pl.col("seat") == 0), "seat", seed=5, n_resamples=300).row(0, named=True)
+    solo = summaries.score_table(t.filter(pl.col("seat") == 0), "seat", seed=5, n_resamples=300).row(0, named=True)
     assert solo["rows"] == 60 and solo["ci_low"] < solo["mean"] < solo["ci_high"]
 
 
@@ -156,7 +156,7 @@ def test_component_table_standardises_by_strategy_and_seat_and_needs_a_minimum_s
         elif g < 40:
             comps.append((g, 1 - s_seat, "item", "tin"))  # the weak seat when it wins, a few times
     cdf = pl.DataFrame(comps, schema=["game_index", "seat", "kind", "component"], orient="row")
-    t = stats.component_table(cdf, players_table(rows), min_sample=30)
+    t = summaries.component_table(cdf, players_table(rows), min_sample=30)
     get = {r["component"]: r for r in t.iter_rows(named=True)}
     sword, gold, tin = get["sword"], get["gold"], get["tin"]
     # sword: 400 seat-games, 280 wins = exactly what the strong strategy wins anyway -> no claim (pooled is 50%)
@@ -178,9 +178,9 @@ def test_holm_adjustment():
 
 
 def _inputs(players, n, **kw):
-    return fnd.Inputs(players=n, seat=stats.win_table_tested(players, "seat"),
-                      strategy=stats.win_table_tested(players, "strategy"), chi=stats.seat_chi_square(players),
-                      first=stats.first_player_advantage(players), h2h=stats.head_to_head(players),
+    return fnd.Inputs(players=n, seat=summaries.win_table_tested(players, "seat"),
+                      strategy=summaries.win_table_tested(players, "strategy"), chi=summaries.seat_chi_square(players),
+                      first=summaries.first_player_advantage(players), h2h=summaries.head_to_head(players),
                       components=pl.DataFrame(), min_sample=30, games=kw.get("games", 0),
                       complete=kw.get("games", 0), truncated=0, failed=0)
 
@@ -211,7 +211,7 @@ def test_findings_with_shared_wins_use_the_pooled_rate():
     # 2 seats, every game shared: each seat wins 100%, pooled 100% -> nothing to claim about seats
     rows = [(g, s, "same", 1.0, 1, True) for g in range(50) for s in range(2)]
     t = players_table(rows)
-    assert stats.win_table_tested(t, "seat")["expected"].to_list() == [1.0, 1.0]
+    assert summaries.win_table_tested(t, "seat")["expected"].to_list() == [1.0, 1.0]
     f = fnd.findings(_inputs(t, 2, games=50))
     assert not any("significant" in s.lower() and "seat" in s.lower() and "no significant" not in s.lower() for s in f)
 
@@ -238,7 +238,7 @@ def test_balance_interval_holds_the_estimate_when_seats_are_nearly_even():
     lf_games = pl.DataFrame({"game_index": range(40), "n_decisions": [1] * 40, "truncated": [False] * 40,
                              "failed": [False] * 40, "n_winners": [1] * 40})
     rows = [(g, s, "x", 0.0, 1 if wins[g, s] else 2, bool(wins[g, s])) for g in range(40) for s in range(4)]
-    bal = stats.ludii_figures(lf_games, players_table(rows), seed=1, n_resamples=300).row(0, named=True)
+    bal = summaries.ludii_figures(lf_games, players_table(rows), seed=1, n_resamples=300).row(0, named=True)
     assert bal["figure"] == "Balance" and bal["value"] == pytest.approx(0.95)
     assert bal["ci_low"] < 0.95 <= bal["ci_high"] == 1.0
 
@@ -267,20 +267,20 @@ def test_head_to_head_claims_need_a_significant_sign_test():
 
     # 504 above, 460 below, 36 ties: 50.4% vs 46.0% of 1000 meetings, as in the review; of the 964 decided
     # meetings A is ahead in 52.3%, whose interval (about 49.1-55.4%) holds 50%: no claim
-    h = stats.head_to_head(_meetings(504, 460, 36))
+    h = summaries.head_to_head(_meetings(504, 460, 36))
     ab = h.filter(pl.col("strategy_a") == "A").row(0, named=True)
     assert ab["decided"] == 964 and ab["ahead"] == pytest.approx(504 / 964)
     assert ab["p"] == pytest.approx(binomtest(504, 964, 0.5).pvalue) and ab["p"] > 0.05
     assert ab["ahead_low"] < 0.5 and fnd.head_to_head_findings(h) == []
     # 560 above, 400 below: clearly ahead; the finding shows the test's p
-    h = stats.head_to_head(_meetings(560, 400, 40))
+    h = summaries.head_to_head(_meetings(560, 400, 40))
     found = fnd.head_to_head_findings(h)
     assert len(found) == 1 and found[0].startswith("A finishes above B in 56.0%")
     assert "ahead in 58.3%" in found[0] and "sign test, p < 0.001, Holm-adjusted" in found[0]  # 560 / 960
 
 
 def test_head_to_head_p_values_are_holm_adjusted_over_pairs():
-    h = stats.head_to_head(SMALL)  # three pairs: A-B, A-C, B-C; A-B and B-A share one p
+    h = summaries.head_to_head(SMALL)  # three pairs: A-B, A-C, B-C; A-B and B-A share one p
     p = {(r["strategy_a"], r["strategy_b"]): (r["p"], r["p_holm"]) for r in h.iter_rows(named=True)}
     assert p[("A", "B")] == p[("B", "A")]
     raw = sorted(p[k][0] for k in (("A", "B"), ("A", "C"), ("B", "C")))
@@ -288,7 +288,7 @@ def test_head_to_head_p_values_are_holm_adjusted_over_pairs():
 
 
 def test_win_table_by_strategy_and_seat():
-    t = stats.win_table(SMALL, ["strategy", "seat"])
+    t = summaries.win_table(SMALL, ["strategy", "seat"])
     cells = {(r["strategy"], r["seat"]): (r["games"], r["wins"]) for r in t.iter_rows(named=True)}
     # A: seat 0 in games 0 (won) and 2 (lost), seat 1 in game 2, seat 2 in game 1; B: seat 1 game 0, seat 0 game 1 (won)
     assert cells == {("A", 0): (2, 1), ("A", 1): (1, 0), ("A", 2): (1, 0), ("B", 0): (1, 1), ("B", 1): (1, 0),

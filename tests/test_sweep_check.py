@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.checks import evaluate
+from sim.analysis.checks import evaluate
 from sim.cli import cli
 
 BASE = """\
@@ -70,12 +70,13 @@ def test_sweep_uses_the_same_game_seeds_at_every_point(tmp_path, baseline):
     p0, p1 = (pl.read_parquet(sw / f"point-00{i}" / "players.parquet") for i in (0, 1))
     assert p0.select("game_index", "seat", "strategy").equals(p1.select("game_index", "seat", "strategy"))
     from sim.config import RunConfig
-    from sim.runner import _setup, play_one
+    from sim.play import play_one, prepared
+    from sim.runs.fixed import setup_of
 
     # replaying game 3 at both points: the first chance draws (deal) come from the same stream
     logs = []
     for c in cfgs:
-        rc, game, strategies = _setup(RunConfig.model_validate(c).to_json())
+        rc, game, strategies = prepared(setup_of(RunConfig.model_validate(c)).to_json())
         result, _ = play_one(rc, game, strategies, 3, record=True)
         logs.append([a for p, a in result.log[:5] if p == -1])
     assert logs[0] and logs[0] == logs[1]
@@ -212,8 +213,8 @@ def test_until_ci_holds_the_lock_while_playing_and_writing_the_report(tmp_path, 
     must name this process during every batch and while the report is written, and be gone after."""
     import os
 
-    from sim import runner
     from sim.analysis import report
+    from sim.runs import fixed as runner
 
     out, seen = tmp_path / "u", []
     play, write_report = runner.play_ranges, report.write_report
@@ -230,7 +231,7 @@ def test_until_ci_holds_the_lock_while_playing_and_writing_the_report(tmp_path, 
 def test_check_holds_the_lock_until_its_report_is_written(tmp_path, monkeypatch):
     import os
 
-    from sim.analysis import report
+    from sim.runs import check as report
 
     out, seen = tmp_path / "c", []
     write_report = report.write_report
@@ -244,7 +245,7 @@ def test_check_holds_the_lock_until_its_report_is_written(tmp_path, monkeypatch)
 def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
     """Interrupted in its second batch, the run resumes the same stopping rule and ends with the
     tables and stopping.json of an uninterrupted run."""
-    from sim import runner
+    from sim.runs import fixed as runner
 
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 20") + "chunk_size: 5\n")
     args = ["--quiet", "--until-ci", "0.01", "--max-games", "45"]
@@ -380,7 +381,7 @@ def test_strict_compares_the_estimate_and_non_strict_the_whole_interval():
 
 
 def test_check_lines_say_what_was_tested_and_advantage_is_in_points():
-    from sim.checks import CheckResult
+    from sim.analysis.checks import CheckResult
 
     loose = CheckResult("max_seat_win_rate", 0.32, False, True, "seat 2", 0.35, 0.221, 0.505)
     assert loose.line() == "PASS max_seat_win_rate: seat 2 35.0% (22.1–50.5%) (test: interval not wholly above 32.0%)"

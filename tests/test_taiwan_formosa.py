@@ -14,7 +14,7 @@ from conftest import random_walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError, play_game
+from sim.api import CHANCE, TERMINAL, SimError
 from sim.games.taiwan_formosa import GAME
 from sim.games.taiwan_formosa.actions import (
     END_TURN,
@@ -36,6 +36,7 @@ from sim.games.taiwan_formosa.actions import (
 )
 from sim.games.taiwan_formosa.engine import ACTION, DICE, END, area_majority, uncompleted_penalty
 from sim.games.taiwan_formosa.rules import load_data
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 
@@ -792,12 +793,13 @@ def test_results_do_not_depend_on_chunking():
     import polars as pl
 
     from sim.config import load_config
-    from sim.runner import play_chunk
+    from sim.play import play_range as play_chunk
+    from sim.runs.fixed import setup_of
 
     cfg = Path(__file__).resolve().parents[1] / "configs" / "taiwan_formosa" / "baseline.yaml"
     rc = load_config(cfg, {"games": 6})
-    whole = play_chunk(rc.to_json(), 0, 6)[2]
-    parts = [play_chunk(rc.to_json(), a, b)[2] for a, b in ((0, 2), (2, 6))]
+    whole = play_chunk(setup_of(rc).to_json(), 0, 6)[2]
+    parts = [play_chunk(setup_of(rc).to_json(), a, b)[2] for a, b in ((0, 2), (2, 6))]
     for table in ("games", "players", "metrics"):
         joined = pl.concat([p[table] for p in parts], how="diagonal_relaxed")
         assert joined.equals(whole[table].select(joined.columns)), table

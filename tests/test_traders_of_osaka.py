@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError, play_game, sample_chance
+from sim.api import CHANCE, TERMINAL, SimError
 from sim.games.traders_of_osaka.actions import (
     BUY,
     END_INSURANCE,
@@ -27,6 +27,7 @@ from sim.games.traders_of_osaka.actions import (
 )
 from sim.games.traders_of_osaka.engine import ACTION, INSURE, ORDER, TOKENS, TURN_START, State, TradersOfOsaka
 from sim.games.traders_of_osaka.rules import Options, load_data
+from sim.play import play_game, sample_chance
 from sim.seeding import game_streams
 from strategies.common import RandomStrategy
 

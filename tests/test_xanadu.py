@@ -13,7 +13,7 @@ from conftest import random_walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError, play_game
+from sim.api import CHANCE, TERMINAL, SimError
 from sim.games.xanadu import GAME
 from sim.games.xanadu.actions import (
     END_SELLING,
@@ -27,6 +27,7 @@ from sim.games.xanadu.actions import (
 )
 from sim.games.xanadu.engine import SELL, START, WORK, State
 from sim.games.xanadu.rules import Options, load_data, resolve
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from ..data import read_json
 from . import charts
-from .report import STYLE, _html_table, _md_table
+from .document import STYLE, html_table, md_table
 
 TITLES = {
     "seat_win_rate": ("Win rate by seat", "win rate (%)", 100.0, "95% Wilson intervals; complete games."),
@@ -52,8 +52,8 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     md = [f"# {title}", "", intro, "", "## Points", ""]
     pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}
                         for p in meta["points"]])
-    md.append(_md_table(pts))
-    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", _html_table(pts)]
+    md.append(md_table(pts))
+    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", html_table(pts)]
     for fig_name in chosen:
         head, ylabel, scale, note = TITLES[fig_name]
         t = table.filter(pl.col("figure") == fig_name).sort("point")
@@ -75,9 +75,9 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
         tab = pl.DataFrame(rows)
         unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
         md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, 95% interval in brackets.", "",
-               _md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
+               md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
         b64 = base64.b64encode(png).decode()
-        body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", _html_table(tab),
+        body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
                  f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
     md_path, html_path = out / "report.md", out / "report.html"
     md_path.write_text("\n".join(md) + "\n")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .analysis.findings import pct
+from .findings import pct
 
 DESCRIPTIONS = {
     "max_seat_win_rate": "every seat's win rate at most the threshold",

@@ -1,7 +1,7 @@
 """Sequential runs (``sim run --until-ci W``): play batches until every seat's and every
 strategy's 95% Wilson win-rate interval is within ±W, or a maximum number of games.
 
-Batches continue the same game indices (``runner.play_ranges`` over ``[done, next)``), so a run
+Batches continue the same game indices (``fixed.play_ranges`` over ``[done, next)``), so a run
 that stops at N games holds exactly the games a plain run of N games would hold. The rule and
 every batch are written to ``stopping.json`` and stated in the report.
 """
@@ -14,16 +14,18 @@ from pathlib import Path
 
 import polars as pl
 
-from . import runner
-from .api import SimError
-from .config import RunConfig, build_game
+from .. import store
+from ..analysis.stats import complete_players
+from ..analysis.summaries import win_table
+from ..api import SimError
+from ..config import RunConfig, build_game
+from ..data import read_json
+from . import fixed
 
 
 def widest_half_width(players: pl.DataFrame, games: pl.DataFrame) -> tuple[float, str]:
     """The largest distance from a win rate to either end of its 95% Wilson interval, over every
     seat and every strategy (complete games), and which group it belongs to."""
-    from .analysis.stats import complete_players, win_table
-
     cp = complete_players(players, games)
     if cp.is_empty():
         return math.inf, "no complete game"
@@ -37,11 +39,8 @@ def widest_half_width(players: pl.DataFrame, games: pl.DataFrame) -> tuple[float
 
 
 def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    chunks = out / "chunks"
-    games = pl.concat([pl.read_parquet(f) for f in sorted(chunks.glob("games-*.parquet"))], how="diagonal_relaxed")
-    players = pl.concat([pl.read_parquet(f, columns=["game_index", "seat", "strategy", "score", "won"])
-                         for f in sorted(chunks.glob("players-*.parquet"))])
-    return players, games
+    players = store.chunk_tables(out, "players", ["game_index", "seat", "strategy", "score", "won"])
+    return players, store.chunk_tables(out, "games")
 
 
 def _rule(width: float, max_games: int, first: int) -> dict:
@@ -58,7 +57,7 @@ def _write_stopping(out: Path, stopping: dict) -> None:
 
 def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, force: bool = False,
                  progress: bool = True, fail_fast: bool = False, backend: str = "local",
-                 scheduler: str | None = None, keep_lock: bool = False) -> runner.RunOutcome:
+                 scheduler: str | None = None, keep_lock: bool = False) -> fixed.RunOutcome:
     """Play ``rc.games`` games, then more batches until the widest half-width is at most ``width``
     or ``max_games`` games are played; merge the tables and write ``stopping.json``.
 
@@ -72,8 +71,8 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
     if max_games < rc.games:
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
     build_game(rc)
-    runner.prepare_output(out, force, rc.source)
-    with runner.locked(out, keep_lock):
+    store.prepare_output(out, force, rc.source)
+    with store.locked(out, keep_lock):
         stopping = _rule(width, max_games, rc.games)
         _write_stopping(out, stopping)
         return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
@@ -81,7 +80,7 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
 
 
 def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: bool = True, fail_fast: bool = False,
-                      backend: str = "local", scheduler: str | None = None) -> runner.RunOutcome:
+                      backend: str = "local", scheduler: str | None = None) -> fixed.RunOutcome:
     """Play the batch of ``rc.games`` games (only what is not on disk yet) and the further batches of
     the rule in ``stopping`` (``run_until_ci``, or ``sim run --resume`` of an interrupted run).
     The caller holds the folder's lock."""
@@ -92,10 +91,10 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
     seconds = 0.0
     while True:
         rc_now = rc.model_copy(update={"games": stop})
-        runner.write_run_files(rc_now, out, game)
-        done = runner.done_games(out)
+        fixed.write_run_files(rc_now, out, game)
+        done = store.done_games(out)
         already = sum(b - a for a, b in done) if already is None else already
-        o = runner.play_ranges(rc_now, out, runner.todo_ranges(rc, stop, done), progress=progress, fail_fast=fail_fast, backend=backend,
+        o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress, fail_fast=fail_fast, backend=backend,
                                scheduler=scheduler)
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
         hw, who = widest_half_width(*_chunk_tables(out))
@@ -110,7 +109,18 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
             break
         target = math.ceil(stop * (hw / width) ** 2 * 1.1) if math.isfinite(hw) else stop * 2
         stop = min(max_games, max(stop + first, min(target, stop * 4)))
-    runner.merge_chunks(out)
+    store.merge_chunks(out)
     stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
     _write_stopping(out, stopping)
-    return runner.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0)
+    return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0)
+
+
+def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
+           backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> fixed.RunOutcome:
+    """Continue an interrupted ``--until-ci`` run under the rule in its ``stopping.json``."""
+    rc = fixed.reopen(out, jobs)
+    with store.locked(out, keep_lock):
+        store.clear_partial(out)
+        stopping = read_json(out / "stopping.json")
+        return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
+                                 scheduler=scheduler)

@@ -11,7 +11,7 @@ from typing import Any
 
 from joblib import Parallel, parallel_config
 
-from .api import SimError
+from ..api import SimError
 
 
 def dask_results(calls: Iterable[Any], scheduler: str | None, local_workers: int = 2) -> Iterator[Any]:

@@ -1,4 +1,4 @@
-"""Sweeps: the same run at every point of a grid over options or data values (``sim sweep``).
+"""Sweep grids: the same run at every point of a grid over options or data values (``sim sweep``).
 
 ``sweep: {options.end_tokens: [6, 8, 10]}`` in a config plays the config's games once per value;
 several keys give their product. Keys are ``options.<option>`` or ``data.<file>.<path>`` where the
@@ -14,9 +14,7 @@ from __future__ import annotations
 import copy
 import importlib
 import itertools
-import json
 import re
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -24,14 +22,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import polars as pl
 import yaml
 from pydantic import ValidationError
 
-from .api import SimError
-from .config import RunConfig, build_game
-from .data import Located, parse_yaml, read_yaml
-from .registry import get_game
+from ..api import SimError
+from ..data import Located, parse_yaml, read_yaml
+from ..registry import get_game
+from .models import RunConfig, build_game
 
 
 @dataclass
@@ -172,94 +169,3 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
             raise SimError(f"sweep point {idx} ({label}): {_message(exc)}") from None
         out.append(Point(idx, values, label, prc))
     return out
-
-
-FIGURES = ("seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance", "drawishness",
-           "completion", "truncated_share", "game_length", "mean_score")
-
-
-def point_figures(run_dir: Path, n_resamples: int = 1000) -> pl.DataFrame:
-    """The sweep figures of one point's run folder, long: ``figure, series, value, ci_low, ci_high``."""
-    from .analysis import stats
-    from .analysis.report import load_tables
-
-    t = load_tables(run_dir)
-    seed = int(t.config["seed"])
-    cp = stats.complete_players(t.players, t.games)
-    rows: list[tuple] = []
-    if cp.height:
-        for r in stats.win_table(cp, "seat").iter_rows(named=True):
-            rows.append(("seat_win_rate", f"seat {r['seat']}", r["win_rate"], r["ci_low"], r["ci_high"]))
-        strat = stats.win_table(cp, "strategy")
-        if strat.height > 1:
-            for r in strat.iter_rows(named=True):
-                rows.append(("strategy_win_rate", r["strategy"], r["win_rate"], r["ci_low"], r["ci_high"]))
-        fp = stats.first_player_advantage(cp)
-        rows.append(("first_player_advantage", "seat 0 − expected", fp["advantage"], fp["adv_low"], fp["adv_high"]))
-        for r in stats.score_table(cp, "strategy", seed, n_resamples).iter_rows(named=True):
-            rows.append(("mean_score", r["strategy"], r["mean"], r["ci_low"], r["ci_high"]))
-    for r in stats.ludii_figures(t.games, t.players, seed, n_resamples).iter_rows(named=True):
-        name = r["figure"].lower()
-        if name in ("balance", "drawishness", "completion"):
-            rows.append((name, r["figure"], r["value"], r["ci_low"], r["ci_high"]))
-    out = stats.outcome_table(t.games).filter(pl.col("outcome").str.starts_with("truncated"))
-    for r in out.iter_rows(named=True):
-        rows.append(("truncated_share", "truncated", r["share"], r["ci_low"], r["ci_high"]))
-    lt = stats.length_table(t.games, seed, n_resamples)
-    col = "rounds" if "rounds" in lt["figure"].to_list() else "turns" if "turns" in lt["figure"].to_list() else "n_decisions"
-    for r in lt.filter(pl.col("figure") == col).iter_rows(named=True):
-        rows.append(("game_length", col, r["mean"], r["ci_low"], r["ci_high"]))
-    return pl.DataFrame(rows, schema={"figure": pl.Utf8, "series": pl.Utf8, "value": pl.Float64, "ci_low": pl.Float64,
-                                      "ci_high": pl.Float64}, orient="row")
-
-
-def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True) -> None:
-    (out / "sweep.json").write_text(json.dumps({
-        "point_reports": point_reports, "game": rc.game, "seed": rc.seed, "games": rc.games, "keys": list(rc.sweep),
-        "points": [{"index": p.index, "label": p.label, "values": p.values, "folder": f"point-{p.index:03d}"} for p in pts],
-    }, indent=2, default=str) + "\n")
-
-
-def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, backend: str = "local",
-              scheduler: str | None = None, n_resamples: int = 1000, echo=None,
-              point_reports: bool = True) -> tuple[list[Point], pl.DataFrame]:
-    """Play every point of ``rc.sweep`` into ``out/point-NNN`` (each a full run folder, same root
-    seed and game indices) and return the points and the long figure table (also written as
-    ``out/sweep.parquet``)."""
-    from . import runner
-
-    if not rc.sweep:
-        raise SimError("the config has no 'sweep:' key; e.g. sweep: {options.end_tokens: [6, 8, 10]}")
-    runner.prepare_output(out, force, rc.source, kind="sweep")
-    (out / "chunks").rmdir()
-    try:
-        pts = points(rc, out)
-    except SimError:  # leave nothing behind, so the corrected config can run into the same folder
-        shutil.rmtree(out / "data", ignore_errors=True)
-        if not any(out.iterdir()):
-            out.rmdir()
-        raise
-    write_manifest(out, rc, pts, point_reports)
-    (out / "config.json").write_text(json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
-    frames = []
-    for p in pts:
-        pdir = out / f"point-{p.index:03d}"
-        o = runner.run(p.rc, pdir, force=True, progress=progress, backend=backend, scheduler=scheduler,
-                       keep_lock=True)
-        try:
-            if point_reports:
-                from .analysis.report import build_report
-
-                build_report(pdir)
-        finally:
-            runner.unlock(pdir)
-        if echo:
-            echo(f"point {p.index} ({p.label}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
-        f = point_figures(pdir, n_resamples).with_columns(
-            point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
-            games=pl.lit(p.rc.games, pl.Int64),
-            **{k: pl.lit(str(v)) for k, v in p.values.items()})
-        frames.append(f)
-    table = pl.concat(frames, how="diagonal_relaxed")
-    table.write_parquet(out / "sweep.parquet")
-    return pts, table

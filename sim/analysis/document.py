@@ -1,0 +1,158 @@
+"""What a report says (``Report``, ``Section``), how its numbers are written, and how it is
+rendered: ``report.md``, a self-contained ``report.html`` (figures inline) and ``figures/*.png``."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+
+def pct(x: float) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.1f}%"
+
+
+@dataclass
+class Section:
+    """One part of the report: a heading, a sentence on what it shows, a table, figure names."""
+
+    key: str
+    title: str
+    intro: str
+    table: pl.DataFrame | None = None
+    figures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """What the report says, for printing and for the files."""
+
+    title: str
+    facts: list[tuple[str, str]]
+    findings: list[str]
+    tables: dict[str, pl.DataFrame]
+    figures: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # name -> (caption, png)
+    sections: list[Section] = field(default_factory=list)
+    charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)  # name -> (caption, figure maker) to render
+    chart_errors: dict[str, str] = field(default_factory=dict)  # name -> why the figure could not be drawn
+    solo: bool = False  # a one-player game: scores and titles, no win rates
+
+
+def fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
+    return t.select(
+        pl.col(by).cast(pl.Utf8),
+        "games",
+        "wins",
+        pl.struct("win_rate", "ci_low", "ci_high").map_elements(
+            lambda r: f"{pct(r['win_rate'])} ({pct(r['ci_low'])}–{pct(r['ci_high'])})", return_dtype=pl.Utf8
+        ).alias("win rate (95% CI)"),
+        pl.col("mean_score").round(2).alias("mean score"),
+    )
+
+
+def ci(v, lo, hi, digits: int = 2, percent: bool = False) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if percent:
+        return f"{pct(v)} ({pct(lo)}–{pct(hi)})" if lo is not None and not math.isnan(lo) else pct(v)
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return f"{v:.{digits}f}"
+    return f"{v:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def p_text(p) -> str:
+    return "n/a" if p is None or math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+def rows(df: pl.DataFrame, fn) -> pl.DataFrame:
+    return pl.DataFrame([fn(r) for r in df.iter_rows(named=True)]) if df.height else pl.DataFrame()
+
+
+def num(v, digits: int = 2) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def render_figures(rep: Report) -> None:
+    """Draw the charts into ``rep.figures`` (PNG bytes). A chart that fails is left out and its
+    error kept in ``rep.chart_errors`` (the report says so): it never stops the report."""
+    for name, (caption, make) in rep.charts.items():
+        try:
+            buf = io.BytesIO()
+            make().savefig(buf, format="png", dpi=110)
+        except Exception as exc:
+            rep.chart_errors[name] = f"{type(exc).__name__}: {exc}"
+            continue
+        rep.figures[name] = (caption, buf.getvalue())
+
+
+def md_table(df: pl.DataFrame) -> str:
+    cols = df.columns
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.iter_rows():
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def html_table(df: pl.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>" for r in df.iter_rows())
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+STYLE = ("body{font-family:system-ui,sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#222}"
+         "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}"
+         "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f3f3f3}"
+         "td:first-child,th:first-child{text-align:left}img{max-width:100%}figure{margin:1em 0}"
+         "figcaption{font-size:.85em;color:#555}.findings li{margin:.3em 0}.fail{color:#b00;font-weight:bold}"
+         ".pass{color:#070;font-weight:bold}p.intro{color:#444}")
+
+
+def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tuple[Path, Path]:
+    """Write ``figures/*.png``, ``report.md`` and ``report.html``; return the two report paths.
+
+    ``checks``: results of ``sim check`` (``sim.analysis.checks.CheckResult``), shown after the findings.
+    """
+    run_dir = Path(run_dir)
+    (run_dir / "figures").mkdir(exist_ok=True)
+    for name, (_, png) in rep.figures.items():
+        (run_dir / "figures" / f"{name}.png").write_bytes(png)
+    md = [f"# {rep.title}", "", "## Findings", ""] + [f"- {f}" for f in rep.findings]
+    body = [f"<h1>{html.escape(rep.title)}</h1>", "<h2>Findings</h2><ul class='findings'>"]
+    body += [f"<li>{html.escape(f)}</li>" for f in rep.findings] + ["</ul>"]
+    if checks:
+        ct = pl.DataFrame([c.row() for c in checks])
+        md += ["", "## Checks", "", md_table(ct)]
+        body += ["<h2>Checks</h2>", html_table(ct).replace("<td>FAIL</td>", "<td class='fail'>FAIL</td>")
+                 .replace("<td>pass</td>", "<td class='pass'>pass</td>")]
+    md += ["", "## Run", ""] + [f"- **{k}**: {v}" for k, v in rep.facts]
+    body += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in rep.facts] + ["</ul>"]
+    for sec in rep.sections:
+        md += ["", f"## {sec.title}", "", sec.intro]
+        body += [f"<h2 id='{sec.key}'>{html.escape(sec.title)}</h2>", f"<p class='intro'>{html.escape(sec.intro)}</p>"]
+        if sec.table is not None and sec.table.height:
+            md += ["", md_table(sec.table)]
+            body.append(html_table(sec.table))
+        for name in sec.figures:
+            if name in rep.chart_errors:
+                note = f"(figure '{name}' could not be drawn: {rep.chart_errors[name]})"
+                md += ["", f"_{note}_"]
+                body.append(f"<p class='intro'><i>{html.escape(note)}</i></p>")
+            if name not in rep.figures:
+                continue
+            cap, png = rep.figures[name]
+            md += ["", f"![{cap}](figures/{name}.png)"]
+            b64 = base64.b64encode(png).decode()
+            body.append(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,{b64}">'
+                        f'<figcaption>{html.escape(cap)}</figcaption></figure>')
+    md_path = run_dir / "report.md"
+    md_path.write_text("\n".join(md) + "\n")
+    html_path = run_dir / "report.html"
+    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}</title>"
+                         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+    return md_path, html_path

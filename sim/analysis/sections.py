@@ -1,0 +1,297 @@
+"""The report's sections, one function each: every function reads the run's tables and adds its
+tables, sections and charts to a ``Draft``. ``report.analyse`` calls them in report order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+import polars as pl
+
+from . import charts, stats, summaries
+from .document import Section, ci, num, p_text, pct, rows
+from .tables import RunTables
+
+
+@dataclass
+class Draft:
+    """What the sections computed so far: named tables, sections in order, charts to draw."""
+
+    t: RunTables
+    min_sample: int
+    n_resamples: int
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    sections: list[Section] = field(default_factory=list)
+    charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return int(self.t.config["players"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.t.config["seed"])
+
+    @property
+    def complete(self) -> pl.DataFrame:
+        """Player rows of complete games (not truncated, not failed)."""
+        t = self.t
+        return stats.complete_players(t.players, t.games) if t.players.height and t.games.height else t.players
+
+
+def facts(t: RunTables) -> list[tuple[str, str]]:
+    """The run's facts: game, players, games played and complete, seed, seating, strategies, options."""
+    cfg, games = t.config, t.games
+    done = stats.complete_games(games)
+    trunc = int(games["truncated"].sum()) if games.height else 0
+    failed = int(games["failed"].sum()) if games.height else t.errors.height
+    out = [
+        ("game", f"{cfg['game']} (engine version {t.manifest.get('engine_version', '?')})"),
+        ("players", str(cfg["players"])),
+        ("games", f"{games.height} played, {done.height} complete"),
+        ("truncated", str(trunc)),
+        ("failed", str(failed)),
+        ("seed", str(cfg["seed"])),
+        ("seating", cfg["seating"]),
+        ("strategies", "; ".join(
+            lab + (f" = {spec['name']}" if spec["name"] != lab else "")
+            + (" (" + ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items()) + ")" if spec.get("params") else "")
+            for lab, spec in zip(cfg["labels"], cfg["strategies"], strict=True))),
+    ]
+    if cfg.get("data"):
+        out.append(("data files", ", ".join(f"{k}: {v}" for k, v in cfg["data"].items())))
+    if cfg.get("options"):
+        out.append(("options", ", ".join(f"{k}={v}" for k, v in cfg["options"].items())))
+    if t.stopping:
+        out.append(("stopping rule", t.stopping.get("rule", "")))
+        out.append(("stopped because", t.stopping.get("reason", "")))
+    return out
+
+
+def stopping(d: Draft) -> None:
+    s = d.t.stopping
+    if not s:
+        return
+    d.sections.append(Section(
+        "stopping", "Stopping rule", f"{s.get('rule', '')}. Stopped: {s.get('reason', '')}.",
+        pl.DataFrame([{"batch": i + 1, "games so far": b["games"],
+                       "widest half-width": f"±{b['widest_half_width'] * 100:.2f} pts", "widest interval": b["widest"]}
+                      for i, b in enumerate(s.get("batches", []))])))
+
+
+def ludii(d: Draft) -> None:
+    games = d.t.games
+    d.tables["outcomes"] = summaries.outcome_table(games) if games.height else pl.DataFrame()
+    lf = summaries.ludii_figures(games, d.t.players, d.seed, d.n_resamples) if games.height else pl.DataFrame()
+    d.tables["ludii"] = lf
+    if not lf.height:
+        return
+    d.sections.append(Section(
+        "ludii", "Whole-game balance (Ludii figures)",
+        "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; the interval, from a "
+        "bootstrap over games, covers every pairwise gap at once and always holds the estimate). Advantage = the "
+        "start player's win rate. Drawishness = share of complete games with a shared win or no winner. "
+        "Completion = share of games played that end with a winner.",
+        rows(lf, lambda r: {"figure": r["figure"], "value (95% CI)": ci(r["value"], r["ci_low"], r["ci_high"], 3),
+                            "games": r["games"], "meaning": r["meaning"]}), ["ludii"]))
+    d.charts["ludii"] = ("Ludii balance figures with 95% intervals",
+                         partial(charts.interval_chart, lf, "figure", "value", "Whole-game balance figures (Ludii)",
+                                 "value", unit="%"))
+
+
+def _exp_note(exp: float, n: int) -> str:
+    return (f"expected share {pct(exp)}" + ("" if abs(exp - 1 / n) < 1e-9 else
+            f" (the pooled win rate: shared wins count for every winner, so not 1/{n})"))
+
+
+def _win_rows(table: pl.DataFrame, by: str) -> pl.DataFrame:
+    return rows(table, lambda r: {
+        by: str(r[by]), "games": r["games"], "wins": r["wins"],
+        "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+        "vs expected": f"{(r['win_rate'] - r['expected']) * 100:+.1f} pts", "p (Holm)": p_text(r["p_holm"]),
+        "mean score": num(r["mean_score"])})
+
+
+def win_rates(d: Draft) -> dict:
+    """Win rate by seat and by strategy (with tests); returns the inputs of the findings."""
+    complete, n = d.complete, d.players
+    by_seat = summaries.win_table_tested(complete, "seat")
+    by_strat = summaries.win_table_tested(complete, "strategy")
+    exp = stats.pooled_win_rate(complete)
+    d.tables["seat"], d.tables["strategy"] = by_seat, by_strat
+    chi = summaries.seat_chi_square(complete)
+    fp = summaries.first_player_advantage(complete)
+    d.tables["first_player"] = pl.DataFrame([fp])
+    note = _exp_note(exp, n)
+    d.sections.append(Section(
+        "seat", "Win rate by seat",
+        f"Win rate per seat over complete games, 95% Wilson intervals; {note}. Chi-square test of equal seat "
+        f"win rates: statistic {num(chi[0])}, p {p_text(chi[1])}. First-player advantage (seat 0 − expected): "
+        f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
+        f"binomial test p {p_text(fp['p'])}.", _win_rows(by_seat, "seat"), ["win_rate_by_seat"]))
+    d.charts["win_rate_by_seat"] = ("Win rate by seat with 95% Wilson intervals",
+                                    partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat"))
+    d.sections.append(Section("strategy", "Win rate by strategy",
+                              f"Win rate per strategy (player rows of complete games), 95% Wilson intervals; {note}.",
+                              _win_rows(by_strat, "strategy"), ["win_rate_by_strategy"]))
+    d.charts["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
+                                        partial(charts.win_rate_chart, by_strat, "strategy", exp, "Win rate by strategy"))
+    if by_strat.height > 1 and n > 1:
+        cells = summaries.win_table(complete, ["strategy", "seat"])
+        d.tables["strategy_seat"] = cells
+        d.sections.append(Section(
+            "strategy_seat", "Win rate by strategy and seat",
+            f"Win rate of each strategy in each seat (player rows of complete games), 95% Wilson intervals; {note}.",
+            rows(cells, lambda r: {"strategy": r["strategy"], "seat": str(r["seat"]), "games": r["games"],
+                                   "wins": r["wins"],
+                                   "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                                   "mean score": num(r["mean_score"])})))
+    return dict(seat=by_seat, strategy=by_strat, chi=chi, first=fp)
+
+
+def head_to_head(d: Draft) -> pl.DataFrame:
+    """Head-to-head matrix and openskill ratings (when strategies meet); returns the matrix."""
+    h2h = summaries.head_to_head(d.complete)
+    d.tables["head_to_head"] = h2h
+    if not h2h.height:
+        return h2h
+    d.sections.append(Section(
+        "head_to_head", "Head to head",
+        "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
+        "above B (better rank), with 95% Wilson intervals; ties are neither. Sign test: is A ahead in more "
+        "than half of the decided meetings (ties left out)? p Holm-adjusted over the pairs.",
+        rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
+                             "A above B (95% CI)": ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
+                             "B above A": r["b_above"], "ties": r["ties"],
+                             "A ahead of decided (95% CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
+                                                               percent=True),
+                             "p (Holm)": p_text(r["p_holm"])}), ["head_to_head"]))
+    d.charts["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h))
+    rt = summaries.ratings(d.complete)
+    d.tables["ratings"] = rt
+    d.sections.append(Section(
+        "ratings", "Ratings (openskill)",
+        "openskill Plackett-Luce ratings updated game by game in game-index order (reproducible); "
+        "ordinal = mu − 3 sigma, a conservative estimate of strength.",
+        rows(rt, lambda r: {"strategy": r["strategy"], "games": r["games"], "mu": num(r["mu"]),
+                            "sigma": num(r["sigma"]), "ordinal": num(r["ordinal"])}), ["ratings"]))
+    d.charts["ratings"] = ("openskill ratings", partial(charts.ratings_chart, rt))
+    return h2h
+
+
+def scores(d: Draft) -> None:
+    """Final score by strategy and by seat, and the winning margin."""
+    complete = d.complete
+    for by in ("strategy", "seat"):
+        st = summaries.score_table(complete, by, d.seed, d.n_resamples)
+        d.tables[f"score_{by}"] = st
+        d.sections.append(Section(
+            f"score_{by}", f"Final score by {by}",
+            "Mean with a 95% bootstrap interval (resampling whole games), spread and quartiles, in points.",
+            rows(st, lambda r, by=by: {by: str(r[by]), "rows": r["rows"],
+                                       "mean (95% CI)": ci(r["mean"], r["ci_low"], r["ci_high"]),
+                                       "sd": num(r["sd"]), "min": num(r["min"], 1), "q25": num(r["q25"], 1),
+                                       "median": num(r["median"], 1), "q75": num(r["q75"], 1),
+                                       "max": num(r["max"], 1)}), [f"score_by_{by}"]))
+        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st))
+    mg = summaries.margins(complete)
+    d.tables["margins"] = mg
+    if not mg.height:
+        return
+    r = summaries.describe_columns(mg, ["margin"], d.seed, 4, n_resamples=d.n_resamples).row(0, named=True)
+    d.sections.append(Section(
+        "margin", "Winning margin",
+        f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
+        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points (95% bootstrap interval), median {num(r['median'], 1)}.",
+        None, ["winning_margin"]))
+    d.charts["winning_margin"] = ("Winning margin", partial(
+        charts.histogram_chart, mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
+        (r["ci_low"], r["ci_high"]), colour="#8172B2"))
+
+
+def length(d: Draft) -> None:
+    """Game length and the game's summary figures, and how games ended."""
+    games = d.t.games
+    if not games.height:
+        return
+    lt = summaries.length_table(games, d.seed, d.n_resamples)
+    d.tables["length"] = lt
+    d.sections.append(Section(
+        "length", "Game length and summary figures",
+        "Per complete game: player decisions and the figures the game reports (turns, rounds, ...), mean with a 95% "
+        "bootstrap interval.",
+        rows(lt, lambda r: {"figure": r["figure"], "games": r["games"],
+                            "mean (95% CI)": ci(r["mean"], r["ci_low"], r["ci_high"]), "sd": num(r["sd"]),
+                            "min": num(r["min"], 0), "median": num(r["median"], 1), "max": num(r["max"], 0)}),
+        ["game_length"]))
+    col = "rounds" if "rounds" in games.columns else "turns" if "turns" in games.columns else "n_decisions"
+    unit = {"rounds": "rounds", "turns": "turns", "n_decisions": "player decisions"}[col]
+    row = lt.filter(pl.col("figure") == col)
+    interval = (row["ci_low"][0], row["ci_high"][0]) if row.height else None
+    done = stats.complete_games(games)
+    d.charts["game_length"] = (f"Game length ({unit})", partial(
+        charts.histogram_chart, done[col].drop_nulls().to_numpy(), f"game length ({unit})",
+        f"Game length in {unit} (complete games)", interval))
+    d.sections.append(Section(
+        "outcomes", "How games ended",
+        "Share of all games played, 95% Wilson intervals. Truncated games hit the decision cap and failed games "
+        "raised an error; both are left out of win rates.",
+        rows(d.tables["outcomes"], lambda r: {"outcome": r["outcome"], "games": r["count"],
+                                              "share (95% CI)": ci(r["share"], r["ci_low"], r["ci_high"],
+                                                                   percent=True)})))
+
+
+def components(d: Draft) -> pl.DataFrame:
+    """Win rate by component (any kind a game declares: companies, sheets, cards), adjusted for
+    the holders' strategies and seats; returns the component table for the findings."""
+    complete, min_sample = d.complete, d.min_sample
+    comp = summaries.component_table(d.t.components, complete, min_sample) if complete.height else pl.DataFrame()
+    d.tables["components"] = comp
+    if not comp.height:
+        return comp
+    figs = []
+    for kind in comp["kind"].unique(maintain_order=True).to_list():
+        k = comp.filter(pl.col("kind") == kind).sort("holders", descending=True).head(40).sort("component")
+        name = f"components_{kind}"
+        figs.append(name)
+        d.charts[name] = (f"Win rate by {kind} (grey: fewer than {min_sample} seat-games, no claim)",
+                          partial(charts.interval_chart, k, "component", "win_rate", f"Win rate of seats with each {kind}",
+                                  "win rate", expected=float(k["pooled"][0]), expected_label="pooled",
+                                  marks=k["expected"].to_list(),
+                                  marks_label="expected for the holders' strategies and seats",
+                                  muted=[not e for e in k["enough"].to_list()]))
+    d.sections.append(Section(
+        "components", "Components",
+        f"Win rate of the seats holding each component (once per game; complete games only: truncated and failed "
+        "games are left out), 95% Wilson intervals, against the share "
+        f"the same strategies win in the same seats (expected); a claim needs at least {min_sample} seat-games, a "
+        "Holm-adjusted binomial p < 0.05 and an interval that excludes the expected share. Associations, not "
+        "causes: a component can also mark a game that was going well anyway.",
+        rows(comp, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["holders"],
+                              "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                              "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
+                              "p (Holm)": p_text(r["p_holm"]),
+                              "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few"),
+                              "held by (strategy, seat-games)": r["held_by"]}), figs))
+    return comp
+
+
+def component_distribution(d: Draft) -> None:
+    """How often each component occurs (e.g. solo title bands)."""
+    complete, comps = d.complete, d.t.components
+    if not (comps.height and complete.height):
+        return
+    held = (comps.join(complete.select("game_index", "seat"), on=["game_index", "seat"], how="semi")
+            .unique(["game_index", "seat", "kind", "component"])
+            .group_by("kind", "component").agg(count=pl.len()).sort("kind", "component"))
+    total = complete.height
+    cis = [stats.wilson(c, total) for c in held["count"]]
+    held = held.with_columns(share=pl.col("count") / total, ci_low=pl.Series([c[0] for c in cis]),
+                             ci_high=pl.Series([c[1] for c in cis]))
+    d.tables["component_distribution"] = held
+    d.sections.append(Section(
+        "component_distribution", "Component distribution",
+        f"Share of the {total:,} seat-games of complete games that had each component, 95% Wilson intervals.",
+        rows(held, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["count"],
+                              "share (95% CI)": ci(r["share"], r["ci_low"], r["ci_high"], percent=True)})))

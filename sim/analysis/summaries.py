@@ -1,0 +1,360 @@
+"""Summary tables of a run (Polars in, Polars out): win rates with tests, head to head, ratings,
+scores, margins, game length, outcomes, Ludii figures, components. Built on ``stats``; the
+conventions (complete games, pooled expected share, 95% intervals) are in ``stats``' docstring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from .stats import (
+    analysis_rng,
+    balance_interval,
+    binom_p,
+    bootstrap_ratios,
+    complete_games,
+    complete_players,
+    holm,
+    pooled_win_rate,
+    wilson,
+    with_wilson,
+)
+
+
+def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate per value of ``by`` (``seat``, ``strategy`` or both, ``["strategy", "seat"]``) with
+    Wilson intervals.
+
+    In: ``players`` rows (``game_index, seat, strategy, score, won``). Out, one row per group in
+    ``by`` order: ``games`` (player rows), ``wins`` (shared wins count for every winner),
+    ``win_rate``, ``ci_low``, ``ci_high`` (proportions), ``mean_score``.
+    """
+    keys = [by] if isinstance(by, str) else list(by)
+    agg = (
+        players.group_by(keys)
+        .agg(games=pl.len(), wins=pl.col("won").sum(), mean_score=pl.col("score").mean())
+        .sort(keys)
+    )
+    return with_wilson(agg, confidence=confidence).select(*keys, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
+
+
+def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = None) -> pl.DataFrame:
+    """``win_table`` plus ``expected`` (default: pooled win rate), ``p`` (exact binomial test
+    against it) and ``p_holm`` (Holm-adjusted over the groups)."""
+    t = win_table(players, by)
+    exp = pooled_win_rate(players) if expected is None else expected
+    ps = [binom_p(w, g, exp) for w, g in zip(t["wins"].to_list(), t["games"].to_list(), strict=True)]
+    return t.with_columns(expected=pl.lit(exp, dtype=pl.Float64), p=pl.Series(ps, dtype=pl.Float64),
+                          p_holm=pl.Series(holm(ps), dtype=pl.Float64))
+
+
+def seat_chi_square(players: pl.DataFrame) -> tuple[float, float]:
+    """Chi-square test that every seat wins equally often: ``(statistic, p-value)``.
+
+    Contingency table seats x (won, lost) over completed games (scipy ``chi2_contingency``).
+    ``(nan, nan)`` when there is nothing to test (no wins or a single seat).
+    """
+    t = players.group_by("seat").agg(won=pl.col("won").sum(), lost=(~pl.col("won")).sum()).sort("seat")
+    if t.height < 2 or t["won"].sum() == 0 or t["lost"].sum() == 0:
+        return (math.nan, math.nan)
+    res = stats.chi2_contingency([t["won"].to_list(), t["lost"].to_list()])
+    return (float(res.statistic), float(res.pvalue))
+
+
+def first_player_advantage(players: pl.DataFrame, expected: float | None = None) -> dict:
+    """Seat 0's win rate minus the expected share (pooled win rate; ``1/players`` without shared wins).
+
+    Returns ``rate, ci_low, ci_high, expected, advantage, adv_low, adv_high, p`` (exact binomial
+    test of seat 0's wins against the expected share); NaNs when seat 0 has no complete game.
+    """
+    exp = pooled_win_rate(players) if expected is None else expected
+    s0 = players.filter(pl.col("seat") == 0)
+    n, w = s0.height, int(s0["won"].sum()) if s0.height else 0
+    lo, hi = wilson(w, n)
+    rate = w / n if n else math.nan
+    return {"rate": rate, "ci_low": lo, "ci_high": hi, "expected": exp, "advantage": rate - exp,
+            "adv_low": lo - exp, "adv_high": hi - exp, "p": binom_p(w, n, exp), "games": n, "wins": w}
+
+
+# ------------------------------------------------------------------ strategies
+
+def head_to_head(players: pl.DataFrame) -> pl.DataFrame:
+    """For each ordered pair of different strategies (A, B): how often A finishes above B.
+
+    A *meeting* is a pair of seats in one game held by A and B (a game with A twice and B once
+    holds two meetings). A finishes above B when its rank is better (rank 1 = winner; ranks
+    come from (won, score)). Out: ``strategy_a, strategy_b, meetings, a_above, b_above, ties,
+    rate`` (= a_above / meetings), ``ci_low, ci_high`` (Wilson), sorted by A then B, and the sign
+    test over decided meetings (ties left out): ``decided``, ``ahead`` (= a_above / decided),
+    ``ahead_low, ahead_high`` (Wilson), ``p`` (exact binomial test of a_above against half of the
+    decided meetings) and ``p_holm`` (Holm-adjusted over the unordered pairs; A-B and B-A share it).
+    """
+    cols = ["game_index", "seat", "strategy", "rank"]
+    p = players.select(cols)
+    pairs = (
+        p.join(p, on="game_index", suffix="_b")
+        .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
+        .group_by(strategy_a="strategy", strategy_b="strategy_b")
+        .agg(meetings=pl.len(), a_above=(pl.col("rank") < pl.col("rank_b")).sum(),
+             b_above=(pl.col("rank") > pl.col("rank_b")).sum(), ties=(pl.col("rank") == pl.col("rank_b")).sum())
+        .sort("strategy_a", "strategy_b")
+    )
+    if pairs.is_empty():
+        return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
+                                  ci_high=pl.lit(None, pl.Float64))
+    out = with_wilson(pairs, wins="a_above", n="meetings", rate="rate").with_columns(
+        decided=pl.col("a_above") + pl.col("b_above"))
+    cis = [wilson(a, d) for a, d in zip(out["a_above"], out["decided"], strict=True)]
+    ps = [binom_p(a, d, 0.5) for a, d in zip(out["a_above"], out["decided"], strict=True)]
+    pairs_ = [tuple(sorted(k)) for k in zip(out["strategy_a"], out["strategy_b"], strict=True)]
+    per_pair = dict(zip(pairs_, ps, strict=True))  # the two-sided test at 1/2 gives A-B and B-A the same p
+    adjusted = dict(zip(per_pair, holm(list(per_pair.values())), strict=True))
+    return out.with_columns(
+        ahead=(pl.col("a_above") / pl.col("decided")).cast(pl.Float64),
+        ahead_low=pl.Series([c[0] for c in cis], dtype=pl.Float64),
+        ahead_high=pl.Series([c[1] for c in cis], dtype=pl.Float64),
+        p=pl.Series(ps, dtype=pl.Float64),
+        p_holm=pl.Series([adjusted[k] for k in pairs_], dtype=pl.Float64))
+
+
+def ratings(players: pl.DataFrame) -> pl.DataFrame:
+    """openskill (Plackett-Luce) rating per strategy, games processed in ``game_index`` order.
+
+    Each seat is a one-player team ranked by its ``rank``. When a strategy holds several seats of
+    one game, each seat is rated from the strategy's rating before the game and the strategy's
+    new rating is the mean of its seats' new ``mu`` and ``sigma``. Out: ``strategy, games, mu,
+    sigma, ordinal`` (mu - 3 sigma, a conservative skill estimate), best ordinal first.
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    table = players.sort("game_index", "seat").select("game_index", "strategy", "rank")
+    rating: dict[str, object] = {}
+    count: dict[str, int] = {}
+    gi, strat, rank = (table[c].to_list() for c in ("game_index", "strategy", "rank"))
+    start = 0
+    n = len(gi)
+    while start < n:
+        stop = start
+        while stop < n and gi[stop] == gi[start]:
+            stop += 1
+        labels, ranks = strat[start:stop], rank[start:stop]
+        for lab in labels:
+            if lab not in rating:
+                rating[lab] = model.rating(name=lab)
+        distinct = len(set(labels))
+        if distinct == len(labels):  # the usual case: rate the strategies' own ratings
+            new = model.rate([[rating[lab]] for lab in labels], ranks=[float(r) for r in ranks])
+            for lab, team in zip(labels, new, strict=True):
+                rating[lab] = team[0]
+        elif distinct > 1:
+            teams = [[model.rating(mu=rating[lab].mu, sigma=rating[lab].sigma, name=lab)] for lab in labels]
+            new = model.rate(teams, ranks=[float(r) for r in ranks])
+            by: dict[str, list] = {}
+            for lab, team in zip(labels, new, strict=True):
+                by.setdefault(lab, []).append(team[0])
+            for lab, rs in by.items():
+                rating[lab] = model.rating(mu=sum(r.mu for r in rs) / len(rs), sigma=sum(r.sigma for r in rs) / len(rs),
+                                           name=lab)
+        for lab in set(labels):
+            count[lab] = count.get(lab, 0) + 1
+        start = stop
+    names = sorted(rating)
+    return pl.DataFrame({
+        "strategy": names,
+        "games": [count[k] for k in names],
+        "mu": [float(rating[k].mu) for k in names],
+        "sigma": [float(rating[k].sigma) for k in names],
+    }, schema={"strategy": pl.Utf8, "games": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64}).with_columns(
+        ordinal=pl.col("mu") - 3 * pl.col("sigma")).sort("ordinal", descending=True)
+
+
+# ------------------------------------------------------------------ bootstrap over whole games
+
+def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
+    """Final score per ``by`` group: ``rows, mean, ci_low, ci_high`` (bootstrap over whole games),
+    ``sd, min, q25, median, q75, max``."""
+    desc = (
+        players.group_by(by)
+        .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
+             q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
+             q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
+        .sort(by)
+    )
+    values = desc[by].to_list()
+    per_game = players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
+    names = [str(v) for v in values]
+
+    def matrix(col: str) -> np.ndarray:
+        wide = per_game.with_columns(pl.col(by).cast(pl.Utf8)).pivot(on=by, index="game_index", values=col)
+        return wide.sort("game_index").fill_null(0).select(names).to_numpy()
+
+    sums, counts = (matrix("s"), matrix("c")) if per_game.height else (np.zeros((0, 0)), np.zeros((0, 0)))
+    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples) if per_game.height
+                   else ([math.nan] * len(values), [math.nan] * len(values)))
+    return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
+                             ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
+        by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max")
+
+
+def margins(players: pl.DataFrame) -> pl.DataFrame:
+    """Winning margin per game: best winner's score minus the best non-winner's score.
+
+    Games where everybody or nobody won have no margin (left out). Out: ``game_index, margin``.
+    """
+    return (
+        players.group_by("game_index")
+        .agg(win=pl.col("score").filter(pl.col("won")).max(), rest=pl.col("score").filter(~pl.col("won")).max())
+        .drop_nulls()
+        .select("game_index", margin=pl.col("win") - pl.col("rest"))
+        .sort("game_index")
+    )
+
+
+def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: int, unit: dict | None = None,
+                     n_resamples: int = 1000) -> pl.DataFrame:
+    """One row per numeric column of a one-row-per-game table: ``figure, games, mean, ci_low,
+    ci_high`` (bootstrap over games), ``sd, min, median, max``."""
+    rows = []
+    cols = [c for c in columns if df[c].drop_nulls().len()]
+    if cols:
+        vals = df.select([pl.col(c).cast(pl.Float64) for c in cols]).to_numpy()
+        present = ~np.isnan(vals)
+        lows, highs = bootstrap_ratios(np.where(present, vals, 0.0), present.astype(float), analysis_rng(seed, key),
+                                       n_resamples)
+        for j, col in enumerate(cols):
+            v = df[col].drop_nulls().cast(pl.Float64)
+            rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
+                         "ci_high": float(highs[j]), "sd": v.std() if v.len() > 1 else None, "min": v.min(),
+                         "median": v.median(), "max": v.max()})
+    schema = {"figure": pl.Utf8, "games": pl.Int64, **{c: pl.Float64 for c in
+                                                        ("mean", "ci_low", "ci_high", "sd", "min", "median", "max")}}
+    return pl.DataFrame(rows, schema=schema)
+
+
+BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winners", "winners")
+
+
+def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
+    """Game length and the game's summary figures (``n_decisions`` and every numeric column the
+    game's ``summary`` adds, e.g. turns, rounds) over complete games, with bootstrap intervals."""
+    done = complete_games(games)
+    extra = [c for c in games.columns if c not in BASE_GAME_COLUMNS and games[c].dtype.is_numeric()]
+    return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples)
+
+
+def outcome_table(games: pl.DataFrame) -> pl.DataFrame:
+    """How games ended: ``outcome, games, share, ci_low, ci_high`` for complete (single winner),
+    shared win, no winner, truncated, failed, over all games played."""
+    total = games.height
+    done = complete_games(games)
+    counts = [
+        ("complete, one winner", done.filter(pl.col("n_winners") == 1).height),
+        ("complete, shared win", done.filter(pl.col("n_winners") > 1).height),
+        ("complete, no winner", done.filter(pl.col("n_winners") == 0).height),
+        ("truncated (decision cap)", int(games["truncated"].sum()) if total else 0),
+        ("failed (error)", int(games["failed"].sum()) if total else 0),
+    ]
+    df = pl.DataFrame({"outcome": [c[0] for c in counts], "count": [c[1] for c in counts]},
+                      schema={"outcome": pl.Utf8, "count": pl.Int64}).with_columns(games=pl.lit(total, pl.Int64))
+    return with_wilson(df, wins="count", n="games", rate="share")
+
+
+def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
+    """Whole-game balance figures as the Ludii system defines them, with 95% intervals.
+
+    - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
+      from a bootstrap over games, ``balance_interval``);
+    - Advantage: seat 0's (the start player's) win rate (Wilson);
+    - Drawishness: share of complete games whose win is shared or that nobody wins (Wilson);
+    - Completion: share of all games played that end with a winner, i.e. neither truncated,
+      failed nor without winner (Wilson).
+    Out: ``figure, value, ci_low, ci_high, games, meaning``.
+    """
+    done = complete_games(games)
+    cp = complete_players(players, games)
+    rows = []
+    if cp.height:
+        seats = sorted(cp["seat"].unique().to_list())
+        wide = cp.pivot(on="seat", index="game_index", values="won", aggregate_function="max").sort("game_index")
+        mats = [wide[str(s)].fill_null(False).cast(pl.Float64).to_numpy() for s in seats]
+        rates = np.array([m.mean() for m in mats])
+        value = float(1 - (rates.max() - rates.min()))
+        lo = hi = math.nan
+        if len(seats) > 1 and len(mats[0]) > 1:
+            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples)
+        rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
+        fp = first_player_advantage(cp)
+        rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
+    if done.height:
+        draws = done.filter(pl.col("n_winners") != 1).height
+        lo, hi = wilson(draws, done.height)
+        rows.append(("Drawishness", draws / done.height, lo, hi, done.height, "share of complete games with a shared win or no winner"))
+    if games.height:
+        won = done.filter(pl.col("n_winners") >= 1).height
+        lo, hi = wilson(won, games.height)
+        rows.append(("Completion", won / games.height, lo, hi, games.height, "share of games played that end with a winner"))
+    return pl.DataFrame(rows, schema={"figure": pl.Utf8, "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                      "games": pl.Int64, "meaning": pl.Utf8}, orient="row")
+
+
+# ------------------------------------------------------------------ components
+
+def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample: int = 50) -> pl.DataFrame:
+    """Win rate of the seats holding each component (a seat counts once per game however many
+    copies it holds), over complete games, against what those seats would win anyway.
+
+    Strong strategies may simply collect more of a component, and seats differ, so the expected
+    share is **standardised by strategy and seat**: the mean, over the holding seat-games, of the
+    win rate of their (strategy, seat) pair in all complete games. A component then stands out only
+    when its holders win more (or less) than the same strategies in the same seats usually do.
+
+    In: ``components`` (long: ``game_index, seat, kind, component``), ``players`` of complete
+    games. Out per ``(kind, component)``: ``holders`` (seat-games), ``wins``, ``win_rate``,
+    ``ci_low``, ``ci_high`` (Wilson), ``rate_without`` (win rate of the other seat-games),
+    ``expected`` (standardised, above), ``pooled`` (all wins / all rows), ``p`` (exact binomial test
+    against ``expected``), ``p_holm`` (Holm-adjusted over the components that reach
+    ``min_sample``), ``enough`` (holders >= ``min_sample``), ``claim``: enough, Holm p < 0.05
+    and the interval excludes ``expected``, and ``held_by``: the strategies behind the figure with
+    their seat-games ("planner 120, economy 80", most first).
+    """
+    schema_out = ["kind", "component", "holders", "wins", "win_rate", "ci_low", "ci_high", "rate_without",
+                  "expected", "pooled", "p", "p_holm", "enough", "claim", "held_by"]
+    if components.is_empty() or players.is_empty():
+        return pl.DataFrame(schema={c: (pl.Utf8 if c in ("kind", "component", "held_by") else pl.Boolean if c in ("enough", "claim")
+                                        else pl.Int64 if c in ("holders", "wins") else pl.Float64) for c in schema_out})
+    pooled = pooled_win_rate(players)
+    total_rows, total_wins = players.height, int(players["won"].sum())
+    cell = players.group_by("strategy", "seat").agg(cell_rate=pl.col("won").cast(pl.Float64).mean())
+    held = (components.select("game_index", "seat", "kind", "component").unique()
+            .join(players.select("game_index", "seat", "strategy", "won"), on=["game_index", "seat"], how="inner")
+            .join(cell, on=["strategy", "seat"], how="left"))
+    t = (held.group_by("kind", "component")
+         .agg(holders=pl.len(), wins=pl.col("won").sum(), expected=pl.col("cell_rate").mean())
+         .sort("kind", "component"))
+    t = with_wilson(t, wins="wins", n="holders").join(_held_by(held), on=["kind", "component"], how="left")
+    t = t.with_columns(
+        rate_without=((total_wins - pl.col("wins")) / (total_rows - pl.col("holders"))).cast(pl.Float64),
+        pooled=pl.lit(pooled, pl.Float64), enough=pl.col("holders") >= min_sample)
+    ps = [binom_p(w, n, e) for w, n, e in zip(t["wins"].to_list(), t["holders"].to_list(), t["expected"].to_list(),
+                                              strict=True)]
+    enough = t["enough"].to_list()
+    adj_in = [p if e else math.nan for p, e in zip(ps, enough, strict=True)]
+    t = t.with_columns(p=pl.Series(ps, dtype=pl.Float64), p_holm=pl.Series(holm(adj_in), dtype=pl.Float64))
+    t = t.with_columns(claim=(pl.col("enough") & (pl.col("p_holm") < 0.05)
+                              & ((pl.col("ci_low") > pl.col("expected")) | (pl.col("ci_high") < pl.col("expected"))))
+                       .fill_null(False))
+    return t.select(schema_out)
+
+
+def _held_by(held: pl.DataFrame) -> pl.DataFrame:
+    """Per ``(kind, component)``: which strategies held it, with seat-games, most first."""
+    counts = held.group_by("kind", "component", "strategy").agg(n=pl.len()).sort(
+        ["kind", "component", "n", "strategy"], descending=[False, False, True, False])
+    return counts.group_by("kind", "component", maintain_order=True).agg(
+        held_by=pl.concat_str([pl.col("strategy"), pl.col("n").cast(pl.Utf8)], separator=" ").str.join(", "))

@@ -1,0 +1,198 @@
+"""The commands that play games: ``run``, ``check`` and ``sweep``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from ..analysis.report import build_report, summary_text
+from ..analysis.sweep_report import write_sweep_report
+from ..api import SimError
+from ..config import load_config, load_run_config
+from ..data import read_json
+from ..runs import check as check_run
+from ..runs import fixed
+from ..runs import until_ci as sequential
+from ..runs.sweep import run_sweep
+from ..store import unlock
+from .group import cli
+from .options import check_out, check_writable, no_grid, run_folder, run_options, speed
+
+
+def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
+          until_ci=None, max_games=None):
+    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
+    from polars.exceptions import ComputeError
+
+
+    if resume_dir and config:
+        raise SimError("give either CONFIG or --resume RUN_DIR, not both")
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    if max_games is not None and until_ci is None:
+        raise SimError("--max-games needs --until-ci")
+    if until_ci is not None and resume_dir:
+        raise SimError("--until-ci cannot be combined with --resume")
+    # the folder stays locked until the caller has written the report (``_unlock``)
+    opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
+    try:
+        if resume_dir:
+            out_dir = Path(resume_dir)
+            again = sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume
+            outcome = again(out_dir, jobs=jobs, **opts)
+            rc = None
+        elif config:
+            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+            out_dir = run_folder(rc, out, config)
+            if rc.sweep:
+                click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
+                           f" values); `sim sweep {config}` plays the grid", err=True)
+            if until_ci is not None:
+                outcome = sequential.run_until_ci(rc, out_dir, until_ci, max_games or 100 * rc.games, force=force, **opts)
+            else:
+                outcome = fixed.run(rc, out_dir, force=force, **opts)
+        else:
+            raise SimError("missing CONFIG (or --resume RUN_DIR); see `sim run --help`")
+    except fixed.FailFast as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except (OSError, ComputeError) as exc:  # e.g. a full disk: finished chunks are safe on disk
+        where = resume_dir or locals().get("out_dir")
+        raise SimError(f"cannot write the run folder {where}: {exc}; finished chunks are kept: free space,"
+                       f" then `sim run --resume {where}`") from None
+    except KeyboardInterrupt:
+        where = resume_dir or locals().get("out_dir")
+        rule = " (it continues the --until-ci stopping rule)" if where and (Path(where) / "stopping.json").is_file() else ""
+        click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
+                   f"  sim run --resume {where}{rule}", err=True)
+        sys.exit(130)
+    njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
+    before = f" ({outcome.already} were already on disk)" if outcome.already else ""
+    click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
+               f"{outcome.truncated} truncated, {outcome.failed} failed")
+    stop = read_json(out_dir / "stopping.json", missing_ok=True)
+    if stop is not None:
+        click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
+    return out_dir, rc, outcome
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@run_options
+def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
+        min_sample) -> None:
+    """Play the games of CONFIG in parallel and write tables, figures and a report."""
+    out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
+                          until_ci, max_games)
+    t0 = time.perf_counter()
+    with _unlock(out_dir):
+        rep = build_report(out_dir, min_sample=min_sample)
+    click.echo(summary_text(rep))
+    click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
+
+
+@contextmanager
+def _unlock(out_dir: Path):
+    """Release the run folder's lock (kept by ``_play``) once the block has written the report."""
+    try:
+        yield
+    finally:
+        unlock(out_dir)
+
+
+def _previous_run_of(folder: Path, rc) -> bool:
+    """Whether ``folder`` is a run folder made from the same config file as ``rc``."""
+    if not (folder / "config.json").is_file():
+        return False
+    try:
+        return load_run_config(folder).source == rc.source
+    except SimError:
+        return False
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@run_options
+@click.option("--junit", type=click.Path(dir_okay=False), help="Write a JUnit XML file, one test case per check.")
+@click.option("--run", "run_dir", type=click.Path(file_okay=False),
+              help="Evaluate the checks on an existing run folder instead of playing (checks from CONFIG if given, "
+                   "else from the folder's config).")
+def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
+          min_sample, junit, run_dir) -> None:
+    """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
+
+    Prints one line per check; --junit FILE writes them for CI systems. A run folder from an earlier
+    `sim check` (or `sim run`) of the same config is replaced without --force, so a nightly job can rerun.
+    """
+    t0 = time.perf_counter()
+    if run_dir:
+        if resume_dir or until_ci is not None:
+            raise SimError("--run evaluates an existing folder: it takes no --resume or --until-ci")
+        if junit:
+            check_writable(Path(junit), "--junit")
+        out_dir = Path(run_dir)
+        checks = (load_config(config) if config else load_run_config(out_dir)).checks
+    else:
+        rc = load_config(config) if config else None  # checks are validated before any game is played
+        if rc is not None and not rc.checks:
+            raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
+        if junit:
+            check_writable(Path(junit), "--junit")
+        if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
+            force = check_run.previous_run_of(run_folder(rc, out, config), rc)
+        out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
+                              quiet, until_ci, max_games)
+        checks = (rc or load_run_config(out_dir)).checks
+    with _unlock(out_dir):
+        results, t = check_run.evaluate_run(out_dir, checks, min_sample)
+    for r in results:
+        click.echo(r.line())
+    n_fail = sum(not r.passed for r in results)
+    click.echo(f"{len(results) - n_fail} of {len(results)} checks passed; report: {out_dir / 'report.html'}")
+    if junit:
+        check_run.junit(Path(junit), results, t, config or str(out_dir), time.perf_counter() - t0)
+        click.echo(f"junit: {junit}")
+    sys.exit(1 if n_fail else 0)
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--games", type=int, help="Override the number of games per point.")
+@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
+@click.option("--seed", type=int, help="Override the root seed (the same at every point).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
+@click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
+@click.option("--figure", "figures", multiple=True,
+              type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
+                                 "drawishness", "completion", "truncated_share", "game_length", "mean_score"]),
+              help="Figures to chart against the parameter (repeat; default: all).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--point-reports/--no-point-reports", default=True, show_default=True,
+              help="Also write each point's full report in its folder.")
+def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports) -> None:
+    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+    check_out(out)
+    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+    if not rc.sweep:
+        raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
+    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
+    t0 = time.perf_counter()
+    pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                           echo=click.echo, point_reports=point_reports)
+    _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
+    click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
+               f"report: {html_path} (points in {out_dir}/point-NNN)")
+
+

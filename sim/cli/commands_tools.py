@@ -1,0 +1,110 @@
+"""The commands that read or inspect: ``report``, ``validate``, ``list``, ``replay``, ``bench``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from .. import play
+from ..analysis.report import build_report, summary_text
+from ..api import SimError
+from ..config import load_config, load_run_config
+from ..registry import games, get_game, make_strategy, resolve_strategy, strategies, strategy_params
+from ..runs.fixed import check_same_rules, setup_of
+from ..seeding import game_streams
+from .group import cli
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Seat-games a component needs before the report claims anything about it.")
+def report(run_dir: str, min_sample: int) -> None:
+    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
+    rep = build_report(Path(run_dir), min_sample=min_sample)
+    click.echo(summary_text(rep))
+    click.echo(f"report: {Path(run_dir) / 'report.html'}")
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--games", type=int, help="The number of games, as `sim run --games` gives it.")
+@click.option("--seed", type=int, help="The root seed, as `sim run --seed` gives it.")
+def validate(config: str, games: int | None, seed: int | None) -> None:
+    """Check CONFIG (keys, game, strategies, options, data files) without playing.
+
+    Accepts exactly what `sim run` accepts: games and seed may come from --games and --seed.
+    """
+    rc = load_config(config, {"games": games, "seed": seed})
+    click.echo(f"{config}: ok ({rc.game}, {rc.players} players, {rc.games} games, strategies: {', '.join(rc.labels)})")
+
+
+@cli.command(name="list")
+@click.argument("what", type=click.Choice(["games", "strategies"]))
+def list_(what: str) -> None:
+    """List registered games or strategies."""
+    if what == "games":
+        for name, cls in games().items():
+            i = cls.info
+            click.echo(f"{name:<24}{i.min_players}-{i.max_players} players  v{i.version}  {i.title}")
+    else:
+        for name, factory in strategies().items():
+            if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
+                try:
+                    factory = resolve_strategy(name)
+                except SimError as exc:
+                    click.echo(f"{name}  [cannot load]\n    {exc}")
+                    continue
+            doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
+            allowed = getattr(factory, "games", ())
+            params = ", ".join(f"{k}={v!r}" for k, v in strategy_params(factory).items())
+            click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
+            if doc:
+                click.echo(f"    {doc}")
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--game-index", "-i", type=int, required=True, help="Index of the game in the run.")
+def replay(run_dir: str, game_index: int) -> None:
+    """Replay one game of RUN_DIR from its seed and print a readable log."""
+    rc = load_run_config(Path(run_dir))
+    if not 0 <= game_index < rc.games:
+        raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
+    game = check_same_rules(rc, Path(run_dir), "replayed")
+    lines, result = play.replay(setup_of(rc), game, game_index)
+    for line in lines:
+        click.echo(line)
+    if result is not None:
+        s = result.state
+        scores = [int(x) if float(x).is_integer() else x for x in game.scores(s)]
+        click.echo(f"scores: {scores}; winners: {sorted(game.winners(s))}; "
+                   f"decisions: {result.n_decisions}; truncated: {result.truncated}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--games", type=int, default=1000, show_default=True)
+@click.option("--players", type=int, help="Default: the game's maximum.")
+@click.option("--strategy", default="random", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
+    """Play GAME on one core through the game loop; print decisions/s and games/s."""
+    cls = get_game(game)
+    n = players or cls.info.max_players
+    if not cls.info.min_players <= n <= cls.info.max_players:
+        raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {n}")
+    if games < 1:
+        raise SimError("--games must be at least 1")
+    g = cls.build(n)
+    strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]
+    decisions = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        chance, rngs = game_streams(seed, i, n)
+        decisions += play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions).n_decisions
+    dt = time.perf_counter() - t0
+    click.echo(f"{game}, {n} players, {strategy}: {games} games in {dt:.2f} s: {games / dt:.1f} games/s, "
+               f"{decisions / dt:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")

@@ -1,0 +1,86 @@
+"""Options and helpers the commands share (run folders, writable paths, games/s)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..api import SimError
+
+
+def run_folder(rc, out: str | None, config: str) -> Path:
+    check_out(out)
+    if out:
+        return Path(out)
+    if rc.output:
+        return Path(rc.output)
+    return Path("reports") / rc.game / Path(config).stem
+
+
+def check_out(out: str | None) -> None:
+    if out is not None and not out.strip():
+        raise SimError("--out needs a folder name, got an empty one")
+
+
+def no_grid(config: str, key: str, example: str) -> SimError:
+    """The error for a config without a ``sweep:``/``checks:`` grid: missing, or present but empty."""
+    from ..data import read_yaml
+
+    doc = read_yaml(config)
+    present = isinstance(doc.value, dict) and key in doc.value
+    what = f"'{key}:' is empty" if present else f"no '{key}:' key"
+    return SimError(f"{doc.where((key,)) if present else config}: {what}; e.g. {key}: {example}")
+
+
+def check_writable(path: Path, flag: str) -> None:
+    """Refuse (before any game is played) a file path that cannot be written."""
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise SimError(f"{flag} {path}: cannot create its folder '{path.parent}': a file is in the way") from None
+    except OSError as exc:
+        raise SimError(f"{flag} {path}: cannot create its folder '{path.parent}' ({exc.strerror or exc})") from None
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise SimError(f"{flag} {path}: cannot write this file ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink()
+
+
+def speed(rate: float) -> str:
+    """Games per second with sensible precision: 155, 22, 3.4, 0.42 (a slow search run is not 0)."""
+    return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
+def run_options(f):
+    """The options `sim run` and `sim check` share."""
+    opts = [
+        click.option("--games", type=int, help="Override the number of games (with --until-ci: the first batch)."),
+        click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1)."),
+        click.option("--seed", type=int, help="Override the root seed."),
+        click.option("--out", type=click.Path(file_okay=False),
+                     help="Run folder (default: config 'output', else reports/<game>/<config name>)."),
+        click.option("--force", is_flag=True, help="Replace an existing run folder."),
+        click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+                     help="Complete an interrupted run folder (no CONFIG)."),
+        click.option("--fail-fast", is_flag=True, help="Stop at the first failed game (its chunk is kept)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="local: joblib processes on this machine; dask: a Dask cluster."),
+        click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--until-ci", type=float, metavar="W",
+                     help="Play batches until every seat's and strategy's 95% win-rate interval is within ±W "
+                          "(0.01 = ±1 point), or --max-games."),
+        click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
+        click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
+                     help="Seat-games a component needs before the report claims anything about it."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+

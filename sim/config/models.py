@@ -1,0 +1,117 @@
+"""The config models: what a YAML config may say (``Config``) and the resolved run (``RunConfig``).
+
+Validation with pydantic; unknown keys and silent conversions are errors (see ``sim.api.no_coercion``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+
+from ..api import no_coercion
+from ..registry import build_game as _build
+
+
+class StrategySpec(BaseModel):
+    """One seat's strategy: a registry name or import string, its params, an optional label."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+    label: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[^\n\r\t]+$")
+
+
+class CheckSpec(BaseModel):
+    """One nightly check: a threshold, and whether the estimate (``strict: true``, default) or the
+    whole 95% interval (``strict: false``) must break it to fail. A bare number means ``{threshold: N}``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    threshold: float = Field(ge=0)
+    strict: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_number(cls, value: Any) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return {"threshold": value}
+        return no_coercion(cls, value)
+
+
+class Checks(BaseModel):
+    """The ``checks:`` of a config (``sim check``); an unknown name is an error naming its key.
+
+    Proportions (win rates, shares, advantage, Ludii figures) are given in [0, 1];
+    ``max_failed_games`` is a count of games.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_seat_win_rate: CheckSpec | None = None
+    min_seat_win_rate: CheckSpec | None = None
+    max_strategy_win_rate: CheckSpec | None = None
+    min_strategy_win_rate: CheckSpec | None = None
+    max_first_player_advantage: CheckSpec | None = None
+    max_truncated_share: CheckSpec | None = None
+    max_failed_games: CheckSpec | None = None
+    min_balance: CheckSpec | None = None
+    max_drawishness: CheckSpec | None = None
+    min_completion: CheckSpec | None = None
+
+
+PROPORTION_CHECKS = tuple(n for n in Checks.model_fields if n != "max_failed_games")
+
+
+class Config(BaseModel):
+    """The validated config file (see README "Configs")."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    players: StrictInt = Field(ge=1)
+    games: StrictInt = Field(ge=1, le=10**9)
+    seed: StrictInt = Field(ge=0, lt=2**63)
+    strategies: list[StrategySpec] = Field(min_length=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, str] = Field(default_factory=dict)
+    seating: Literal["rotate", "fixed"] = "rotate"
+    jobs: StrictInt = Field(1, ge=1, le=1024)
+    chunk_size: StrictInt | None = Field(None, ge=1)
+    output: str | None = None
+    sweep: dict[str, list[Any]] | None = None
+    checks: Checks | None = None
+
+
+class RunConfig(BaseModel):
+    """A config resolved for running: labels unique, data paths absolute, options complete.
+
+    This is the only thing that crosses process boundaries (as JSON).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    game: str
+    players: int
+    games: int
+    seed: int
+    strategies: tuple[StrategySpec, ...]
+    labels: tuple[str, ...]
+    options: dict[str, Any]
+    data: dict[str, str]
+    seating: Literal["rotate", "fixed"]
+    jobs: int
+    chunk_size: int | None
+    output: str | None
+    source: str = ""  # the config file, absolute: replay and resume find modules next to it from any folder
+    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    checks: dict[str, CheckSpec] = Field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+    @classmethod
+    def from_json(cls, text: str) -> RunConfig:
+        return cls.model_validate_json(text)
+
+
+def build_game(rc: RunConfig) -> Any:
+    """Construct the game of a resolved config (validates options and data files)."""
+    return _build(rc.game, rc.players, rc.options, {k: Path(v) for k, v in rc.data.items()})
