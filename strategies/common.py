@@ -48,4 +48,19 @@ class FirstLegalStrategy(ScriptedStrategy):
         return legal[0]
 
 
-STRATEGIES = {"random": RandomStrategy, "first_legal": FirstLegalStrategy}
+class RandomByKindStrategy(ScriptedStrategy):
+    """The beginner baseline (any game): a kind of action uniformly (the action's class: buy, take
+    coins, place a worker, pass, ...), then an action of that kind uniformly. Unlike ``random``,
+    a long list of one kind (90% worker placements in Xanadu) does not drown the other kinds, so it
+    measures "how much does playing well matter" rather than the size of the action lists.
+    No parameters."""
+
+    def choose(self, obs, legal, rng):
+        kinds: dict[type, list] = {}
+        for a in legal:  # first-seen order of the canonical list: reproducible, no set iteration
+            kinds.setdefault(type(a), []).append(a)
+        group = list(kinds.values())[int(rng.random() * len(kinds))]
+        return group[int(rng.random() * len(group))]
+
+
+STRATEGIES = {"random": RandomStrategy, "random_by_kind": RandomByKindStrategy, "first_legal": FirstLegalStrategy}
