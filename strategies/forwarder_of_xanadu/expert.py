@@ -106,6 +106,7 @@ class Expert(Planner):
         v = oc.vp + p.upper_weight * oc.grade + self._skill_vp(obs, "order_vp")
         if obs.tokens_left[me]:
             v += p.share_weight * self._majority_gain(obs, x) + p.company_weight * self._company_gain(obs, x)
+            v += p.mark_weight * t.marks[x]
         return v
 
     def _skill_vp(self, obs, effect: str) -> int:
