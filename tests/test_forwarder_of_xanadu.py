@@ -50,7 +50,13 @@ from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 
-GAME = ForwarderOfXanadu
+
+def GAME(n, options=None, data=None):
+    """The engine; 2-player games set ``allow_two_players`` (RULINGS §6: published for 3-5)."""
+    o = options or Options()
+    if n == 2:
+        o = o.model_copy(update={"allow_two_players": True})
+    return ForwarderOfXanadu(n, o, data)
 
 
 def first_main_state(n=4, **opts):
@@ -555,7 +561,7 @@ def test_metrics_summary_components_and_describe():
 
 @pytest.mark.parametrize("opts", [
     {"style": "custom"},
-    {"company_assignment": "random"},
+    {"company_choice": "random"},
     {"start_player_tie": "choice", "scoring_before_start_player": False},
     {"growth": (2, 2, 2, 2, 2), "rounds": 4, "interim_round": 2},
 ])

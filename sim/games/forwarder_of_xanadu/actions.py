@@ -34,7 +34,8 @@ class DraftPick:
 
 @dataclass(frozen=True, slots=True)
 class PlaceProxy:
-    """'Action Count Adjustment': fill the leftmost free space of ``action`` with a proxy worker."""
+    """'Action Count Adjustment': fill the leftmost free space of ``action`` with a proxy worker.
+    The turn's worker (and any further proxy) must then go on the same action (RULINGS §6)."""
 
     action: int
 
@@ -195,7 +196,7 @@ class DrawOrder:
 
 @dataclass(frozen=True, slots=True)
 class DealCompany:
-    """Chance (option ``company_assignment: random``): the next seat gets company ``company``."""
+    """Chance (option ``company_choice: random``): the next seat gets company ``company``."""
 
     company: int
 

@@ -18,7 +18,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, OptionError, bound_option
 
 from .actions import (
     ACTION_NAMES,
@@ -137,6 +137,9 @@ class State:
     turns: int = 0
     resets: int = 0
     reshuffles: int = 0
+    proxy_kind: int = -1  # action the proxy workers of this turn went on (-1: none yet)
+    proxy_got: list[int] = field(default_factory=list)  # proxy workers gained from disposable skills
+    proxy_used: list[int] = field(default_factory=list)  # proxy workers returned to the Stock
 
 
 HIDDEN = ("n", "piles", "hands", "draft_hands", "skill_pool")
@@ -169,12 +172,14 @@ def payments(req: tuple[int, int, int], s: int, u: int, p: int) -> tuple[tuple[i
 
 
 class ForwarderOfXanadu(EngineBase):
-    """Forwarder of Xanadu for 2-5 players. ``ForwarderOfXanadu(n, Options(), load_data())``.
+    """Forwarder of Xanadu for 3-5 players (2 with ``allow_two_players``, RULINGS §6).
+    ``ForwarderOfXanadu(n, Options(), load_data())``.
 
-    Raises ``ValueError`` for a player count outside 2-5.
+    Raises ``ValueError`` for a player count outside 2-5 and ``OptionError('allow_two_players')``
+    for 2 players without that option (after the card-count checks, ``OptionError`` too).
     """
 
-    info = GameInfo("forwarder_of_xanadu", "1", 2, 5, "Forwarder of Xanadu", "seeds/000_9ef0bc5814b384a6.txt")
+    info = GameInfo("forwarder_of_xanadu", "2", 2, 5, "Forwarder of Xanadu", "seeds/000_9ef0bc5814b384a6.txt")
     Options = Options
     load_data = staticmethod(load_data)
 
@@ -234,6 +239,9 @@ class ForwarderOfXanadu(EngineBase):
         )
         self.n_lower = len(od.lower)
         self._check_counts(num_players)
+        if num_players < 3 and not o.allow_two_players:
+            raise OptionError("allow_two_players", "Forwarder of Xanadu is published for 3-5 players (RULINGS §6); "
+                              "set allow_two_players: true to play with 2")
         # action objects are immutable: build each once
         n_orders, n_skills = len(self.orders), len(self.skills)
         self._lay = tuple(LayArea(a) for a in range(len(m.areas)))
@@ -263,6 +271,13 @@ class ForwarderOfXanadu(EngineBase):
         self._colour = tuple(c.colour for c in self.skills)
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
+
+    def notes(self) -> tuple[str, ...]:
+        """Plain-sentence warnings for the run's report: the player count outside the published
+        range of 3-5 (RULINGS §6). Empty when there is nothing to say."""
+        if self.num_players < 3:
+            return (f"{self.num_players} players is outside the published range of 3–5 (option allow_two_players).",)
+        return ()
 
     # ------------------------------------------------------------------ helpers
     def bonus(self, s: State, seat: int, effect: str) -> int:
@@ -312,6 +327,7 @@ class ForwarderOfXanadu(EngineBase):
         s.vp_src = [[0] * len(VP_SOURCES) for _ in range(n)]
         s.stats = [[0] * len(STATS) for _ in range(n)]
         s.growth_path = [[] for _ in range(n)]
+        s.proxy_got, s.proxy_used = [0] * n, [0] * n
         s.to_draw = ([K_LAYOUT * 1000] * len(self.area_names) + [K_MARKET * 1000] * o.market_lower
                      + [K_MARKET * 1000 + 100] * o.market_upper)
         self._advance(s)
@@ -401,11 +417,15 @@ class ForwarderOfXanadu(EngineBase):
 
     # ------------------------------------------------------------------ legal-action builders
     def _pre_actions(self, s: State) -> tuple:
+        """Before the worker: proxy workers, re-surveys, disposable skills, then ``PlaceWorker``.
+        Once a proxy worker is on an action, the worker and further proxies go on that action only
+        ('Action Count Adjustment', RULINGS §6)."""
         me, o = s.active, self.options
-        out = list(self._worker)
+        k = s.proxy_kind
+        out = list(self._worker) if k < 0 else [self._worker[k]]
         if s.proxies[me]:
             if s.round >= o.proxies_from_round:
-                out += self._proxy
+                out += self._proxy if k < 0 else [self._proxy[k]]
             out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
         out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
         return tuple(out)
@@ -583,11 +603,14 @@ class ForwarderOfXanadu(EngineBase):
             case UseSkill(card):
                 me = s.active
                 s.proxies[me] -= self.skills[card].proxies
+                s.proxy_used[me] += self.skills[card].proxies
                 s.act_left += self._amount[card]
                 s.stats[me][ST_SKILLUSE] += 1
             case PlaceProxy(kind):
                 me = s.active
                 s.proxies[me] -= 1
+                s.proxy_used[me] += 1
+                s.proxy_kind = kind
                 s.stats[me][ST_PROXY] += 1
                 s.spaces[kind] += 1
                 if s.spaces[kind] == 3:  # 'Action Count Adjustment': filling all spaces resets
@@ -596,6 +619,7 @@ class ForwarderOfXanadu(EngineBase):
             case Resurvey(g):
                 me = s.active
                 s.proxies[me] -= 1
+                s.proxy_used[me] += 1
                 s.stats[me][ST_RESURVEY] += 1
                 s.to_draw.append(K_TEMP * 1000 + g * 100 + me)
             case UseDisposable(card):
@@ -665,6 +689,7 @@ class ForwarderOfXanadu(EngineBase):
     def _place_worker(self, s: State, kind: int) -> None:
         """'1. Main Phase': leftmost free space n: 3 - n standard resources, then n actions."""
         me = s.active
+        s.proxy_kind = -1
         pos = s.spaces[kind]
         s.spaces[kind] = pos + 1
         s.workers[me] -= 1
@@ -779,6 +804,7 @@ class ForwarderOfXanadu(EngineBase):
                 self._gain_vp(s, me, V_SKILL, k)
             case "gain_proxy":
                 s.proxies[me] += k
+                s.proxy_got[me] += k
 
     def _gain_vp(self, s: State, seat: int, src: int, k: int) -> None:
         s.vp[seat] += k
@@ -921,7 +947,7 @@ class ForwarderOfXanadu(EngineBase):
             ph = s.phase
             if ph == SETUP:
                 s.phase, s.setup_pos = COMPANY, 0
-                if self.options.company_assignment == "random":
+                if self.options.company_choice == "random":
                     s.to_draw += [K_COMPANY * 1000 + seat for seat in range(s.n)]
                     continue
                 return
@@ -1051,6 +1077,62 @@ class ForwarderOfXanadu(EngineBase):
         key = [(s.vp[i], -self.rank_sum(s, i)) for i in range(s.n)]
         best = max(key)
         return frozenset(i for i in range(s.n) if key[i] == best)
+
+    def stalled(self, s: State) -> bool:
+        """Never: every turn places a worker, so every round and the game end ('How to Play')."""
+        return False
+
+    def end_reason(self, s: State) -> str:
+        """Why a terminal state ended: always ``"finished"`` (after round 6, 'How to Play'). The
+        game cannot stall (a turn always uses a worker; a round ends when none are left) and has
+        no round cap; only the runner's decision cap can cut it short."""
+        return "finished"
+
+    def check_invariants(self, s: State) -> None:
+        """Conservation laws (raise ``AssertionError`` with a short message): every order card and
+        skill card in exactly one place, superior/special cubes in the Stock or a warehouse (30/15),
+        share tokens on a gauge or in supply (12 each), proxy workers locked, usable or returned
+        (11 each plus disposable gains), warehouses within their maximum, tracks and spaces in
+        range, VP equal to the sum of their sources."""
+        n, o = s.n, self.options
+        cards = sorted(s.piles[0] + s.piles[1] + s.market + s.temp + s.discards[0] + s.discards[1]
+                       + [c for c in s.excl if c >= 0])
+        assert cards == list(range(len(self.orders))), "order cards lost or duplicated"
+        assert all(self.grade_of[c] == g for g in (0, 1) for c in s.piles[g] + s.discards[g]), "order card in the wrong pile"
+        skills = [c for h in s.hands for c in h] + [c for h in s.draft_hands for c in h] + s.skill_pool
+        skills += [c for p in s.played for c in p] + s.skill_discard
+        assert len(set(skills)) == len(skills), "skill card in two places"
+        if s.phase > DEAL_SETUP and o.style == "standard":
+            chosen = {self.company_colours[c] for c in s.company}
+            skills += [c for col in chosen for c in [k for k in range(len(self.skills)) if self._colour[k] == col][o.company_cards:]]
+        if s.phase > DEAL_SETUP:
+            assert sorted(skills) == list(range(len(self.skills))), "skill cards lost"
+        sup = s.stock_sup + sum(w[3 * x + 1] for w in s.wh for x in range(NLOC))
+        spe = s.stock_spe + sum(w[3 * x + 2] for w in s.wh for x in range(NLOC))
+        assert sup == o.stock_superior and spe == o.stock_special, "superior/special cubes not conserved"
+        assert s.stock_sup >= 0 and s.stock_spe >= 0, "negative stock"
+        locked = sum(self.track_len)
+        offices = [x for x in s.office if x >= 0]
+        assert len(set(offices)) == len(offices) and all(0 < x < NLOC for x in offices), "offices overlap or off the map"
+        for seat in range(n):
+            w, lv = s.wh[seat], s.levels[seat]
+            assert min(w) >= 0, "negative warehouse"
+            assert all(0 <= lv[t] <= self.track_len[t] for t in range(len(TRACKS))), "growth track out of range"
+            cap = self.capacity(s, seat)
+            assert all(w[3 * x] + w[3 * x + 1] + w[3 * x + 2] <= cap for x in range(1, NLOC)), "warehouse over its maximum"
+            assert sum(lv) == len(s.growth_path[seat]) <= locked, "unlocks and growth path disagree"
+            assert s.proxies[seat] == sum(lv) + s.proxy_got[seat] - s.proxy_used[seat] >= 0, "proxy workers not conserved"
+            assert s.tokens_left[seat] + sum(g.count(seat) for g in s.gauges) == o.share_tokens, "share tokens not conserved"
+            assert 0 <= s.workers[seat] <= self.workers_per_round[1], "workers out of range"
+            assert s.vp[seat] == sum(s.vp_src[seat]) and min(s.vp_src[seat]) >= 0, "VP differ from their sources"
+            assert all(d in (0, 1) for d in s.dailies[seat]), "daily card neither up nor down"
+            assert len(s.played[seat]) <= lv[SKILL], "more skills played than skill spaces"
+        full = 3 if s.phase in (ACT, GAIN, TURN_REFILL, REFILL) else 2
+        assert all(0 <= k <= full for k in s.spaces), "action space count out of range"
+        assert 1 <= s.round <= o.rounds + 1, "round out of range"
+        if len(s.area_at) == NLOC - 1:
+            assert all(len(s.gauges[x]) <= self.gauge_size[s.area_at[x - 1]] for x in range(1, NLOC)), "gauge overfull"
+        assert not s.gauges[0], "share token at the port"
 
     def metrics(self, s: State) -> dict[str, tuple[float, ...]]:
         """Per-seat figures: company, VP by source, orders by grade, growth path, proxies, etc."""

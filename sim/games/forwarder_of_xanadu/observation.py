@@ -98,6 +98,7 @@ class Observation:
     turns: int
     resets: int
     reshuffles: int
+    proxy_kind: int  # action the active player's proxy workers went on this turn (-1: none)
     to_draw: tuple[int, ...]
     area_at: tuple[int, ...]  # area id at layout position 1..9 (index position - 1)
     layout_pool: tuple[int, ...]
@@ -117,6 +118,8 @@ class Observation:
     grow_queue: tuple[int, ...]
     repl_queue: tuple[int, ...]
     start_choices: tuple[int, ...]  # seats tied for fewest VP (prompt ``start``)
+    proxy_got: tuple[int, ...]  # per seat: proxy workers gained from disposable skills
+    proxy_used: tuple[int, ...]  # per seat: proxy workers returned to the Stock
     discards: tuple[tuple[int, ...], ...]  # lower, upper
     wh: tuple[tuple[int, ...], ...]
     levels: tuple[tuple[int, ...], ...]  # per seat: warehouse, transport, quality, workers, skill (spaces unlocked beyond the start)

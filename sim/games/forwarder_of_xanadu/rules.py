@@ -35,18 +35,24 @@ class Options(BaseOptions):
     proxies_from_round: int = Field(2, ge=1, description="'1. Main Phase': proxy workers usable from round 2")
     growth: tuple[int, ...] = Field((1, 1, 1, 2, 2), description="'Company Growth': unlocks after rounds 1, 2, ... (RULINGS §6)")
     late_skill_round: int = Field(4, ge=1, description="'Company Growth': skill spaces 3-4 only from this round's growth on")
-    late_skill_spaces: int = Field(2, ge=0, description="how many of the last skill spaces wait for late_skill_round")
-    upper_exclusive_quality: int = Field(3, ge=1, description="'Quality Improvement': the space (1-based) allowing upper exclusive orders")
+    late_skill_spaces: int = Field(2, ge=0, description="'Company Growth': how many of the last skill spaces (the 3rd and 4th) wait for late_skill_round")
+    upper_exclusive_quality: int = Field(3, ge=1, description="'Quality Improvement' (docs ruling 3): the space (1-based) allowing upper exclusive orders")
     stock_superior: int = Field(30, ge=0, description="'Components': superior resource cubes")
     stock_special: int = Field(15, ge=0, description="'Components': special resource cubes")
     interim_vp: tuple[tuple[int, int], ...] = Field(((3, 1), (4, 2), (5, 3)), description="'Interim Scoring': 1st/2nd VP by area mark 1, 2, 3")
     final_vp: tuple[tuple[int, int], ...] = Field(((3, 1), (6, 3), (9, 6)), description="'Final Scoring': 1st/2nd VP by area mark 1, 2, 3")
     proxy_vp_per: int = Field(2, ge=1, description="'Final Scoring': 1 VP per this many unused proxy workers")
     start_player_tie: Literal["clockwise", "choice"] = Field(
-        "clockwise", description="fewest-VP tie after a full cycle: farthest clockwise from this round's start player (rulebook) or the start player's choice")
-    company_assignment: Literal["choice", "random"] = Field(
-        "choice", description="'Player Preparation': companies chosen in turn (rulebook) or dealt at random (balance studies)")
-    scoring_before_start_player: bool = Field(True, description="ruling: interim scoring comes before the fewest-VP start player is chosen")
+        "clockwise", description="RULINGS §6 / 'After Growing': fewest-VP tie after a full cycle goes to the seat farthest "
+        "clockwise from this round's start player (clockwise, the rulebook) or the start player's choice (choice)")
+    company_choice: Literal["draft", "random"] = Field(
+        "draft", description="'Player Preparation': companies chosen in seat order from the start player (draft, the "
+        "rulebook) or dealt at random from the chance stream (random, for balance studies)")
+    allow_two_players: bool = Field(
+        False, description="RULINGS §6: the published game is for 3-5 players; true allows 2 (outside the published range)")
+    scoring_before_start_player: bool = Field(
+        True, description="docs/forwarder_of_xanadu.md ruling 13 ('After Growing', 'Interim Scoring'): interim scoring "
+        "comes before the fewest-VP start player is chosen")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
     @model_validator(mode="after")
