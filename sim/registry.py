@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .api import ParamsError, SimError
+from .api import OptionError, ParamsError, SimError
 
 
 @cache
@@ -55,6 +55,18 @@ def build_game(name: str, players: int, options: dict | None = None, data_paths:
     Raises ``SimError`` for an unknown game or bad data, ``ValueError`` (``OptionError``) for options
     it cannot be played with."""
     return get_game(name).build(players, options or {}, {k: Path(v) for k, v in (data_paths or {}).items()})
+
+
+def build_any_count(name: str, players: int, options: dict | None = None) -> Any:
+    """``build_game`` for tools that play every player count (fuzzing, benchmarks, conformance
+    tests): a count the game allows only behind a flag option (``allow_two_players``) sets it."""
+    options = dict(options or {})
+    try:
+        return build_game(name, players, options)
+    except OptionError as exc:
+        if not exc.key.startswith("allow_") or exc.key in options:
+            raise
+        return build_game(name, players, {**options, exc.key: True})
 
 
 def add_module_folder(folder: str | Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.api import CHANCE, TERMINAL, sample_chance
-from sim.registry import games
+from sim.registry import build_any_count, games
 from sim.seeding import game_streams
 
 GAME_NAMES = list(games())
@@ -50,6 +50,6 @@ def random_walk(game, seed: int, check=None, max_steps: int = 200_000):
 @pytest.fixture
 def build():
     def _build(name: str, players: int, **options):
-        return games()[name].build(players, options)
+        return build_any_count(name, players, options)
 
     return _build

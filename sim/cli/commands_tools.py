@@ -11,7 +11,15 @@ from .. import play
 from ..analysis.report import build_report, summary_text
 from ..api import SimError
 from ..config import load_config, load_run_config
-from ..registry import games, get_game, make_strategy, resolve_strategy, strategies, strategy_params
+from ..registry import (
+    build_any_count,
+    games,
+    get_game,
+    make_strategy,
+    resolve_strategy,
+    strategies,
+    strategy_params,
+)
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import game_streams
 from .group import cli
@@ -98,7 +106,7 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
         raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {n}")
     if games < 1:
         raise SimError("--games must be at least 1")
-    g = cls.build(n)
+    g = build_any_count(game, n)
     strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]
     decisions = 0
     t0 = time.perf_counter()
