@@ -182,7 +182,7 @@ class TaiwanFormosa(EngineBase):
         self.charity = tuple((r.charity.coins,) + r.charity.vector() for r in ld.regions)
         self.tables = Tables(self.cards, self.regions, self.charity, o.exchange_coins, o.merchant_coins,
                              o.exchange_items, o.die_cost, o.free_dice, o.hand_limit, o.overtime_coins,
-                             o.temple_coins, o.markers_per_player)
+                             o.temple_coins, o.markers_per_player, o.temple_limit, tuple(o.uncompleted_penalty))
         self.lm_of_region = tuple(tuple(c.id for c in cards if c.region == r) for r in range(self.n_regions))
         ab = {c.ability: c.id for c in cards if c.ability}
         self.ability_id = ab
