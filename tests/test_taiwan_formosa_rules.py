@@ -26,7 +26,7 @@ from test_taiwan_formosa import (
 
 from sim.api import CHANCE, TERMINAL, play_game, sample_chance
 from sim.games.taiwan_formosa import GAME
-from sim.games.taiwan_formosa.actions import USE_TEMPLE, Charity, Exchange, Give
+from sim.games.taiwan_formosa.actions import USE_TEMPLE, BuyBuilding, BuyLandmark, Charity, Exchange, Give
 from sim.games.taiwan_formosa.engine import END
 from sim.registry import make_strategy
 from sim.seeding import game_streams
@@ -209,3 +209,23 @@ def test_end_reason_finished_and_round_cap():
         assert game.stalled(res.state) == (reason == "round_cap")
         if rounds:
             assert game.rounds_played(res.state) == rounds and res.state.scored
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_end_trigger_needs_as_many_depleted_decks_as_players(n):
+    """'Game End': 3/4/5 depleted decks in a 3/4/5-player game trigger the end (this round is
+    finished, then one final round: last_round = 1 + 1); one fewer does not."""
+    game, s = setup(n=n, types=["Train Station"])
+    to_action_phase(game, s)
+    ts = cid(game, "Train Station")
+    others = [t for t in range(game.n_types) if s.piles[t] and t != ts]
+    for t in others[: n - 2]:
+        s.piles[t] = 0  # n - 2 building piles already empty
+    s.piles[ts] = 1
+    give(s, 0, brick=2, steel=2, worker=1)
+    game.apply_action(s, BuyBuilding(ts))  # n - 1 depleted
+    assert s.last_round == 0
+    s.lm_deck[EAST] = ()
+    give(s, 0, stone=5, worker=1)
+    game.apply_action(s, BuyLandmark(s.lm_top[EAST]))  # the East deck empties: n depleted
+    assert s.last_round == 2

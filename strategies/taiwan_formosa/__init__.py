@@ -1,6 +1,6 @@
 """Scripted strategies for Taiwan Formosa (``taiwan.*``).
 
-All three share one greedy planner (``Planner``): each action-phase decision values every
+The three greedy plans share one planner (``Planner``): each action-phase decision values every
 legal purchase in VP-equivalents (printed VP, the ability over the rounds left, the area-
 majority swing of a marker, the end penalty when the card cannot finish in time), buys the
 best one worth buying, otherwise exchanges towards the best card it cannot yet afford, spends
@@ -13,6 +13,10 @@ their weights and in which extra moves they make:
   Office, Warehouse, Tribal Village, Temple), few dice early, points late.
 - ``taiwan.tempo``: rolls the most dice every round, values VP now, works overtime with every
   spare worker so cards finish early.
+
+``taiwan.expert`` (``expert.py``) builds on the same planner and uses every mechanic: the
+income engine and factories, red cards held and denied, area majorities, landmarks, Train
+Station and Baseball Field scoring, and the end's timing. The planner lives in ``planner.py``.
 """
 
 from __future__ import annotations
