@@ -26,6 +26,7 @@ import copy
 import math
 from dataclasses import dataclass, field, fields
 from itertools import product
+from operator import mul
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, SimError
 
@@ -203,6 +204,8 @@ class TaiwanFormosa(EngineBase):
         self.factories = tuple(f for f in self.factory if f >= 0)
         self.needs = tuple(c.need for c in cards)
         self.card_coins = tuple(c.coins for c in cards)
+        self.card_vp = tuple(c.vp for c in cards)
+        self.max_time = max(c.time for c in cards)
         self.min_workers = min(c.need[WORKER] for c in cards)
         self._plain_buy = tuple(
             BuyBuilding(c.id) if c.kind != "landmark" else BuyLandmark(c.id) for c in cards)
@@ -533,13 +536,17 @@ class TaiwanFormosa(EngineBase):
             zone += [c for c in self.lm_of_region[r] for _ in range(bought[c])]
             assert sorted(zone) == sorted(self.lm_of_region[r]), f"landmarks of region {r} lost or duplicated"
             assert (r in s.to_reveal) == (s.lm_top[r] < 0 and bool(s.lm_deck[r])), f"region {r} reveal pending"
-        top = max(5, max(c.time for c in cards)) + o.demolition_delay
+        top = max(5, self.max_time) + o.demolition_delay
         for p in range(n):
             tr = s.track[p]
             assert all(1 <= sp <= top for sp in tr[1::2]), f"seat {p}: time-track space out of range"
-            for c in range(self.n_cards):
-                on_track = sum(1 for x in tr[::2] if x == c)
-                assert s.bought[p].count(c) == on_track + s.done[p][c], f"seat {p}: card {c} not in one place"
+            held = list(s.done[p])
+            for c in tr[::2]:
+                held[c] += 1
+            mine = [0] * self.n_cards
+            for c in s.bought[p]:
+                mine[c] += 1
+            assert mine == held, f"seat {p}: a bought card is not on the track or completed exactly once"
             on_board = sum(a.count(p) for a in s.areas)
             assert s.markers[p] >= 0 and s.markers[p] + on_board == o.markers_per_player, f"seat {p}: markers"
             st = s.store[p]
@@ -553,7 +560,7 @@ class TaiwanFormosa(EngineBase):
                 assert s.fac_used[p][r] <= (s.done[p][f] if f >= 0 else 0), f"seat {p}: factory overused"
             parts = s.vp_done[p] + s.vp_ability[p] + s.vp_uncomp[p] - s.vp_penalty[p] + s.vp_major[p]
             assert s.vp[p] == parts, f"seat {p}: VP {s.vp[p]} != sum of sources {parts}"
-            assert s.vp_done[p] == sum(k * cards[c].vp for c, k in enumerate(s.done[p])), f"seat {p}: VP of cards"
+            assert s.vp_done[p] == sum(map(mul, s.done[p], self.card_vp)), f"seat {p}: VP of cards"
         if n == 2 and o.neutral_in_two_player:
             assert all(a[0] == n and a.count(n) == 1 for a in s.areas), "neutral markers"
         else:
