@@ -153,7 +153,7 @@ def uncompleted_penalty(space: int, table: tuple[int, ...]) -> int:
 class TaiwanFormosa(EngineBase):
     """Taiwan Formosa for 2-5 players. ``TaiwanFormosa(num_players, Options(), load_data())``."""
 
-    info = GameInfo("taiwan_formosa", "1", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
+    info = GameInfo("taiwan_formosa", "2", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
     Options = Options
     load_data = staticmethod(load_data)
 
