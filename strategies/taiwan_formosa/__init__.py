@@ -1,6 +1,6 @@
 """Scripted strategies for Taiwan Formosa (``taiwan.*``).
 
-All three share one greedy planner (``Planner``): each action-phase decision values every
+The three greedy plans share one planner (``Planner``): each action-phase decision values every
 legal purchase in VP-equivalents (printed VP, the ability over the rounds left, the area-
 majority swing of a marker, the end penalty when the card cannot finish in time), buys the
 best one worth buying, otherwise exchanges towards the best card it cannot yet afford, spends
@@ -13,281 +13,18 @@ their weights and in which extra moves they make:
   Office, Warehouse, Tribal Village, Temple), few dice early, points late.
 - ``taiwan.tempo``: rolls the most dice every round, values VP now, works overtime with every
   spare worker so cards finish early.
+
+``taiwan.expert`` (``expert.py``) builds on the same planner and uses every mechanic: the
+income engine and factories, red cards held and denied, area majorities, landmarks, Train
+Station and Baseball Field scoring, and the end's timing. The planner lives in ``planner.py``.
 """
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from sim.games.taiwan_formosa.actions import (
-    BuyBuilding,
-    BuyLandmark,
-    Charity,
-    ChooseDice,
-    EndTurn,
-    Exchange,
-    Overtime,
-    UseTemple,
-)
-from strategies.common import ScriptedStrategy
-
-WORKER, MERCHANT = 4, 5
-ENGINE = {"sawmill", "stone_factory", "brickworks", "steelworks", "night_market", "convenience_store",
-          "lottery_office", "warehouse", "tribal_village", "temple"}
-
-
-def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
-    """Area-majority VP per seat for one area (same rule as the engine; seat >= n is neutral)."""
-    reward = len(order)
-    count: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for i, seat in enumerate(order):
-        count[seat] = count.get(seat, 0) + 1
-        first.setdefault(seat, i)
-    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
-    return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
-
-
-class Planner(ScriptedStrategy):
-    """Greedy planner; the plan is set by the parameters (see the subclasses)."""
-
-    games = ("taiwan_formosa",)
-
-    class Params(ScriptedStrategy.Params):
-        """Parameters of the greedy planner.
-
-        - ``coin_reserve``: coins (coins) kept back when buying dice and exchanging coins.
-        - ``max_dice``: most dice (dice) rolled in a round.
-        - ``engine_weight``: multiplier (VP per VP) on the value of income abilities.
-        - ``landmark_bonus``: VP added to every landmark card (VP).
-        - ``majority_weight``: multiplier (VP per VP) on the area-majority swing of a marker.
-        - ``charity``: contribute to charity when a marker is worth at least this (VP; 0: never).
-        - ``overtime``: work overtime with spare workers (bool).
-        - ``min_value``: buy a card only when its value is at least this (VP).
-        - ``item_coins``: coins one worker or resource is worth, for value per cost (coins).
-        """
-
-        coin_reserve: int = Field(10, ge=0)
-        max_dice: int = Field(5, ge=2, le=7)
-        engine_weight: float = Field(1.0, ge=0)
-        landmark_bonus: float = Field(0.0)
-        majority_weight: float = Field(1.0, ge=0)
-        charity: float = Field(0.0, ge=0)
-        overtime: bool = False
-        min_value: float = Field(1.0)
-        item_coins: float = Field(6.0, gt=0)
-
-    # ------------------------------------------------------------------ estimates
-    @staticmethod
-    def rounds_left(obs) -> int:
-        """Building phases still to come, this round's included (estimated before the trigger)."""
-        if obs.last_round:
-            return obs.last_round - obs.round + 1
-        piles = sum(1 for t, k in enumerate(obs.piles) if k == 0 and any(t in b for b in obs.bought))
-        decks = sum(1 for r, top in enumerate(obs.lm_top) if top < 0 and not obs.lm_deck[r])
-        short = obs.num_players - piles - decks
-        return max(2, min(12, 2 + 2 * short))
-
-    def marker_value(self, obs, me: int, region: int, k: int = 1) -> float:
-        """Majority swing (VP for me, minus half the best opponent's gain) of ``k`` markers."""
-        order = obs.areas[region]
-        before = _majority(order, obs.num_players)
-        after = _majority(order + (me,) * k, obs.num_players)
-        mine = after.get(me, 0) - before.get(me, 0)
-        theirs = max((after.get(s, 0) - before.get(s, 0) for s in range(obs.num_players) if s != me), default=0)
-        return self.p.majority_weight * (mine - 0.5 * theirs)
-
-    def ability_value(self, obs, me: int, card, rounds: int) -> float:
-        """Rough VP-equivalent of ``card``'s ability over ``rounds`` active rounds."""
-        a, p = card.ability, self.p
-        coin = 1.0 / (p.item_coins * 1.2)  # VP per coin
-        v = 0.0
-        if a in ("sawmill", "stone_factory", "brickworks", "steelworks"):
-            v = 0.8 * coin * rounds
-        elif a == "night_market":
-            v = 3 * coin * rounds
-        elif a == "convenience_store":
-            built = sum(d[card.id] for d in obs.done)
-            v = (2 + min(built, 3)) * coin * rounds
-        elif a == "lottery_office":
-            v = 4 * coin * rounds * 0.6
-        elif a == "temple":
-            v = 1.5 * rounds
-        elif a in ("warehouse", "tribal_village"):
-            v = 3 * p.item_coins * coin if rounds > 0 else 0
-        elif a == "tax_bureau":
-            v = 3 * coin * rounds * 0.6
-        elif a == "urban_development_bureau":
-            v = 0.5 * coin * rounds * (obs.num_players - 1)
-        elif a == "judicial_court":
-            v = 0.3 * rounds
-        elif a == "demolition_company":
-            v = 0.2 * rounds
-        elif a == "baseball_field":
-            return sum(obs.done[me][: self.n_types(obs)]) + 2.0  # scores even if uncompleted
-        elif a == "train_station":
-            bought = sum(b.count(card.id) for b in obs.bought)
-            return 2.0 * min(bought + 1, 3) - 2.0  # table 0/2/4/6 grows with every station
-        if a in ENGINE:
-            v *= p.engine_weight
-        return v
-
-    @staticmethod
-    def n_types(obs) -> int:
-        return sum(1 for c in obs.cards if c.kind != "landmark")
-
-    def card_value(self, obs, me: int, cid: int) -> float:
-        cards = obs.cards
-        c = cards[cid]
-        rounds = self.rounds_left(obs)
-        t = c.time
-        if c.kind != "landmark":
-            demo = next((obs.excl[x.id] for x in cards if x.ability == "demolition_company"), -1)
-            if demo >= 0 and demo != me:
-                t += 1
-        if t <= rounds:
-            v = float(c.vp) + self.ability_value(obs, me, c, rounds - t)
-        else:
-            space = t - rounds
-            v = float(c.vp) - (space + 1) + (self.ability_value(obs, me, c, 0)
-                                              if c.ability in ("baseball_field", "train_station") else 0)
-        if c.kind == "landmark":
-            v += self.p.landmark_bonus
-            if obs.markers[me]:
-                v += self.marker_value(obs, me, c.region)
-        elif c.ability == "hot_spring" and obs.markers[me]:
-            v += max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
-        elif c.ability == "public_art" and obs.markers[me]:
-            k = min(2, obs.markers[me])
-            v += max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions)) if me not in obs.areas[r]),
-                     default=0.0)
-        return v
-
-    def cost(self, obs, cid: int) -> float:
-        c = obs.cards[cid]
-        return sum(c.need) * self.p.item_coins + c.coins
-
-    def target(self, obs, me: int) -> int:
-        """The card with the best value per cost among those on offer (-1: none worth it)."""
-        best, best_id = 0.0, -1
-        offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
-        for cid in offer:
-            v = self.card_value(obs, me, cid)
-            if v < self.p.min_value:
-                continue
-            score = v / self.cost(obs, cid)
-            if score > best:
-                best, best_id = score, cid
-        return best_id
-
-    def missing(self, obs, me: int, cid: int) -> list[int]:
-        need = obs.cards[cid].need
-        return [max(0, need[i] - obs.available(me, i)) for i in range(5)]
-
-    # ------------------------------------------------------------------ decisions
-    def choose(self, obs, legal, rng):
-        prompt, me = obs.prompt, obs.seat
-        if prompt == "dice":
-            return self.choose_dice(obs, legal, me)
-        if prompt == "action":
-            return self.choose_action(obs, legal, me, rng)
-        if prompt == "give":
-            return self.choose_give(obs, legal, me)
-        if prompt == "place":
-            k = 2 if obs.cards[obs.place].ability == "public_art" else 1
-            places = [a for a in legal if a.region >= 0]  # -1 declines (an option): never chosen
-            return max(places, key=lambda a: (self.marker_value(obs, me, a.region, k)
-                                              + (2 * len(obs.areas[a.region]) if k == 1 else 0), -a.region))
-        if prompt == "warehouse":
-            tgt = self.target(obs, me)
-            if tgt >= 0:
-                miss = self.missing(obs, me, tgt)
-                need = obs.cards[tgt].need
-                return max(legal, key=lambda a: (miss[a.item], need[a.item], -a.item))
-            return legal[0]
-        if prompt in ("judicial", "discard"):
-            return self.choose_discard(obs, legal, me)
-        return legal[0]
-
-    def choose_dice(self, obs, legal, me):
-        spare = obs.coins[me] - self.p.coin_reserve
-        want = obs.tables.free_dice + max(0, spare) // max(1, obs.tables.die_cost)
-        want = min(want, self.p.max_dice)
-        best = legal[0]
-        for a in legal:
-            if isinstance(a, ChooseDice) and a.count <= want:
-                best = a if a.count > best.count else best
-        return best
-
-    def choose_give(self, obs, legal, me):
-        tgt = self.target(obs, me)
-        need = obs.cards[tgt].need + (0,) if tgt >= 0 else (0,) * 6
-        have = [obs.available(me, i) for i in range(6)]
-        # give what the target needs least: surplus first, most abundant first
-        return max(legal, key=lambda a: (have[a.item] - need[a.item], a.item != obs.exch_get, -a.item))
-
-    def choose_discard(self, obs, legal, me):
-        tgt = self.target(obs, me)
-        need = obs.cards[tgt].need if tgt >= 0 else (0,) * 5
-        have = obs.items[me]
-        return max(legal, key=lambda a: (have[a.item] - need[a.item], -a.item))
-
-    def choose_action(self, obs, legal, me, rng):
-        p = self.p
-        buys = [a for a in legal if isinstance(a, (BuyBuilding, BuyLandmark))]
-        if buys:
-            vals = {}
-            for a in buys:
-                if a.card not in vals:
-                    vals[a.card] = self.card_value(obs, me, a.card)
-            best = max(buys, key=lambda a: (vals[a.card], -sum(a.subs)))
-            if vals[best.card] >= p.min_value:
-                return best
-        for a in legal:
-            if isinstance(a, UseTemple):
-                return a
-        if p.charity:
-            ch = [(self.marker_value(obs, me, a.region), -a.region, a) for a in legal if isinstance(a, Charity)]
-            if ch:
-                v, _, a = max(ch)
-                if v >= p.charity:
-                    return a
-        tgt = self.target(obs, me)
-        coins = obs.coins[me]
-        exch = [a for a in legal if isinstance(a, Exchange)]
-        if tgt >= 0 and exch:
-            miss = self.missing(obs, me, tgt)
-            want = next((i for i in range(5) if miss[i]), -1)
-            if want >= 0:
-                spare_items = sum(obs.available(me, i) - (obs.cards[tgt].need + (0,))[i]
-                                  for i in range(6) if obs.available(me, i) > (obs.cards[tgt].need + (0,))[i])
-                budget = coins - p.coin_reserve - obs.cards[tgt].coins
-                rate = obs.tables.exchange_coins
-                for a in exch:
-                    if a.get != want:
-                        continue
-                    if a.via == "merchant":
-                        return a
-                    if a.via == "items" and spare_items >= obs.tables.exchange_items:
-                        return a
-                    if a.via == "coins" and budget >= rate and sum(miss) <= 1 + budget // rate:
-                        return a
-        # workers and merchants are lost at cleanup: use them
-        it = obs.items[me]
-        if p.overtime and it[WORKER] and coins - obs.tables.overtime_coins >= p.coin_reserve // 2:
-            ots = [a for a in legal if isinstance(a, Overtime)]
-            if ots:
-                return max(ots, key=lambda a: (obs.cards[a.card].vp, -a.space))
-        if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit:
-            want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
-            item = max(range(4), key=lambda i: (want[i], -it[i]))
-            for a in exch:
-                if a.via == "merchant" and a.get == item:
-                    return a
-        for a in legal:
-            if isinstance(a, EndTurn):
-                return a
-        return legal[-1]
+from .expert import ExpertStrategy
+from .planner import Planner
 
 
 class LandmarkStrategy(Planner):
@@ -330,7 +67,10 @@ class TempoStrategy(Planner):
         min_value: float = Field(0.5)
 
 
+__all__ = ["EconomyStrategy", "ExpertStrategy", "LandmarkStrategy", "Planner", "TempoStrategy"]
+
 STRATEGIES = {
+    "taiwan.expert": ExpertStrategy,
     "taiwan.landmarks": LandmarkStrategy,
     "taiwan.economy": EconomyStrategy,
     "taiwan.tempo": TempoStrategy,

@@ -26,6 +26,7 @@ import copy
 import math
 from dataclasses import dataclass, field, fields
 from itertools import product
+from operator import mul
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, SimError
 
@@ -152,7 +153,7 @@ def uncompleted_penalty(space: int, table: tuple[int, ...]) -> int:
 class TaiwanFormosa(EngineBase):
     """Taiwan Formosa for 2-5 players. ``TaiwanFormosa(num_players, Options(), load_data())``."""
 
-    info = GameInfo("taiwan_formosa", "1", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
+    info = GameInfo("taiwan_formosa", "2", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
     Options = Options
     load_data = staticmethod(load_data)
 
@@ -182,7 +183,7 @@ class TaiwanFormosa(EngineBase):
         self.charity = tuple((r.charity.coins,) + r.charity.vector() for r in ld.regions)
         self.tables = Tables(self.cards, self.regions, self.charity, o.exchange_coins, o.merchant_coins,
                              o.exchange_items, o.die_cost, o.free_dice, o.hand_limit, o.overtime_coins,
-                             o.temple_coins, o.markers_per_player)
+                             o.temple_coins, o.markers_per_player, o.temple_limit, tuple(o.uncompleted_penalty))
         self.lm_of_region = tuple(tuple(c.id for c in cards if c.region == r) for r in range(self.n_regions))
         ab = {c.ability: c.id for c in cards if c.ability}
         self.ability_id = ab
@@ -203,6 +204,8 @@ class TaiwanFormosa(EngineBase):
         self.factories = tuple(f for f in self.factory if f >= 0)
         self.needs = tuple(c.need for c in cards)
         self.card_coins = tuple(c.coins for c in cards)
+        self.card_vp = tuple(c.vp for c in cards)
+        self.max_time = max(c.time for c in cards)
         self.min_workers = min(c.need[WORKER] for c in cards)
         self._plain_buy = tuple(
             BuyBuilding(c.id) if c.kind != "landmark" else BuyLandmark(c.id) for c in cards)
@@ -398,12 +401,17 @@ class TaiwanFormosa(EngineBase):
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs``. Nothing is hidden but the face-down landmark
         order, which the state never stores (reveals are chance nodes), so the playing state is
-        exact; the end-of-game figures kept only for metrics (VP by source, counters) restart at 0."""
+        exact. Of the figures kept only for metrics, VP from completed cards is rebuilt from the
+        public completed cards and the rest of the VP is credited to abilities (before final
+        scoring nothing else scores); the counters (dice, exchanges, ...) restart at 0."""
         n = obs.num_players
         s = State(n=n, **{f: list(getattr(obs, f)) if f in TUPLE_ROWS else _thaw(getattr(obs, f))
                           for f in STATE_FIELDS})
         for f in FIGURES[:-2]:
             setattr(s, f, [0] * n)
+        # VP by source: completed cards are public; before final scoring the rest came from abilities
+        s.vp_done = [sum(k * self.cards[c].vp for c, k in enumerate(s.done[p])) for p in range(n)]
+        s.vp_ability = [s.vp[p] - s.vp_done[p] for p in range(n)]
         s.stalled = s.scored = obs.phase == END
         return s
 
@@ -483,8 +491,94 @@ class TaiwanFormosa(EngineBase):
         }
 
     def stalled(self, s: State) -> bool:
-        """True when the game ended at the ``max_rounds`` safety cap (reported as truncated)."""
+        """True when the game ended at the ``max_rounds`` safety cap (reported as truncated);
+        the same as ``end_reason(s) == "round_cap"``."""
         return s.stalled
+
+    def end_reason(self, s: State) -> str:
+        """Why a finished game ended (meaningful once ``current_player`` is ``TERMINAL``):
+        ``finished`` ('Game End': the final round after the deck trigger was played) or
+        ``round_cap`` (option ``max_rounds``). Never ``stalled``: income (15 coins a round,
+        '4. Income Phase') always lets some seat buy eventually, so the engine has no stall rule
+        (docs/taiwan_formosa.md, "End reasons")."""
+        return "round_cap" if s.stalled else "finished"
+
+    def check_invariants(self, s: State) -> None:
+        """Conservation laws and ranges; raises ``AssertionError`` with a short message.
+
+        Cards: every copy of a building type in play is in its pile or bought by exactly one
+        seat; every landmark is in its deck, face up or bought; every bought card is on its
+        buyer's time track or completed. Markers: supply + board = ``markers_per_player`` per seat
+        (the 2-player neutral: one per region, placed first). Coins, items, workers and merchants
+        come from an unlimited bank (FAQ), so they are checked for sign, cleanup (none kept, hand
+        limit) and storage (at most what Warehouse / Tribal Village placed). Time-track spaces
+        in 1..5 + ``demolition_delay``. VP equal the sum of their sources. Abilities in use
+        (Temple, factories, exclusive holders) belong to completed cards."""
+        o, n, nt, cards = self.options, s.n, self.n_types, self.cards
+        assert min(s.coins) >= 0, "negative coins"
+        assert all(min(r) >= 0 for r in s.items) and all(min(r) >= 0 for r in s.store), "negative items"
+        if s.phase == SETUP:
+            return
+        copies = self.data.buildings.copies
+        bought = [0] * self.n_cards
+        for b in s.bought:
+            for c in b:
+                bought[c] += 1
+        in_play = 0
+        for t in range(nt):
+            total = s.piles[t] + bought[t]
+            assert total in (0, copies), f"building type {cards[t].name}: {total} copies, not {copies}"
+            in_play += total > 0
+        assert in_play == o.building_types_in_play, f"{in_play} building types in play"
+        assert s.train_bought == (bought[self.T_TRAIN] if self.T_TRAIN >= 0 else 0), "Train Stations miscounted"
+        for r in range(self.n_regions):
+            zone = list(s.lm_deck[r]) + ([s.lm_top[r]] if s.lm_top[r] >= 0 else [])
+            zone += [c for c in self.lm_of_region[r] for _ in range(bought[c])]
+            assert sorted(zone) == sorted(self.lm_of_region[r]), f"landmarks of region {r} lost or duplicated"
+            assert (r in s.to_reveal) == (s.lm_top[r] < 0 and bool(s.lm_deck[r])), f"region {r} reveal pending"
+        top = max(5, self.max_time) + o.demolition_delay
+        for p in range(n):
+            tr = s.track[p]
+            assert all(1 <= sp <= top for sp in tr[1::2]), f"seat {p}: time-track space out of range"
+            held = list(s.done[p])
+            for c in tr[::2]:
+                held[c] += 1
+            mine = [0] * self.n_cards
+            for c in s.bought[p]:
+                mine[c] += 1
+            assert mine == held, f"seat {p}: a bought card is not on the track or completed exactly once"
+            on_board = sum(a.count(p) for a in s.areas)
+            assert s.markers[p] >= 0 and s.markers[p] + on_board == o.markers_per_player, f"seat {p}: markers"
+            st = s.store[p]
+            tv = s.done[p][self.T_TRIBAL] if self.T_TRIBAL >= 0 else 0
+            assert st[MERCHANT] == 0 and st[WORKER] <= o.tribal_village_workers * tv, f"seat {p}: stored workers"
+            wh = s.done[p][self.T_WAREHOUSE] if self.T_WAREHOUSE >= 0 else 0
+            assert sum(st[:4]) <= o.warehouse_resources * wh, f"seat {p}: stored resources"
+            assert 0 <= s.temple_used[p] <= self.temple_uses(s, p), f"seat {p}: Temple overused"
+            for r in range(4):
+                f = self.factory[r]
+                assert s.fac_used[p][r] <= (s.done[p][f] if f >= 0 else 0), f"seat {p}: factory overused"
+            parts = s.vp_done[p] + s.vp_ability[p] + s.vp_uncomp[p] - s.vp_penalty[p] + s.vp_major[p]
+            assert s.vp[p] == parts, f"seat {p}: VP {s.vp[p]} != sum of sources {parts}"
+            assert s.vp_done[p] == sum(map(mul, s.done[p], self.card_vp)), f"seat {p}: VP of cards"
+        if n == 2 and o.neutral_in_two_player:
+            assert all(a[0] == n and a.count(n) == 1 for a in s.areas), "neutral markers"
+        else:
+            assert all(x < n for a in s.areas for x in a), "unknown marker colour"
+        for t in range(nt):
+            h = s.excl[t]
+            assert h == -1 or (cards[t].kind == "exclusive" and s.done[h][t] > 0), f"exclusive {cards[t].name}"
+        if s.phase in (DICE, ROLL):  # seats that have not rolled yet this round come out of cleanup
+            for k in range(s.pos, n):
+                it = s.items[(s.start + k) % n]
+                assert it[WORKER] == it[MERCHANT] == 0 and sum(it[:4]) <= o.hand_limit, "cleanup not applied"
+        assert bool(s.queue) <= (s.phase in (WAREHOUSE, JUDICIAL, DISCARD)), "decision queue outside its phase"
+        assert (s.phase == GIVE) == (s.gives_left > 0), "3-item exchange state"
+        assert (s.phase == PLACE) == (s.place >= 0), "minor landmark placement state"
+        assert s.scored == (s.phase == END), "final scoring applied once, at the end"
+        if self._depleted(s) >= self.end_decks:
+            assert s.last_round, "end trigger missed"
+        assert s.round <= o.max_rounds + 1, "round beyond the cap"
 
     def clone(self, s: State) -> State:
         return copy.deepcopy(s)
@@ -548,6 +642,12 @@ class TaiwanFormosa(EngineBase):
     def owner(self, s: State, card: int) -> int:
         """Seat holding the exclusive ability of building ``card`` (-1: nobody, or no such card)."""
         return s.excl[card] if card >= 0 else -1
+
+    def temple_uses(self, s: State, me: int) -> int:
+        """Temple uses ``me`` has per round: one per completed Temple (``temple_limit: per_card``,
+        RULINGS §3) or one if any is completed (``per_player``)."""
+        k = s.done[me][self.T_TEMPLE] if self.T_TEMPLE >= 0 else 0
+        return min(k, 1) if self.options.temple_limit == "per_player" else k
 
     def fee(self, s: State, me: int) -> int:
         """Urban Development Bureau: coins ``me`` owes its owner for each card bought."""
@@ -642,7 +742,7 @@ class TaiwanFormosa(EngineBase):
                 if a is None:
                     a = self._overtime[key] = Overtime(*key)
                 out.append(a)
-        if self.T_TEMPLE >= 0 and s.done[me][self.T_TEMPLE] > s.temple_used[me] and coins >= o.temple_coins:
+        if self.T_TEMPLE >= 0 and s.temple_used[me] < self.temple_uses(s, me) and coins >= o.temple_coins:
             out.append(USE_TEMPLE)
         key = (coins >= o.exchange_coins) + 2 * (avail[MERCHANT] > 0 and coins >= o.merchant_coins) \
             + 4 * (sum(avail) >= o.exchange_items)

@@ -60,7 +60,9 @@ class Tables:
     hand_limit: int = 5
     overtime_coins: int = 2
     temple_coins: int = 2
-    markers_per_player: int = 8
+    markers_per_player: int = 7
+    temple_limit: str = "per_card"
+    uncompleted_penalty: tuple[int, ...] = (2, 3, 4, 5)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,35 +42,40 @@ class Options(BaseOptions):
                           "every roll's outcomes are tabled)")
     die_cost: int = Field(5, ge=0, description="'1. Dice Phase': coins per die beyond the free ones")
     hand_limit: int = Field(5, ge=0, description="'5. Cleanup Phase' 1: resource tiles kept")
-    markers_per_player: int = Field(8, ge=0, description="RULINGS §3: 8 (setup, components); the FAQ says 7")
+    markers_per_player: int = Field(
+        7, ge=0, description="RULINGS §3: board markers per player: 8 received ('Game Setup' 3) less the 1 on "
+        "the point track (setup 4) = 7, the FAQ's 'all 7'")
     exchange_items: int = Field(3, ge=1, description="2-3 a: items given for 1 worker or resource")
     exchange_coins: int = Field(9, ge=1, description="RULINGS §3: printed rate table 9; the text says 10")
     merchant_coins: int = Field(2, ge=0, description="2-3 c: coins paid with 1 merchant for 1 worker or resource")
     overtime_coins: int = Field(2, ge=0, description="2-4: coins paid with 1 worker to work overtime")
     purchase_workers: int = Field(1, ge=0, description="2-1, 2-2: workers paid on top of a card's cost")
     public_art_markers: int = Field(2, ge=0, description="RULINGS §3: Public Art Installation places 2 ('21' a misprint)")
-    hot_spring_vp: int = Field(2, ge=0, description="Hot Spring Hotel: VP per other marker in the area")
+    hot_spring_vp: int = Field(2, ge=0, description="Building Card Abilities D, Hot Spring Hotel: VP per other marker in the area")
     hot_spring_timing: Literal["immediate", "final"] = Field(
         "immediate", description="RULINGS §3: Hot Spring Hotel scores when bought ('final': at final scoring)")
     hot_spring_counts: Literal["all", "opponents"] = Field(
-        "all", description="ruling: Hot Spring Hotel's 'every other marker' counts all colours ('opponents': "
+        "all", description="docs ruling 4 (Building Card Abilities D): Hot Spring Hotel's 'every other marker' counts all colours ('opponents': "
         "not the buyer's own)")
     minor_landmark_markers: Literal["mandatory", "optional"] = Field(
-        "mandatory", description="ruling: minor landmarks 'immediately place' their markers, as landmarks must "
+        "mandatory", description="docs ruling 4 (Building Card Abilities D): minor landmarks 'immediately place' their markers, as landmarks must "
         "(the section's 'may place': 'optional' offers PlaceMarkers(-1) to decline)")
-    temple_coins: int = Field(2, ge=0, description="Temple: coins paid for its VP")
-    temple_vp: int = Field(2, ge=0, description="Temple: VP gained")
-    lottery_coins: int = Field(4, ge=0, description="Lottery Office: coins per merchant rolled")
-    night_market_coins: int = Field(3, ge=0, description="Night Market: coins in the Income Phase")
-    tribal_village_workers: int = Field(3, ge=0, description="Tribal Village: workers placed on completion")
-    warehouse_resources: int = Field(3, ge=0, description="Warehouse: resources of one type placed on completion")
-    tax_bureau_coins: int = Field(3, ge=0, description="Tax Bureau: coins the other players take fewer")
-    udb_fee: int = Field(1, ge=0, description="Urban Development Bureau: coins other buyers pay its owner")
-    demolition_delay: int = Field(1, ge=0, description="Demolition Company: extra time cost for other players")
+    temple_coins: int = Field(2, ge=0, description="Building Card Abilities A, Temple: coins paid for its VP")
+    temple_vp: int = Field(2, ge=0, description="Building Card Abilities A, Temple: VP gained")
+    temple_limit: Literal["per_card", "per_player"] = Field(
+        "per_card", description="RULINGS §3: Temple 'can be used only once per round' per Temple card (each "
+        "completed copy once); 'per_player': once per round per player however many copies")
+    lottery_coins: int = Field(4, ge=0, description="Building Card Abilities A, Lottery Office: coins per merchant rolled")
+    night_market_coins: int = Field(3, ge=0, description="Building Card Abilities A, Night Market: coins in the Income Phase")
+    tribal_village_workers: int = Field(3, ge=0, description="Building Card Abilities A, Tribal Village: workers placed on completion")
+    warehouse_resources: int = Field(3, ge=0, description="Building Card Abilities A, Warehouse: resources of one type placed on completion")
+    tax_bureau_coins: int = Field(3, ge=0, description="Building Card Abilities B, Tax Bureau: coins the other players take fewer")
+    udb_fee: int = Field(1, ge=0, description="Building Card Abilities B, Urban Development Bureau: coins other buyers pay its owner")
+    demolition_delay: int = Field(1, ge=0, description="Building Card Abilities B, Demolition Company: extra time cost for other players")
     demolition_applies_to_landmarks: bool = Field(
-        False, description="ruling: the Demolition Company names 'building cards'; landmarks not delayed")
+        False, description="docs ruling 6 (Building Card Abilities B): the Demolition Company names 'building cards'; landmarks not delayed")
     baseball_counts_landmarks: bool = Field(
-        False, description="ruling: Baseball Field counts completed building cards, not landmark cards")
+        False, description="docs ruling 8 (Building Card Abilities A): Baseball Field counts completed building cards, not landmark cards")
     building_types_in_play: int = Field(12, ge=1, description="'Game Setup' 1: building types drawn")
     uncompleted_penalty: tuple[int, ...] = Field(
         (2, 3, 4, 5), min_length=1,
@@ -81,7 +86,8 @@ class Options(BaseOptions):
         "choice, and by-seat results read as turn order, as for Osaka); True: a chance node picks the start seat")
     end_decks_offset: int = Field(
         0, description="'Game End': the end triggers at (players + this) depleted decks")
-    max_rounds: int = Field(100, ge=1, description="safety cap: a game still running after this many rounds ends as stalled (truncated)")
+    max_rounds: int = Field(100, ge=1, description="RULINGS §1.5 safety cap: a game still running after this many rounds ends with end reason round_cap "
+        "(truncated)")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
     @model_validator(mode="after")
