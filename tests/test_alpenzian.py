@@ -268,14 +268,42 @@ def test_reference_data_matches_the_rulebook():
     # A-C (beginners) open more colours at the gate than D-E (experts), 9-2
     touched = [len({b.terrain[c] for c in b.gate_next}) for b in boards]
     assert min(touched[:3]) > max(touched[3:])
-    # ... and offer fewer flower-mountain contacts (the Alpenzian bonus a sheet can give)
-    contacts = [sum(b.mountains_next[c] for c in b.drawable) for b in boards]
-    assert min(contacts[:3]) > max(contacts[3:])
+    # ... and their colours come in more pieces (9-2: drawing grows only from same-colour icons)
+    patches = [sum(_patches(b, col) for col in range(5)) for b in boards]
+    assert min(patches[3:]) > 3 * max(patches[:3])
     t = d.scoring.tables()
     assert d.scoring.dice == 6
     assert t.express == (4, 9, 15, 22, 30)
     assert (t.ranch_paired, t.ranch_unpaired, t.colour_majority, t.resident_first, t.resident_second) == (3, -5, 2, 5, 3)
     assert t.resident_first_tie == (4, 3, 2, 2) and t.resident_second_tie == (2, 1, 1)
+
+
+def _patches(b, colour: int) -> int:
+    """Orthogonally connected pieces of one colour on a sheet."""
+    cells, seen, n = set(b.colour_cells[colour]), set(), 0
+    for c in cells:
+        if c in seen:
+            continue
+        n += 1
+        stack = [c]
+        seen.add(c)
+        while stack:
+            x = stack.pop()
+            for j in b.nbr[x]:
+                if j in cells and j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+    return n
+
+
+def test_mountain_contacts_of_the_reference_sheets():
+    """Flower-mountain contacts (drawable square, adjacent mountain) per sheet, counted by hand from
+    sheets.yaml: A 17, B 17, C 15, D 17, E 17. The expert sheets D-E offer as many as the
+    beginner sheets A-C, so their difficulty (9-2) does not come from a smaller Alpenzian bonus."""
+    boards = [s.board() for s in load_data().sheets.sheets]
+    contacts = [sum(b.mountains_next[c] for c in b.drawable) for b in boards]
+    assert contacts == [17, 17, 15, 17, 17]
+    assert min(contacts[3:]) >= min(contacts[:3]) and max(contacts[3:]) <= max(contacts[:3])
 
 
 def test_bad_sheet_file_names_file_line_and_key(tmp_path: Path):
@@ -592,3 +620,17 @@ def test_run_tables_do_not_depend_on_chunking():
     for name in ("games", "players", "metrics"):
         joined = pl.concat([p[name] for p in parts], how="diagonal_relaxed")
         assert joined.equals(whole[name]), name
+
+
+@pytest.mark.parametrize("sheet_type", ["A", "C", "D", "E"])
+def test_exceptional_rule_never_applies_in_solo_games_on_seven_per_colour_sheets(sheet_type):
+    """One player takes all five turns of a round, one per colour area (5.2-2), and must pick an
+    area that still has a square (5.4 Example 2). A, C, D and E have 7 squares of each colour:
+    the first house takes one square of some colour, six rounds draw one square of every colour
+    (that colour is then full, the others have one square each), and in round 7 the last four
+    squares fill the sheet before the full colour's area is needed: 5.4 never applies, whatever
+    the player does and wherever the first house is."""
+    g = Alpenzian(1, Options(sheet=sheet_type))
+    for seed in range(4):
+        r = _walk(g, seed)
+        assert r.state.exceptions == [0]
