@@ -634,3 +634,62 @@ def test_exceptional_rule_never_applies_in_solo_games_on_seven_per_colour_sheets
     for seed in range(4):
         r = _walk(g, seed)
         assert r.state.exceptions == [0]
+
+
+# ------------------------------------------------------------------ invariants and end reason
+@pytest.mark.parametrize("seed", range(20))
+def test_check_invariants_after_every_action(seed):
+    players = 1 + seed % 5
+    g = Alpenzian(players, Options(pioneer_town=seed % 3 == 0, sheet="random"))
+    checked = []
+
+    def check(_player, _action):
+        checked.append(1)
+
+    chance, rngs = game_streams(seed, 0, players)
+    strategies = [make_strategy("random", {}, "alpenzian") for _ in range(players)]
+    s = g.new_initial_state()
+    g.check_invariants(s)
+    while g.current_player(s) != TERMINAL:
+        p = g.current_player(s)
+        if p == CHANCE:
+            a = g.sample_chance(s, chance)
+        else:
+            a = strategies[p].choose(g.observe(s, p), g.legal_actions(s), rngs[p])
+        g.apply_action(s, a)
+        g.check_invariants(s)
+        checked.append(a)
+    assert g.end_reason(s) == "finished" and not g.stalled(s)
+    assert len(checked) > 30 * players
+
+
+def _finished_state(players=2, seed=1):
+    g = Alpenzian(players)
+    return g, _walk(g, seed).state
+
+
+@pytest.mark.parametrize(("corrupt", "message"), [
+    (lambda g, s: s.cells[0].__setitem__(g.boards[s.sheets[0]].drawable[3], 0), "left differs"),
+    (lambda g, s: s.cells[1].__setitem__(next(i for i, t in enumerate(g.boards[s.sheets[1]].terrain) if t >= 5), 3),
+     "mountain or gate"),
+    (lambda g, s: s.left.__setitem__(0, 1), "left differs"),
+    (lambda g, s: s.turns.__setitem__(1, s.turns[1] + 1), "icons drawn"),
+    (lambda g, s: s.cells[0].__setitem__(s.first_house[0], 2), "first house"),
+    (lambda g, s: s.dice.append(0), "dice"),
+    (lambda g, s: s.cells[0].__setitem__(g.boards[s.sheets[0]].drawable[0], 99), "unknown icon"),
+])
+def test_check_invariants_catches_a_corrupted_state(corrupt, message):
+    g, s = _finished_state()
+    g.check_invariants(s)
+    corrupt(g, s)
+    with pytest.raises(AssertionError, match=message):
+        g.check_invariants(s)
+
+
+def test_end_reason_only_at_the_end():
+    g = Alpenzian(2)
+    s = g.new_initial_state()
+    with pytest.raises(ValueError):
+        g.end_reason(s)
+    g, s = _finished_state()
+    assert g.end_reason(s) == "finished"
