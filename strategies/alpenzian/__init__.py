@@ -6,10 +6,12 @@
   are valued, express sets weigh more, unpaired houses are tolerated early (sheep come later).
 - ``alpenzian.flowers``: flowers on mountain edges and colour majorities: the Alpenzian and
   colour bonuses weigh more, squares beside mountains are kept for flowers.
+- ``alpenzian.expert`` (``expert.py``): every category weighed at once, plus die denial.
 """
 
 from __future__ import annotations
 
+from .expert import ExpertParams, ExpertStrategy
 from .planner import Planner, PlanParams
 
 
@@ -52,6 +54,8 @@ STRATEGIES = {
     "alpenzian.ranch": RanchStrategy,
     "alpenzian.express": ExpressStrategy,
     "alpenzian.flowers": FlowerStrategy,
+    "alpenzian.expert": ExpertStrategy,
 }
 
-__all__ = ["STRATEGIES", "RanchStrategy", "ExpressStrategy", "FlowerStrategy", "PlanParams", "Planner"]
+__all__ = ["STRATEGIES", "RanchStrategy", "ExpressStrategy", "FlowerStrategy", "ExpertStrategy", "PlanParams",
+           "ExpertParams", "Planner"]
