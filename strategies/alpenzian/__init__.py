@@ -12,25 +12,26 @@
 from __future__ import annotations
 
 from .expert import ExpertParams, ExpertStrategy
-from .planner import Planner, PlanParams
+from .planner import ExpressParams, Planner, PlanParams
 
 
 class RanchStrategy(Planner):
-    """Sheep first and safe ranches. Params (``PlanParams``): defaults count an unpaired house's -5
-    in full from the start, value up to 3 spare sheep beside empty squares at 1.5 points each."""
+    """Sheep first and safe ranches. Params (``ExpressParams``): defaults count an unpaired house's -5
+    in full from the start, value up to 3 spare sheep beside empty squares at 1.5 points each, and
+    weigh the express bonus 0.8."""
 
-    class Params(PlanParams):
+    class Params(ExpressParams):
         unpaired_early: float = 1.0
         spare_sheep: float = 1.5
         w_express: float = 0.8
 
 
 class ExpressStrategy(Planner):
-    """Rail-and-house express lines. Params (``PlanParams``): defaults value a track leading from
+    """Rail-and-house express lines. Params (``ExpressParams``): defaults value a track leading from
     a house to an empty square at 2 points per rail (up to 2 rails), weigh the express bonus 1.5,
     and count only 30% of an unpaired house's -5 early in the game."""
 
-    class Params(PlanParams):
+    class Params(ExpressParams):
         unpaired_early: float = 0.3
         open_track: float = 2.0
         w_express: float = 1.5
@@ -40,7 +41,8 @@ class ExpressStrategy(Planner):
 class FlowerStrategy(Planner):
     """Flowers on mountain edges and colour majorities. Params (``PlanParams``): defaults weigh the
     Alpenzian bonus 1.5 and the colour bonus 1.5, add 0.3 points per flower where the seat leads
-    a colour, and keep squares beside mountains for flowers (1 point per mountain)."""
+    a colour, and keep squares beside mountains for flowers (1 point per mountain). No ``w_express``:
+    the plan never values open tracks, so it never meets a move completing an express link."""
 
     class Params(PlanParams):
         w_alpenzian: float = 1.5
@@ -58,4 +60,4 @@ STRATEGIES = {
 }
 
 __all__ = ["STRATEGIES", "RanchStrategy", "ExpressStrategy", "FlowerStrategy", "ExpertStrategy", "PlanParams",
-           "ExpertParams", "Planner"]
+           "ExpertParams", "ExpressParams", "Planner"]

@@ -17,11 +17,11 @@ import dataclasses
 
 from pydantic import Field
 
-from .planner import Planner, PlanParams
+from .planner import ExpressParams, Planner
 
 
-class ExpertParams(PlanParams):
-    """``PlanParams`` with the expert's defaults, plus ``denial``."""
+class ExpertParams(ExpressParams):
+    """``ExpressParams`` with the expert's defaults, plus ``denial``."""
 
     unpaired_early: float = 0.5
     w_express: float = 1.2
@@ -35,7 +35,7 @@ class ExpertParams(PlanParams):
 
 class ExpertStrategy(Planner):
     """Every mechanic at once (express, ranch matching, colour majorities, Alpenzian bonus) plus die
-    denial. Params: ``ExpertParams`` (the ``PlanParams`` weights and ``denial``)."""
+    denial. Params: ``ExpertParams`` (the ``ExpressParams`` weights and ``denial``)."""
 
     Params = ExpertParams
 

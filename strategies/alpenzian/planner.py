@@ -60,7 +60,6 @@ class PlanParams(BaseModel):
     unpaired_early: float = Field(1.0, ge=0, description="share of the -5 of an unpaired house counted at the "
                                   "start of the game (grows linearly to 1 as the sheet fills), unitless")
     w_alpenzian: float = Field(1.0, description="weight of the Alpenzian bonus (points)")
-    w_express: float = Field(1.0, description="weight of the express bonus (points)")
     w_colour: float = Field(1.0, description="weight of the estimated colour-area bonus (points)")
     w_resident: float = Field(1.0, description="weight of the estimated resident bonus (points)")
     open_track: float = Field(0.0, description="points per rail (up to 2 per track) of a track leading from a "
@@ -70,6 +69,14 @@ class PlanParams(BaseModel):
                                     "takes a square next to mountains")
     colour_lead: float = Field(0.0, description="points per flower in a colour area where the seat is not "
                                "yet behind (chasing majorities)")
+
+
+class ExpressParams(PlanParams):
+    """``PlanParams`` plus the weight of the express bonus (a plan without it counts the bonus as is:
+    a plan that never values open tracks never meets a move that completes a link, so the weight
+    would change nothing)."""
+
+    w_express: float = Field(1.0, description="weight of the express bonus (points)")
 
 
 class Planner(ScriptedStrategy):
@@ -232,9 +239,10 @@ class Planner(ScriptedStrategy):
     def _combine(self, fig: tuple) -> float:
         houses, sheep, paired, express, alp, col, residents, open_ends, free = fig
         p, t = self.p, self.obs.tables
+        w_express = getattr(p, "w_express", 1.0)
         unpaired = houses - paired
         ranch = paired * t.ranch_paired + unpaired * t.ranch_unpaired * self._pen
-        v = p.w_ranch * ranch + p.w_alpenzian * (alp * t.alpenzian_per_flower) + p.w_express * express
+        v = p.w_ranch * ranch + p.w_alpenzian * (alp * t.alpenzian_per_flower) + w_express * express
         v += p.w_colour * self._colour(col)
         v += p.w_resident * self._resident(residents)
         if p.open_track:
