@@ -693,3 +693,33 @@ def test_end_reason_only_at_the_end():
         g.end_reason(s)
     g, s = _finished_state()
     assert g.end_reason(s) == "finished"
+
+
+def test_alpenzian_bonus_example_mountains_a_b_c():
+    """7 (3) example: mountain a touches 1 flower (1 point), b a solid and an outline flower (2),
+    c two solid and one outline flower (3): the Alpenzian bonus is 1 + 2 + 3 = 6."""
+    board = Board.from_rows("abc", ["BBBBBBBBBBB", "BMBBBMBBBMB", "BBBBBBBBBBB"])
+    cells = sheet(board, {(0, 1): SOLID,  # a
+                          (1, 4): SOLID, (1, 6): OUTLINE,  # b
+                          (0, 9): SOLID, (2, 9): SOLID, (1, 10): OUTLINE,  # c
+                          (2, 3): SOLID})  # touches no mountain: nothing
+    assert score_sheet(board, cells, T).alpenzian == 6
+
+
+def test_resident_bonus_example_six_houses_four_smiling_flowers():
+    """7 (4) example: six houses (12 residents) and four smiling flowers (4) make 16 residents;
+    the most residents score 5 (here against 15 and 10)."""
+    board = Board.from_rows("r", ["BBBBBBBBBB"])
+    cells = sheet(board, {**{(0, c): HOUSE for c in range(6)}, **{(0, c): OUTLINE for c in range(6, 10)}})
+    assert score_sheet(board, cells, T).residents == 16
+    assert resident_points([16, 15, 10], T, table_mode=False) == [5, 3, 0]
+
+
+@pytest.mark.parametrize(("players", "value", "table"), [
+    (1, "auto", True), (2, "auto", False), (5, "auto", False),
+    (2, "table", True), (1, "majority", False), (3, "majority", False),
+])
+def test_resident_scoring_option(players, value, table):
+    """``resident_scoring: auto`` uses the 9-1 table with one player only (9-1 is required there);
+    with more players the 7 (4) majority, unless ``table`` is chosen (10-1 (1), optional)."""
+    assert Alpenzian(players, Options(resident_scoring=value)).resident_table is table
