@@ -316,7 +316,6 @@ class SheetBase:
         return self._rematch(units, {}, fmap, new_edges, -1, s)
 
     def _rail(self, cell: int, icon: int) -> tuple[int, int]:
-        nbr, cells = self.board.nbr, self.cells
         dirs = [k for k in range(4) if icon & (1 << k)]
         ea, na = self._trace_rail(cell, dirs[0])
         if ea < 0:
@@ -343,7 +342,6 @@ class SheetBase:
         village, flock = self.village, self.flock
         new_edges = {(village[x], flock[s]) for x in g_houses for s in t_sheep}
         units = {village[x] for x in g_houses} | {flock[s] for s in t_sheep}
-        del nbr, cells
         return self._rematch(units, {}, {}, new_edges, -1, -1), express
 
     def _trace_rail(self, cell: int, k: int) -> tuple[int, int]:
