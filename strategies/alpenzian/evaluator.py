@@ -176,7 +176,8 @@ class SheetBase:
                         [(v, f) for v, fs in vedges.items() for f in fs])
         self.ucomp = ucomp
         self.comp_units = _members(ucomp)
-        self.comp_match = {k: self._match(units, {}, {}, (), -1, -1) for k, units in self.comp_units.items()}
+        self.comp_match = {k: self._match(units, {}, {}, (), -1, -1) if len(units) > 1 else 0
+                           for k, units in self.comp_units.items()}
         self.paired = sum(self.comp_match.values())
 
     def _match(self, units, vmap, fmap, new_edges, new_house, new_sheep) -> int:
