@@ -269,14 +269,42 @@ def test_reference_data_matches_the_rulebook():
     # A-C (beginners) open more colours at the gate than D-E (experts), 9-2
     touched = [len({b.terrain[c] for c in b.gate_next}) for b in boards]
     assert min(touched[:3]) > max(touched[3:])
-    # ... and offer fewer flower-mountain contacts (the Alpenzian bonus a sheet can give)
-    contacts = [sum(b.mountains_next[c] for c in b.drawable) for b in boards]
-    assert min(contacts[:3]) > max(contacts[3:])
+    # ... and their colours come in more pieces (9-2: drawing grows only from same-colour icons)
+    patches = [sum(_patches(b, col) for col in range(5)) for b in boards]
+    assert min(patches[3:]) > 3 * max(patches[:3])
     t = d.scoring.tables()
     assert d.scoring.dice == 6
     assert t.express == (4, 9, 15, 22, 30)
     assert (t.ranch_paired, t.ranch_unpaired, t.colour_majority, t.resident_first, t.resident_second) == (3, -5, 2, 5, 3)
     assert t.resident_first_tie == (4, 3, 2, 2) and t.resident_second_tie == (2, 1, 1)
+
+
+def _patches(b, colour: int) -> int:
+    """Orthogonally connected pieces of one colour on a sheet."""
+    cells, seen, n = set(b.colour_cells[colour]), set(), 0
+    for c in cells:
+        if c in seen:
+            continue
+        n += 1
+        stack = [c]
+        seen.add(c)
+        while stack:
+            x = stack.pop()
+            for j in b.nbr[x]:
+                if j in cells and j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+    return n
+
+
+def test_mountain_contacts_of_the_reference_sheets():
+    """Flower-mountain contacts (drawable square, adjacent mountain) per sheet, counted by hand from
+    sheets.yaml: A 17, B 17, C 15, D 17, E 17. The expert sheets D-E offer as many as the
+    beginner sheets A-C, so their difficulty (9-2) does not come from a smaller Alpenzian bonus."""
+    boards = [s.board() for s in load_data().sheets.sheets]
+    contacts = [sum(b.mountains_next[c] for c in b.drawable) for b in boards]
+    assert contacts == [17, 17, 15, 17, 17]
+    assert min(contacts[3:]) >= min(contacts[:3]) and max(contacts[3:]) <= max(contacts[:3])
 
 
 def test_bad_sheet_file_names_file_line_and_key(tmp_path: Path):
@@ -596,25 +624,104 @@ def test_run_tables_do_not_depend_on_chunking():
         assert joined.equals(whole[name]), name
 
 
-def test_strategy_shortcuts_agree_with_full_rescoring():
-    """The planners rescore only what a move can change (flowers, sheep, rails touching no
-    track); rescoring the whole sheet for every candidate gives the same values."""
-    names = ("alpenzian.ranch", "alpenzian.express", "alpenzian.flowers")
+@pytest.mark.parametrize("sheet_type", ["A", "C", "D", "E"])
+def test_exceptional_rule_never_applies_in_solo_games_on_seven_per_colour_sheets(sheet_type):
+    """One player takes all five turns of a round, one per colour area (5.2-2), and must pick an
+    area that still has a square (5.4 Example 2). A, C, D and E have 7 squares of each colour:
+    the first house takes one square of some colour, six rounds draw one square of every colour
+    (that colour is then full, the others have one square each), and in round 7 the last four
+    squares fill the sheet before the full colour's area is needed: 5.4 never applies, whatever
+    the player does and wherever the first house is."""
+    g = Alpenzian(1, Options(sheet=sheet_type))
+    for seed in range(4):
+        r = _walk(g, seed)
+        assert r.state.exceptions == [0]
+
+
+# ------------------------------------------------------------------ invariants and end reason
+@pytest.mark.parametrize("seed", range(20))
+def test_check_invariants_after_every_action(seed):
+    players = 1 + seed % 5
+    g = Alpenzian(players, Options(pioneer_town=seed % 3 == 0, sheet="random"))
     checked = []
 
-    class Probe:
-        def __init__(self, name):
-            self.name, self.inner = name, make_strategy(name, {}, "alpenzian")
+    def check(_player, _action):
+        checked.append(1)
 
-        def choose(self, obs, legal, rng):
-            if obs.prompt == "square" and obs.left[obs.seat] % 3 == 0:
-                fast = make_strategy(self.name, {}, "alpenzian")
-                full = make_strategy(self.name, {}, "alpenzian")
-                full.shortcuts = False
-                for a in legal:
-                    assert fast._value(obs, a.cell, a.icon) == pytest.approx(full._value(obs, a.cell, a.icon))
-                    checked.append(a.icon)
-            return self.inner.choose(obs, legal, rng)
+    chance, rngs = game_streams(seed, 0, players)
+    strategies = [make_strategy("random", {}, "alpenzian") for _ in range(players)]
+    s = g.new_initial_state()
+    g.check_invariants(s)
+    while g.current_player(s) != TERMINAL:
+        p = g.current_player(s)
+        if p == CHANCE:
+            a = g.sample_chance(s, chance)
+        else:
+            a = strategies[p].choose(g.observe(s, p), g.legal_actions(s), rngs[p])
+        g.apply_action(s, a)
+        g.check_invariants(s)
+        checked.append(a)
+    assert g.end_reason(s) == "finished" and not g.stalled(s)
+    assert len(checked) > 30 * players
 
-    _walk(Alpenzian(3), 8, [Probe(n) for n in names])
-    assert {SOLID, SHEEP} <= set(checked) and any(i >= RAIL for i in checked)
+
+def _finished_state(players=2, seed=1):
+    g = Alpenzian(players)
+    return g, _walk(g, seed).state
+
+
+@pytest.mark.parametrize(("corrupt", "message"), [
+    (lambda g, s: s.cells[0].__setitem__(g.boards[s.sheets[0]].drawable[3], 0), "left differs"),
+    (lambda g, s: s.cells[1].__setitem__(next(i for i, t in enumerate(g.boards[s.sheets[1]].terrain) if t >= 5), 3),
+     "mountain or gate"),
+    (lambda g, s: s.left.__setitem__(0, 1), "left differs"),
+    (lambda g, s: s.turns.__setitem__(1, s.turns[1] + 1), "icons drawn"),
+    (lambda g, s: s.cells[0].__setitem__(s.first_house[0], 2), "first house"),
+    (lambda g, s: s.dice.append(0), "dice"),
+    (lambda g, s: s.cells[0].__setitem__(g.boards[s.sheets[0]].drawable[0], 99), "unknown icon"),
+])
+def test_check_invariants_catches_a_corrupted_state(corrupt, message):
+    g, s = _finished_state()
+    g.check_invariants(s)
+    corrupt(g, s)
+    with pytest.raises(AssertionError, match=message):
+        g.check_invariants(s)
+
+
+def test_end_reason_only_at_the_end():
+    g = Alpenzian(2)
+    s = g.new_initial_state()
+    with pytest.raises(ValueError):
+        g.end_reason(s)
+    g, s = _finished_state()
+    assert g.end_reason(s) == "finished"
+
+
+def test_alpenzian_bonus_example_mountains_a_b_c():
+    """7 (3) example: mountain a touches 1 flower (1 point), b a solid and an outline flower (2),
+    c two solid and one outline flower (3): the Alpenzian bonus is 1 + 2 + 3 = 6."""
+    board = Board.from_rows("abc", ["BBBBBBBBBBB", "BMBBBMBBBMB", "BBBBBBBBBBB"])
+    cells = sheet(board, {(0, 1): SOLID,  # a
+                          (1, 4): SOLID, (1, 6): OUTLINE,  # b
+                          (0, 9): SOLID, (2, 9): SOLID, (1, 10): OUTLINE,  # c
+                          (2, 3): SOLID})  # touches no mountain: nothing
+    assert score_sheet(board, cells, T).alpenzian == 6
+
+
+def test_resident_bonus_example_six_houses_four_smiling_flowers():
+    """7 (4) example: six houses (12 residents) and four smiling flowers (4) make 16 residents;
+    the most residents score 5 (here against 15 and 10)."""
+    board = Board.from_rows("r", ["BBBBBBBBBB"])
+    cells = sheet(board, {**{(0, c): HOUSE for c in range(6)}, **{(0, c): OUTLINE for c in range(6, 10)}})
+    assert score_sheet(board, cells, T).residents == 16
+    assert resident_points([16, 15, 10], T, table_mode=False) == [5, 3, 0]
+
+
+@pytest.mark.parametrize(("players", "value", "table"), [
+    (1, "auto", True), (2, "auto", False), (5, "auto", False),
+    (2, "table", True), (1, "majority", False), (3, "majority", False),
+])
+def test_resident_scoring_option(players, value, table):
+    """``resident_scoring: auto`` uses the 9-1 table with one player only (9-1 is required there);
+    with more players the 7 (4) majority, unless ``table`` is chosen (10-1 (1), optional)."""
+    assert Alpenzian(players, Options(resident_scoring=value)).resident_table is table

@@ -22,12 +22,16 @@ from pathlib import Path
 from sim.api import CHANCE, TERMINAL, GameInfo, SimError
 
 from .actions import (
+    CURVED_ICONS,
     F_OUTLINE,
     FACE_ICONS,
     FACE_NAMES,
     HOUSE,
+    OUTLINE,
     RAIL,
+    SHEEP,
     SOLID,
+    STRAIGHT_ICONS,
     ChooseArea,
     ChooseSheet,
     Draw,
@@ -39,7 +43,7 @@ from .actions import (
 )
 from .observation import Observation
 from .rules import AlpenzianData, Options, load_data, per_seat
-from .scoring import BLUE, COLOURS, RANCH_RULES, GameScore, nx_matching, score_game, squares_for
+from .scoring import BLUE, COLOURS, RANCH_RULES, GameScore, fast_matching, score_game, squares_for
 
 SHEET, FIRST_ROLL, FIRST_CHOICE, ROLL, DIE, AREA, SQUARE, END = range(8)
 PROMPTS = {FIRST_CHOICE: "first_house", DIE: "die", AREA: "area", SQUARE: "square"}
@@ -119,6 +123,7 @@ class Alpenzian:
         self._rolls = tuple(zip(rolls, probs, strict=True))
         self._roll_of = {r.faces: r for r in rolls}
         self._boards_of: dict[tuple, tuple] = {}
+        self._final = None  # (key, GameScore) of the last final_score
 
     @classmethod
     def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
@@ -272,10 +277,17 @@ class Alpenzian:
         return s
 
     def final_score(self, s: State) -> GameScore:
-        """Every category for every seat (networkx maximum matching for the ranch bonus)."""
+        """Every category for every seat (maximum matching for the ranch bonus; the tests check it
+        against networkx). The last result is kept: the runner asks for scores, winners, metrics
+        and components of the same final state."""
+        key = (tuple(s.sheets), tuple(map(tuple, s.cells)))
+        if self._final is not None and self._final[0] == key:
+            return self._final[1]
         boards = [self.boards[k] for k in s.sheets]
-        return score_game(boards, s.cells, self.tables, self.ranch_rules, self.options.ranch_link,
-                          self.colour_table, self.resident_table, nx_matching)
+        got = score_game(boards, s.cells, self.tables, self.ranch_rules, self.options.ranch_link,
+                         self.colour_table, self.resident_table, fast_matching)
+        self._final = (key, got)
+        return got
 
     def scores(self, s: State) -> tuple[float, ...]:
         """Total points per seat (section 7)."""
@@ -342,6 +354,63 @@ class Alpenzian:
             "ranch_rule": tuple((r,) for r in self.ranch_rules),
             "title": tuple((titles[self.tables.title(t)][1],) for t in totals),
         }
+
+    def end_reason(self, s: State) -> str:
+        """Why the game ended (meaningful once ``current_player(s) == TERMINAL``): always
+        ``"finished"`` (section 6: every sheet is full). Alpenzian cannot stall: every player turn
+        of a seat with an empty square fills one (5.2-3, or 5.4's solid flower), so the game ends
+        after at most (drawable squares - 1) x players turns; no engine cap exists (the runner's
+        ``max_decisions`` cap is reported by the runner as ``decision_cap``)."""
+        if self.current_player(s) != TERMINAL:
+            raise ValueError("end_reason: the game has not ended")
+        return "finished"
+
+    def stalled(self, s: State) -> bool:
+        """Never: see ``end_reason`` (kept for the runner, which asks every engine)."""
+        return False
+
+    def check_invariants(self, s: State) -> None:
+        """Consistency of a state (raises ``AssertionError`` with a short message): sheets and
+        icons (valid icons on drawable squares only, the first house a house, ``left`` = empty
+        squares), turn bookkeeping (turns per round, one icon per non-idle turn, exceptional and
+        idle turns within the turns), dice conservation within a round (unused + placed + in hand
+        = dice rolled), positions in range, and at the end the total equal to its five categories."""
+        n = s.n
+        assert len(s.sheets) == n == len(s.left) == len(s.turns) == len(s.exceptions) == len(s.idle), "seat lists"
+        assert 0 <= s.start < n and 0 <= s.seat < n and 0 <= s.turn <= AREAS, "position out of range"
+        if s.sheets[0] < 0:
+            assert s.phase == SHEET and not s.cells, "cells before a sheet"
+            return
+        valid = {0, HOUSE, SHEEP, SOLID, OUTLINE, *STRAIGHT_ICONS, *CURVED_ICONS}
+        for seat in range(n):
+            b = self.boards[s.sheets[seat]]
+            cells = s.cells[seat]
+            assert len(cells) == b.width * b.height, "sheet size"
+            assert all(v in valid for v in cells), "unknown icon"
+            assert all(not cells[i] for i in range(len(cells)) if b.terrain[i] >= 5), "icon on a mountain or gate"
+            empty = sum(1 for i in b.drawable if not cells[i])
+            assert s.left[seat] == empty, "left differs from the empty squares"
+            fh = s.first_house[seat]
+            placed = fh >= 0
+            assert not placed or cells[fh] == HOUSE, "first house missing"
+            drawn = len(b.drawable) - empty
+            assert drawn == placed + s.turns[seat] - s.idle[seat], "icons drawn differ from turns"
+            pending = s.phase == SQUARE and seat == s.seat and s.exceptional  # counted at the area choice
+            assert 0 <= s.exceptions[seat] <= s.turns[seat] - s.idle[seat] + pending and s.idle[seat] >= 0, \
+                "turn counts"
+        if s.phase in (DIE, AREA, SQUARE, END) and s.dice:
+            used = sum(1 for a in s.areas if a >= 0)
+            in_hand = 1 if s.phase == AREA else 0
+            assert len(s.dice) + used + in_hand == self.n_dice, "dice lost or duplicated"
+            assert used == s.turn + (1 if s.phase == SQUARE else 0), "areas filled differ from turns"
+        if s.phase >= ROLL:
+            assert sum(s.turns) == AREAS * s.round + s.turn, "turns differ from rounds"
+        if s.phase == END:
+            g = self.final_score(s)
+            for seat, sh in enumerate(g.sheets):
+                assert 0 <= sh.paired <= min(sh.houses, sh.sheep), "more pairs than houses or sheep"
+                parts = sh.ranch + g.colour[seat] + sh.alpenzian + g.resident[seat] + sh.express
+                assert g.total[seat] == parts, "total differs from its categories"
 
     def clone(self, s: State) -> State:
         return copy.deepcopy(s)

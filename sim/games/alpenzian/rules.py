@@ -50,7 +50,8 @@ class Options(BaseOptions):
         "(same sheet type)")
     express_min_rails: int = Field(2, ge=1, description="7 (5): rails needed between two linked houses")
     express_beyond: Literal["extend", "cap"] = Field(
-        "extend", description="sets of 7+ houses: 'extend' the table (differences grow by 1: 39, 49, ...) or 'cap' at 30")
+        "extend", description="7 (5) and RULINGS §5 ('larger sets extend the table, option'): sets of 7+ houses "
+        "'extend' the table (differences grow by 1: 39, 49, ...) or 'cap' at 30")
 
     @field_validator("sheet")
     @classmethod

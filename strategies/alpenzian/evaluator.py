@@ -1,0 +1,355 @@
+"""Incremental scoring of candidate draws for the Alpenzian plans (rulebook section 7, RULINGS §5).
+
+``SheetBase(board, cells, tables, rule, link)`` analyses one sheet once: rail links and rail
+groups, villages and flocks, the house-sheep graph split into independent components (each
+with its maximum matching), express sets, flowers, residents, free sheep and open track ends.
+``figures(cell, icon)`` then gives the sheet's figures after drawing ``icon`` at ``cell`` by
+recomputing only what the draw touches: a flower or a rail that meets no track changes counts
+only; a house, a sheep or a rail completing a track re-matches only the components it joins
+(a draw only adds pairing options, so the other components keep their matchings). The tests
+check every candidate against the full ``score_sheet``.
+
+Handles the ranch rules ``normal`` (with ``ranch_link: rulings``), ``beginner1`` and
+``beginner2``; ``supported(rule, link)`` is False for ``ranch_link: merged`` (the planner then
+rescores the whole sheet).
+"""
+
+from __future__ import annotations
+
+from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
+from sim.games.alpenzian.observation import fast_matching, rail_links
+
+
+def supported(rule: str, link: str) -> bool:
+    """Whether ``SheetBase`` models this ranch rule and link reading exactly."""
+    return rule != "normal" or link == "rulings"
+
+
+def _root(parent: dict, x: int) -> int:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+def _union(parent: dict, a: int, b: int) -> None:
+    ra, rb = _root(parent, a), _root(parent, b)
+    if ra != rb:
+        parent[max(ra, rb)] = min(ra, rb)
+
+
+def _unions(items, pairs) -> dict[int, int]:
+    parent = {x: x for x in items}
+    for a, b in pairs:
+        _union(parent, a, b)
+    return {x: _root(parent, x) for x in items}
+
+
+def _members(roots: dict[int, int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for x, r in roots.items():
+        out.setdefault(r, []).append(x)
+    return out
+
+
+def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
+    """Follow a track leaving ``cell`` towards side ``k``: ``(house or -1, rails passed)``.
+
+    The neighbour must be a house (the end) or a rail opening back; rails are followed along
+    their other opening, as in ``rail_links``.
+    """
+    count = 0
+    j = nbr[cell][k]
+    while j >= 0:
+        v = cells[j]
+        if v == HOUSE:
+            return j, count
+        back = 1 << ((k + 2) & 3)
+        if v < RAIL or not v & back:
+            return -1, count
+        count += 1
+        k = (v & 15 & ~back).bit_length() - 1
+        j = nbr[j][k]
+    return -1, count
+
+
+def open_track_ends(b, cells) -> int:
+    """Tracks leaving a house whose far end opens into an empty drawable square, each counted
+    by its rails up to 2 (the rails an express link needs)."""
+    nbr, terrain = b.nbr, b.terrain
+    count = 0
+    for h, v in enumerate(cells):
+        if v != HOUSE:
+            continue
+        for k in range(4):
+            c = nbr[h][k]
+            if c < 0:
+                continue
+            back = 1 << ((k + 2) & 3)
+            m = cells[c]
+            if m < RAIL or not m & back:
+                continue
+            length = 1
+            for _ in range(len(cells)):
+                k2 = (m & 15 & ~back).bit_length() - 1
+                nxt = nbr[c][k2]
+                if nxt < 0:
+                    break
+                v2 = cells[nxt]
+                if v2 == 0:
+                    if terrain[nxt] < 5:
+                        count += min(length, 2)
+                    break
+                back = 1 << ((k2 + 2) & 3)
+                if v2 < RAIL or not v2 & back:
+                    break
+                c, m = nxt, v2
+                length += 1
+    return count
+
+
+class SheetBase:
+    """One sheet analysed once; ``figures(cell, icon)`` for any empty drawable ``cell``."""
+
+    def __init__(self, board, cells, tables, rule: str = "normal", link: str = "rulings",
+                 want_open: bool = False):
+        self.board, self.cells, self.t, self.rule = board, cells, tables, rule
+        nbr, terrain, mnext = board.nbr, board.terrain, board.mountains_next
+        houses, sheep, flowers = [], [], [0, 0, 0, 0, 0]
+        alp = outline = 0
+        for i, v in enumerate(cells):
+            if v == HOUSE:
+                houses.append(i)
+            elif v == SHEEP:
+                sheep.append(i)
+            elif v == SOLID or v == OUTLINE:
+                flowers[terrain[i]] += 1
+                alp += mnext[i]
+                outline += v == OUTLINE
+        self.houses, self.sheep, self.flowers = len(houses), len(sheep), tuple(flowers)
+        self.alp, self.outline = alp, outline
+        self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
+        links = rail_links(board, cells)
+        self.group = _unions(houses, [(a, b) for a, b, _ in links])
+        self.group_houses = _members(self.group)
+        self.xroot = _unions(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
+        self.xsize = {r: len(m) for r, m in _members(self.xroot).items()}
+        self.express = sum(tables.express_points(k) for k in self.xsize.values())
+        self._ranch_base(houses, sheep, nbr, cells)
+        # free sheep (a sheep beside an empty drawable square) and the squares rails open into
+        empty_nbrs = {s: sum(1 for j in nbr[s] if j >= 0 and terrain[j] < 5 and not cells[j]) for s in sheep}
+        self.free = sum(1 for s in sheep if empty_nbrs[s])
+        self.last_free = {s for s in sheep if empty_nbrs[s] == 1}
+        self.rail_in = {nbr[r][k] for r, v in enumerate(cells) if v >= RAIL for k in range(4)
+                        if v & (1 << k) and nbr[r][k] >= 0}
+        self.house_next = {j for h in houses for j in nbr[h]}
+        self.open = open_track_ends(board, cells) if want_open else 0
+        self.want_open = want_open
+
+    def _ranch_base(self, houses, sheep, nbr, cells) -> None:
+        rule = self.rule
+        self.normal = rule == "normal"
+        if rule == "beginner1":
+            self.paired = min(len(houses), len(sheep))
+            return
+        adj_pairs = (lambda xs, icon: [(x, j) for x in xs for j in nbr[x][1:3] if j >= 0 and cells[j] == icon]) \
+            if self.normal else (lambda xs, icon: [])
+        self.village = _unions(houses, adj_pairs(houses, HOUSE))
+        self.flock = _unions(sheep, adj_pairs(sheep, SHEEP))
+        self.village_houses, self.flock_sheep = _members(self.village), _members(self.flock)
+        group = self.group
+        touch: dict[int, set[int]] = {g: set() for g in self.group_houses}
+        for s in sheep:
+            for j in nbr[s]:
+                if j >= 0 and cells[j] == HOUSE:
+                    touch[group[j]].add(s)
+        self.touch = touch
+        vedges: dict[int, set[int]] = {v: set() for v in self.village_houses}
+        for g, ss in touch.items():
+            fl = {self.flock[s] for s in ss}
+            for h in self.group_houses[g]:
+                vedges[self.village[h]] |= fl
+        self.vedges = vedges
+        # components of the village-flock graph (village roots are house cells, flock roots
+        # sheep cells: one id space)
+        ucomp = _unions(list(self.village_houses) + list(self.flock_sheep),
+                        [(v, f) for v, fs in vedges.items() for f in fs])
+        self.ucomp = ucomp
+        self.comp_units = _members(ucomp)
+        self.comp_match = {k: self._match(units, {}, {}, (), -1, -1) if len(units) > 1 else 0
+                           for k, units in self.comp_units.items()}
+        self.paired = sum(self.comp_match.values())
+
+    def _match(self, units, vmap, fmap, new_edges, new_house, new_sheep) -> int:
+        """Maximum matching over ``units`` after merging villages (``vmap``) and flocks (``fmap``),
+        adding ``new_edges`` (village, flock) and the new house / sheep (or -1)."""
+        vmembers: dict[int, list[int]] = {}
+        fmembers: dict[int, list[int]] = {}
+        edges: dict[int, set[int]] = {}
+        vh, fs, ve = self.village_houses, self.flock_sheep, self.vedges
+        for u in units:
+            if u in vh:
+                v2 = vmap.get(u, u)
+                vmembers.setdefault(v2, []).extend(vh[u])
+                e = edges.setdefault(v2, set())
+                for f in ve[u]:
+                    e.add(fmap.get(f, f))
+            else:
+                fmembers.setdefault(fmap.get(u, u), []).extend(fs[u])
+        if new_house >= 0:
+            vmembers.setdefault(new_house, []).append(new_house)
+        if new_sheep >= 0:
+            fmembers.setdefault(new_sheep, []).append(new_sheep)
+        for v2, f2 in new_edges:
+            edges.setdefault(v2, set()).add(f2)
+        index: dict[int, list[int]] = {}
+        n = 0
+        for f2, ms in fmembers.items():
+            index[f2] = list(range(n, n + len(ms)))
+            n += len(ms)
+        if not n:
+            return 0
+        adj = []
+        for v2, hs in vmembers.items():
+            right = [j for f2 in edges.get(v2, ()) for j in index.get(f2, ())]
+            adj.extend([right] * len(hs))
+        return fast_matching(adj, n)
+
+    # ------------------------------------------------------------ candidates
+    def figures(self, cell: int, icon: int) -> tuple:
+        """``(houses, sheep, paired, express, alpenzian flowers-mountain contacts, flower colour or -1,
+        residents, open track ends, free sheep)`` after drawing ``icon`` at the empty ``cell``."""
+        b, cells, t = self.board, self.cells, self.t
+        nbr = b.nbr[cell]
+        free = self.free
+        for j in nbr:
+            if j in self.last_free:
+                free -= 1
+        houses, sheep, paired, express = self.houses, self.sheep, self.paired, self.express
+        op = self.open
+        if self.want_open and (cell in self.rail_in or (icon >= RAIL and self._opens_to_house(cell, icon))):
+            new = list(cells)
+            new[cell] = icon
+            op = open_track_ends(b, new)
+        if icon == SOLID or icon == OUTLINE:
+            res = self.residents + (t.resident_outline if icon == OUTLINE else 0)
+            return (houses, sheep, paired, express, self.alp + b.mountains_next[cell], b.terrain[cell],
+                    res, op, free)
+        if icon == HOUSE:
+            paired, express = self._house(cell)
+            return (houses + 1, sheep, paired, express, self.alp, -1, self.residents + t.resident_house, op, free)
+        if icon == SHEEP:
+            terrain = b.terrain
+            if any(j >= 0 and terrain[j] < 5 and not cells[j] for j in nbr):
+                free += 1
+            return (houses, sheep + 1, self._sheep(cell), express, self.alp, -1, self.residents, op, free)
+        if cell in self.rail_in or cell in self.house_next:
+            paired, express = self._rail(cell, icon)
+        return (houses, sheep, paired, express, self.alp, -1, self.residents, op, free)
+
+    def quiet_rail(self, cell: int) -> bool:
+        """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""
+        return cell not in self.rail_in and cell not in self.house_next
+
+    def _opens_to_house(self, cell: int, icon: int) -> bool:
+        nbr, cells = self.board.nbr[cell], self.cells
+        return any(icon & (1 << k) and nbr[k] >= 0 and cells[nbr[k]] == HOUSE for k in range(4))
+
+    def _express_join(self, ends: list[tuple[int, int]]) -> int:
+        """Express after linking a new set member to the houses in ``ends`` ((house, rails))."""
+        t = self.t
+        roots = {self.xroot[h] for h, n in ends if n >= t.express_min_rails}
+        if not roots:
+            return self.express
+        sizes = [self.xsize[r] for r in roots]
+        return self.express - sum(t.express_points(k) for k in sizes) + t.express_points(1 + sum(sizes))
+
+    def _house(self, h: int) -> tuple[int, int]:
+        b, cells = self.board, self.cells
+        nbr = b.nbr
+        ends = []
+        for k in range(4):
+            j = nbr[h][k]
+            if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
+                e, n = trace(nbr, cells, h, k)
+                if e >= 0 and e != h:
+                    ends.append((e, n))
+        express = self._express_join(ends)
+        if self.rule == "beginner1":
+            return min(self.houses + 1, self.sheep), express
+        vmap = {}
+        if self.normal:
+            for j in nbr[h]:
+                if j >= 0 and cells[j] == HOUSE:
+                    vmap[self.village[j]] = h
+        g_houses, t_sheep, seen = [h], [j for j in nbr[h] if j >= 0 and cells[j] == SHEEP], set()
+        for e, _ in ends:
+            g = self.group[e]
+            if g not in seen:
+                seen.add(g)
+                g_houses.extend(self.group_houses[g])
+                t_sheep.extend(self.touch[g])
+        if not vmap and not t_sheep:
+            return self.paired, express
+        village, flock = self.village, self.flock
+        new_edges = {(h if x == h else vmap.get(village[x], village[x]), flock[s]) for x in g_houses for s in t_sheep}
+        units = set(vmap) | {village[x] for x in g_houses if x != h} | {flock[s] for s in t_sheep}
+        return self._rematch(units, vmap, {}, new_edges, h, -1), express
+
+    def _sheep(self, s: int) -> int:
+        if self.rule == "beginner1":
+            return min(self.houses, self.sheep + 1)
+        cells, nbr = self.cells, self.board.nbr[s]
+        fmap = {}
+        if self.normal:
+            for j in nbr:
+                if j >= 0 and cells[j] == SHEEP:
+                    fmap[self.flock[j]] = s
+        groups = {self.group[j] for j in nbr if j >= 0 and cells[j] == HOUSE}
+        if not groups:
+            if not fmap:
+                return self.paired
+            new_edges: set = set()
+        else:
+            village = self.village
+            new_edges = {(village[x], s) for g in groups for x in self.group_houses[g]}
+        units = set(fmap) | {v for v, _ in new_edges}
+        return self._rematch(units, {}, fmap, new_edges, -1, s)
+
+    def _rail(self, cell: int, icon: int) -> tuple[int, int]:
+        dirs = [k for k in range(4) if icon & (1 << k)]
+        ea, na = self._trace_rail(cell, dirs[0])
+        if ea < 0:
+            return self.paired, self.express
+        eb, nb = self._trace_rail(cell, dirs[1])
+        if eb < 0 or ea == eb:
+            return self.paired, self.express
+        n = 1 + na + nb
+        t = self.t
+        express = self.express
+        ra, rb = self.xroot[ea], self.xroot[eb]
+        if n >= t.express_min_rails and ra != rb:
+            sa, sb = self.xsize[ra], self.xsize[rb]
+            express += t.express_points(sa + sb) - t.express_points(sa) - t.express_points(sb)
+        if self.rule == "beginner1":
+            return self.paired, express
+        ga, gb = self.group[ea], self.group[eb]
+        if ga == gb:
+            return self.paired, express
+        g_houses = self.group_houses[ga] + self.group_houses[gb]
+        t_sheep = self.touch[ga] | self.touch[gb]
+        if not t_sheep:
+            return self.paired, express
+        village, flock = self.village, self.flock
+        new_edges = {(village[x], flock[s]) for x in g_houses for s in t_sheep}
+        units = {village[x] for x in g_houses} | {flock[s] for s in t_sheep}
+        return self._rematch(units, {}, {}, new_edges, -1, -1), express
+
+    def _trace_rail(self, cell: int, k: int) -> tuple[int, int]:
+        return trace(self.board.nbr, self.cells, cell, k)
+
+    def _rematch(self, units, vmap, fmap, new_edges, new_house: int, new_sheep: int) -> int:
+        comps = {self.ucomp[u] for u in units}
+        allu = [u for k in comps for u in self.comp_units[k]]
+        m = self._match(allu, vmap, fmap, new_edges, new_house, new_sheep)
+        return self.paired - sum(self.comp_match[k] for k in comps) + m

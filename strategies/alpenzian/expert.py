@@ -1,0 +1,92 @@
+"""``alpenzian.expert``: the shared evaluator with every mechanic weighed, plus die denial.
+
+The evaluator (``planner.Planner``) already scores the real section 7 categories on the own
+sheet after each candidate draw: the ranch bonus by maximum matching, express sets, the
+Alpenzian bonus, and the colour and resident majorities estimated against the other sheets.
+The expert weighs all of them and their potentials at once (open express track ends, spare
+sheep for later houses, colour leads, squares by mountains kept for flowers) and adds **die
+denial** (5.2-1, 5.2-2; tips 7-10): when it takes a die and fills a colour area, the next
+player of the round can no longer use either; the expert adds ``denial`` times the value that
+player loses (its best move before minus its best move after, as the default plan would value
+its own sheet). It sees only its observation (Alpenzian has no hidden information).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pydantic import Field
+
+from .planner import ExpressParams, Planner
+
+
+class ExpertParams(ExpressParams):
+    """``ExpressParams`` with the expert's defaults, plus ``denial``."""
+
+    unpaired_early: float = 0.5
+    w_express: float = 1.2
+    open_track: float = 1.5
+    spare_sheep: float = 1.5
+    colour_lead: float = 0.2
+    mountain_reserve: float = 0.5
+    denial: float = Field(2.0, ge=0, description="points per point of value the next player of the round loses "
+                          "when this seat takes a die and fills a colour area (die denial)")
+
+
+class ExpertStrategy(Planner):
+    """Every mechanic at once (express, ranch matching, colour majorities, Alpenzian bonus) plus die
+    denial. Params: ``ExpertParams`` (the ``ExpressParams`` weights and ``denial``)."""
+
+    Params = ExpertParams
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._rival = Planner()  # how the next player values its moves (the default weights)
+
+    def choose(self, obs, legal, rng):
+        if self.p.denial and obs.prompt in ("die", "area") and obs.left[obs.seat]:
+            rival = self._next_seat(obs)
+            if rival >= 0:
+                self._prepare(obs)
+                loss = self._losses(obs, rival)
+                if obs.prompt == "area":
+                    face = obs.face
+                    return self._best([(a, self.area_value(face, a.colour) + self.p.denial * loss(face, a.colour))
+                                       for a in legal], rng)
+                areas = obs.legal_areas()
+                return self._best([(a, max(self.area_value(a.face, c) + self.p.denial * loss(a.face, c)
+                                            for c in areas)) for a in legal], rng)
+        return super().choose(obs, legal, rng)
+
+    @staticmethod
+    def _next_seat(obs) -> int:
+        """The seat playing the next turn of this round (-1 when this is the round's last turn,
+        the next seat's sheet is full, or it is this seat)."""
+        if obs.num_players == 1 or obs.turn >= 4:
+            return -1
+        nxt = (obs.start + obs.turn + 1) % obs.num_players
+        return nxt if nxt != obs.seat and obs.left[nxt] else -1
+
+    def _losses(self, obs, rival: int):
+        """``loss(face, colour)``: what the rival loses if this seat takes ``face`` and fills ``colour``."""
+        view = dataclasses.replace(obs, seat=rival)
+        r = self._rival
+        r._prepare(view)
+        empties = [c for c in range(5) if obs.areas[c] < 0]
+        faces = sorted(set(obs.dice) | ({obs.face} if obs.prompt == "area" else set()))
+        pool = list(obs.dice) + ([obs.face] if obs.prompt == "area" else [])
+        open_areas = [c for c in empties if view.squares(c)] or empties
+        table = {(f, c): r.area_value(f, c) for f in faces for c in open_areas}
+        before = max(table.values())
+        cache: dict = {}
+
+        def loss(face: int, colour: int) -> float:
+            got = cache.get((face, colour))
+            if got is None:
+                left = list(pool)
+                left.remove(face)
+                rest = [v for (f, c), v in table.items() if f in left and c != colour]
+                got = cache[(face, colour)] = before - max(rest) if rest else 0.0
+            return got
+
+        return loss

@@ -1,0 +1,280 @@
+"""The evaluator shared by the Alpenzian plans (rulebook section 7; strategies see only observations).
+
+Every decision of a turn (die, colour area, square and orientation) is taken by scoring every
+complete move still open given the choices already made: the move's value is the seat's sheet
+evaluated after drawing the icon (the real scoring of section 7 on the own sheet, with the
+majority categories estimated against the other sheets as they stand) plus the plan's
+potential terms. The best move wins; ties are broken with the seat's ``rng`` over the tie set
+in a fixed order (never the order of ``legal``). The die, area and square steps score the same
+moves, so a turn follows through on the move chosen at the die step.
+
+Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
+candidate is scored incrementally; the majority estimates are tabulated once per decision
+point. ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
+tests compare with).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sim.games.alpenzian.actions import (
+    CURVED_ICONS,
+    FACE_ICONS,
+    HOUSE,
+    OUTLINE,
+    SHEEP,
+    SOLID,
+    STRAIGHT_ICONS,
+    ChooseArea,
+    Draw,
+    PlaceFirstHouse,
+    TakeDie,
+)
+from sim.games.alpenzian.observation import Observation
+from strategies.common import ScriptedStrategy
+
+from .evaluator import SheetBase, open_track_ends, supported
+
+ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
+
+
+def canonical(a) -> tuple:
+    """A fixed order of actions (die face, colour, square then icon) for the tie set."""
+    if isinstance(a, Draw):
+        return (a.cell, ICON_RANK[a.icon])
+    if isinstance(a, TakeDie):
+        return (a.face,)
+    if isinstance(a, ChooseArea):
+        return (a.colour,)
+    if isinstance(a, PlaceFirstHouse):
+        return (a.cell,)
+    return (repr(a),)
+
+
+class PlanParams(BaseModel):
+    """Weights of the evaluator (points are the rulebook's points; 1.0 counts them as they are)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    w_ranch: float = Field(1.0, description="weight of the ranch bonus (points)")
+    unpaired_early: float = Field(1.0, ge=0, description="share of the -5 of an unpaired house counted at the "
+                                  "start of the game (grows linearly to 1 as the sheet fills), unitless")
+    w_alpenzian: float = Field(1.0, description="weight of the Alpenzian bonus (points)")
+    w_colour: float = Field(1.0, description="weight of the estimated colour-area bonus (points)")
+    w_resident: float = Field(1.0, description="weight of the estimated resident bonus (points)")
+    open_track: float = Field(0.0, description="points per rail (up to 2 per track) of a track leading from a "
+                              "house to an empty square")
+    spare_sheep: float = Field(0.0, description="points per unpaired sheep (up to 3) beside an empty square")
+    mountain_reserve: float = Field(0.0, description="points lost per adjacent mountain when a non-flower icon "
+                                    "takes a square next to mountains")
+    colour_lead: float = Field(0.0, description="points per flower in a colour area where the seat is not "
+                               "yet behind (chasing majorities)")
+
+
+class ExpressParams(PlanParams):
+    """``PlanParams`` plus the weight of the express bonus (a plan without it counts the bonus as is:
+    a plan that never values open tracks never meets a move that completes a link, so the weight
+    would change nothing)."""
+
+    w_express: float = Field(1.0, description="weight of the express bonus (points)")
+
+
+class Planner(ScriptedStrategy):
+    """Base of the plans: ``choose`` scores candidate draws with ``value(cell, icon)``."""
+
+    games = ("alpenzian",)
+    Params = PlanParams
+    shortcuts = True  # False: rescore the whole sheet for every candidate (reference for the tests)
+    _has_extra = False  # subclasses with an ``extra`` term set it
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._key = None
+        self._sheet_key = None
+
+    # ----------------------------------------------------------- decisions
+    def choose(self, obs: Observation, legal, rng):
+        self._prepare(obs)
+        prompt = obs.prompt
+        if prompt == "first_house":
+            return self._best([(a, self.value(a.cell, HOUSE)) for a in legal], rng)
+        if obs.left[obs.seat] == 0:  # sheet full: nothing to draw, any die and area
+            return sorted(legal, key=canonical)[int(rng.random() * len(legal))]
+        if prompt == "square":
+            return self._best([(a, self.value(a.cell, a.icon)) for a in legal], rng)
+        if prompt == "area":
+            return self._best([(a, self.area_value(obs.face, a.colour)) for a in legal], rng)
+        if prompt == "die":
+            areas = obs.legal_areas()
+            return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
+        return self._best([(a, 0.0) for a in legal], rng)
+
+    def die_value(self, face: int, areas) -> float:
+        """Best value of a die showing ``face`` over the colour areas ``areas``."""
+        return max(self.area_value(face, c) for c in areas)
+
+    @staticmethod
+    def _best(scored, rng):
+        top = max(v for _, v in scored)
+        best = [a for a, v in scored if v >= top - 1e-9]
+        if len(best) == 1:
+            return best[0]
+        best.sort(key=canonical)
+        return best[int(rng.random() * len(best))]
+
+    def area_value(self, face: int, colour: int) -> float:
+        """Best draw of ``face`` in ``colour`` (the exceptional solid flower when no square is open)."""
+        got = self._area_memo.get((face, colour))
+        if got is None:
+            squares = self._squares.get(colour)
+            if squares is None:
+                squares = self._squares[colour] = self.obs.squares(colour)
+            value = self.value
+            if squares:
+                icons = FACE_ICONS[face]
+                if len(icons) > 1 and self._fast:  # a rail meeting no track scores alike in every orientation
+                    quiet = self._base.quiet_rail
+                    got = max(value(c, icons[0]) if quiet(c) else max(value(c, i) for i in icons) for c in squares)
+                else:
+                    got = max(value(c, i) for c in squares for i in icons)
+            else:  # exceptional rule 5.4: a solid flower in any empty square
+                cells = self.obs.my_cells
+                got = max(value(c, SOLID) for c in self.obs.board.drawable if not cells[c])
+            self._area_memo[(face, colour)] = got
+        return got
+
+    # ----------------------------------------------------------- evaluation
+    def _prepare(self, obs: Observation) -> None:
+        """Per decision point: the sheet analysis (kept while the own sheet is unchanged) and the
+        majority tables (kept while no sheet changes)."""
+        key = (obs.seat, obs.round, obs.cells)
+        if key == self._key:
+            self.obs = obs
+            return
+        self._key, self.obs = key, obs
+        self._memo, self._area_memo, self._squares = {}, {}, {}
+        me, t, p = obs.seat, obs.tables, self.p
+        mine = obs.my_cells
+        rule = obs.ranch_rules[me]
+        self._fast = self.shortcuts and supported(rule, obs.ranch_link)
+        if self._fast and (me, mine) != self._sheet_key:
+            self._sheet_key = (me, mine)
+            self._base = SheetBase(obs.board, mine, t, rule, obs.ranch_link, bool(p.open_track))
+            self._figs = {}
+        progress = 1.0 - obs.left[me] / len(obs.board.drawable)
+        self._pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
+        others = [i for i in range(obs.num_players) if i != me]
+        self._other_flowers = [obs.sheet_flowers(i) for i in others]
+        self._other_res = sorted((obs.sheet_residents(i) for i in others), reverse=True)
+        self._colour_of: dict = {}
+        self._res_of: dict = {}
+        self._by_fig: dict = {}
+        self._reserve = p.mountain_reserve
+
+    def value(self, cell: int, icon: int) -> float:
+        """The plan's value of drawing ``icon`` at ``cell`` on the own sheet now."""
+        got = self._memo.get((cell, icon))
+        if got is None:
+            if self._fast:
+                fig = self._figs.get((cell, icon))
+                if fig is None:
+                    fig = self._figs[(cell, icon)] = self._base.figures(cell, icon)
+            else:
+                fig = self._full_figures(cell, icon)
+            got = self._by_fig.get(fig)
+            if got is None:
+                got = self._by_fig[fig] = self._combine(fig)
+            if self._reserve and icon != SOLID and icon != OUTLINE:
+                got -= self._reserve * self.obs.board.mountains_next[cell]
+            if self._has_extra:
+                got += self.extra(cell, icon, fig)
+            self._memo[(cell, icon)] = got
+        return got
+
+    def _full_figures(self, cell: int, icon: int) -> tuple:
+        obs = self.obs
+        cells = list(obs.my_cells)
+        cells[cell] = icon
+        b = obs.board
+        sc = obs.sheet_score(obs.seat, cells)
+        col = b.terrain[cell] if icon == SOLID or icon == OUTLINE else -1
+        free = sum(1 for s in range(len(cells)) if cells[s] == SHEEP
+                   and any(j >= 0 and b.terrain[j] < 5 and not cells[j] for j in b.nbr[s]))
+        op = open_track_ends(b, cells) if self.p.open_track else 0
+        alp = sum(b.mountains_next[i] for i, v in enumerate(cells) if v == SOLID or v == OUTLINE)
+        return (sc.houses, sc.sheep, sc.paired, sc.express, alp, col, sc.residents, op, free)
+
+    def _colour(self, col: int) -> float:
+        got = self._colour_of.get(col)
+        if got is None:
+            obs, t, p = self.obs, self.obs.tables, self.p
+            flowers = list(self._base.flowers if self._fast else obs.sheet_flowers(obs.seat))
+            if col >= 0:
+                flowers[col] += 1
+            got = 0.0
+            for c in range(5):
+                mine = flowers[c]
+                if obs.colour_table:
+                    got += t.band(t.solo_colour, mine)
+                    continue
+                best = max((f[c] for f in self._other_flowers), default=0)
+                if mine > 0 and mine >= best:
+                    got += t.colour_majority
+                if mine >= best:
+                    got += p.colour_lead * mine
+            self._colour_of[col] = got
+        return got
+
+    def _resident(self, residents: int) -> float:
+        got = self._res_of.get(residents)
+        if got is None:
+            t = self.obs.tables
+            if self.obs.resident_table:
+                got = t.band(t.solo_resident, residents)
+            else:
+                got = resident_estimate(residents, self._other_res, t)
+            self._res_of[residents] = got
+        return got
+
+    def _combine(self, fig: tuple) -> float:
+        houses, sheep, paired, express, alp, col, residents, open_ends, free = fig
+        p, t = self.p, self.obs.tables
+        w_express = getattr(p, "w_express", 1.0)
+        unpaired = houses - paired
+        ranch = paired * t.ranch_paired + unpaired * t.ranch_unpaired * self._pen
+        v = p.w_ranch * ranch + p.w_alpenzian * (alp * t.alpenzian_per_flower) + w_express * express
+        v += p.w_colour * self._colour(col)
+        v += p.w_resident * self._resident(residents)
+        if p.open_track:
+            v += p.open_track * open_ends
+        if p.spare_sheep:
+            spare = min(3, sheep - paired)
+            if spare > 0:
+                v += p.spare_sheep * min(spare, free)
+        return v
+
+    def extra(self, cell: int, icon: int, fig: tuple) -> float:
+        """Plan-specific terms added to a candidate's value (none here; ``_has_extra`` enables it)."""
+        return 0.0
+
+
+def resident_estimate(mine: int, others_desc: list[int], t) -> float:
+    """Resident bonus if the game ended now (section 7 (4) with the tie table)."""
+    if not others_desc:
+        return float(t.resident_first)
+    top = others_desc[0]
+    if mine > top:
+        return float(t.resident_first)
+    if mine == top:
+        k = 1 + others_desc.count(top)
+        return float(t.resident_first_tie[min(k - 2, len(t.resident_first_tie) - 1)])
+    rest = others_desc[1:]
+    if others_desc.count(top) > 1:
+        return 0.0  # two or more ahead tied for first: second place scores nothing
+    second = rest[0] if rest else -1
+    if mine > second:
+        return float(t.resident_second)
+    if mine == second:
+        k = 1 + rest.count(second)
+        return float(t.resident_second_tie[min(k - 2, len(t.resident_second_tie) - 1)])
+    return 0.0
