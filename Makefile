@@ -2,8 +2,9 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+PYTEST_ARGS ?=  # extra pytest options, e.g. PYTEST_ARGS="--junitxml=reports/junit.xml"
 
-.PHONY: install demo test lint bench fuzz clean
+.PHONY: install demo test test-fast test-slow lint bench fuzz clean
 
 $(BIN)/sim: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,8 +17,17 @@ install: $(BIN)/sim
 demo: install
 	$(BIN)/sim run configs/traders_of_osaka/baseline.yaml --out reports/demo --force
 
+# CI runs `make test` (.ci/run): every test but the nightly `slow` ones, on 2 processes (pytest-xdist)
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
+
+# while editing: unit and conformance tests of every module, no whole runs (under a minute)
+test-fast: install
+	$(BIN)/python -m pytest -n 2 -m "not slow and not integration" $(PYTEST_ARGS)
+
+# nightly (docs/ci/nightly-slow.yml): the long runs at full statistical power
+test-slow: install
+	$(BIN)/python -m pytest -n 2 -m slow $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check sim strategies tests

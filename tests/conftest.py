@@ -53,3 +53,23 @@ def build():
         return build_any_count(name, players, options)
 
     return _build
+
+
+# The longest tests of `make test` (tens of seconds each: search games, a local Dask cluster, a
+# killed and resumed run). Collected first, so that pytest-xdist hands them out at the start and the
+# two processes end together instead of one waiting for the last of them.
+LONGEST_FIRST = (
+    "test_search_keeps_its_measured_strength_in_every_game",
+    "test_search_beats_random_and_a_scripted_plan_in_every_game",
+    "test_search_beats_random_and_a_scripted_plan",
+    "test_dask_backend_gives_the_local_tables",
+    "test_kill_9_then_resume_gives_the_uninterrupted_tables",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        name = getattr(item, "originalname", None) or item.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: every other test keeps its order

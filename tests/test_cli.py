@@ -43,6 +43,7 @@ def run_dir(tmp_path_factory):
     return tmp / "out", res.output
 
 
+@pytest.mark.integration
 def test_run_writes_every_table_figure_and_report(run_dir):
     out, output = run_dir
     for name in ["games.parquet", "players.parquet", "metrics.parquet", "manifest.json", "config.json",
@@ -70,6 +71,7 @@ def test_run_writes_every_table_figure_and_report(run_dir):
     assert "osaka.shipper" in output and "win rate (95% CI)" in output and "report:" in output
 
 
+@pytest.mark.integration
 def test_jobs_1_and_2_give_identical_tables(tmp_path, run_dir):
     out, _ = run_dir
     cfg = write(tmp_path, BASE)
@@ -79,6 +81,7 @@ def test_jobs_1_and_2_give_identical_tables(tmp_path, run_dir):
         assert pl.read_parquet(out / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "j2" / f"{t}.parquet")), t
 
 
+@pytest.mark.integration
 def test_chunking_does_not_change_results(tmp_path, run_dir):
     out, _ = run_dir
     cfg = write(tmp_path, BASE + "chunk_size: 7\n")
@@ -86,6 +89,7 @@ def test_chunking_does_not_change_results(tmp_path, run_dir):
     assert pl.read_parquet(out / "players.parquet").equals(pl.read_parquet(tmp_path / "c7" / "players.parquet"))
 
 
+@pytest.mark.integration
 def test_report_rebuilds_from_tables(run_dir):
     out, _ = run_dir
     (out / "report.md").unlink()
@@ -94,6 +98,7 @@ def test_report_rebuilds_from_tables(run_dir):
     assert "## Win rate by seat" in (out / "report.md").read_text()
 
 
+@pytest.mark.integration
 def test_replay_reproduces_the_recorded_game(run_dir):
     out, _ = run_dir
     games = pl.read_parquet(out / "games.parquet")
@@ -106,6 +111,7 @@ def test_replay_reproduces_the_recorded_game(run_dir):
     assert f"decisions: {games['n_decisions'][5]}" in last
 
 
+@pytest.mark.integration
 def test_overrides_and_existing_output_refused(tmp_path):
     cfg = write(tmp_path, BASE)
     assert invoke("run", cfg, "--out", tmp_path / "o", "--games", "9", "--seed", "3", "--quiet").exit_code == 0
@@ -211,6 +217,7 @@ def test_charts_draw_intervals_that_miss_their_estimate():
     assert fig.axes
 
 
+@pytest.mark.integration
 def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch):
     import shutil
 
@@ -231,6 +238,7 @@ def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch
     assert "![Win rate by seat" in md and "warning: figure 'head_to_head'" in res.output
 
 
+@pytest.mark.integration
 def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_unfinished_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "configs").mkdir()
@@ -249,6 +257,7 @@ def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_un
     assert again.exit_code == 2 and "sim run --resume reports/traders_of_osaka/baseline" in again.output
 
 
+@pytest.mark.integration
 def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_another_folder(tmp_path, monkeypatch):
     import sys
 
@@ -287,6 +296,7 @@ def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_anothe
     assert pl.read_parquet(part / "players.parquet").equals(pl.read_parquet(tmp_path / "o" / "players.parquet"))
 
 
+@pytest.mark.integration
 def test_validate_accepts_what_run_accepts(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 60\n", "").replace("seed: 11\n", ""))
     res = CliRunner().invoke(cli, ["validate", str(cfg)])
@@ -298,6 +308,7 @@ def test_validate_accepts_what_run_accepts(tmp_path):
     assert res.exit_code == 0
 
 
+@pytest.mark.integration
 def test_report_has_win_rate_by_strategy_and_seat(run_dir):
     out, _ = run_dir
     md = (out / "report.md").read_text()
@@ -309,6 +320,7 @@ def test_report_has_win_rate_by_strategy_and_seat(run_dir):
     assert f"| random | 2 | 20 | {wins} |" in section
 
 
+@pytest.mark.integration
 def test_solo_report_is_about_scores_and_titles(tmp_path):
     cfg = write(tmp_path, "game: alpenzian\nplayers: 1\ngames: 12\nseed: 1\nstrategies: [{name: alpenzian.flowers}]\n")
     res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")

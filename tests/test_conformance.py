@@ -113,6 +113,7 @@ def test_strategies_use_no_global_random():
             assert bad not in text.replace("rng.", "§"), f"{path}: uses global randomness ({bad})"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_jobs_1_and_2_give_identical_tables_for_every_game(name, tmp_path):
     """DESIGN 'Determinism': the tables do not depend on the number of workers or the chunking."""

@@ -115,6 +115,7 @@ def test_hostile_input_exit_2_with_a_clear_message(tmp_path, label, files, args,
     assert len(res.output.strip().splitlines()) <= 6  # one short paragraph
 
 
+@pytest.mark.integration
 def test_replay_game_index_out_of_range(tmp_path):
     cfg = _write(tmp_path, "c.yaml", BASE)
     assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"]).exit_code == 0
@@ -135,6 +136,7 @@ def test_a_bad_command_line_value_is_blamed_on_the_flag(tmp_path):
     assert res.exit_code == 2 and "command line --games 0: Input should be greater than or equal to 1" in res.output
 
 
+@pytest.mark.integration
 def test_import_strings_find_modules_next_to_the_config(tmp_path):
     (tmp_path / "mystrats.py").write_text(
         "class Last:\n    def __init__(self, **params):\n        pass\n\n"
@@ -172,6 +174,7 @@ def test_subtle_bad_configs(tmp_path, label, text, message):
     assert re.search(message, res.output), res.output
 
 
+@pytest.mark.integration
 def test_force_never_deletes_a_folder_that_is_not_a_run(tmp_path, monkeypatch):
     keep = tmp_path / "mine"
     keep.mkdir()
@@ -185,6 +188,7 @@ def test_force_never_deletes_a_folder_that_is_not_a_run(tmp_path, monkeypatch):
     assert res.exit_code == 2 and (keep / "notes.txt").is_file()
 
 
+@pytest.mark.integration
 def test_a_run_folder_in_use_is_refused(tmp_path):
     import os
     import subprocess
@@ -206,6 +210,7 @@ def test_a_run_folder_in_use_is_refused(tmp_path):
     assert not (out / ".lock").exists() and os.listdir(out)
 
 
+@pytest.mark.integration
 def test_resume_and_replay_refuse_changed_data_files(tmp_path):
     from sim.config import build_game, load_config
     from sim.runs.fixed import write_run_files
@@ -226,6 +231,7 @@ def test_resume_and_replay_refuse_changed_data_files(tmp_path):
     assert res.exit_code == 2 and "cannot be replayed" in res.output
 
 
+@pytest.mark.integration
 def test_a_damaged_table_is_named(tmp_path):
     cfg = _write(tmp_path, "c.yaml", BASE)
     out = tmp_path / "o"
@@ -316,6 +322,7 @@ def test_the_largest_allowed_counts_play():
         play_game(g, [make_strategy("random", {}, game, game=g)] * n, chance, rngs, max_decisions=g.options.max_decisions)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name,text,message", [
     ("manifest.json", "{", r"manifest.json is damaged: not valid JSON"),
     ("config.json", "[]", r"config.json is damaged: expected a JSON object \{\.\.\.\} as sim writes it, got list"),

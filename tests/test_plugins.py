@@ -61,6 +61,7 @@ def check_collector_played(players: pl.DataFrame, label: str) -> None:
     assert mine["won"].sum() >= 8  # it plays a plan: it beats random
 
 
+@pytest.mark.integration
 def test_plugin_installed_with_pip_is_found_by_its_registered_name(tmp_path, fresh_registry):
     """pip-install the example plugin (into a folder put on sys.path) and use it from a config."""
     target = tmp_path / "site"

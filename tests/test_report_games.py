@@ -22,6 +22,7 @@ SECTIONS = ["## Findings", "## Run", "## Whole-game balance (Ludii figures)", "#
             "## Final score by seat", "## Game length and summary figures", "## How games ended"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", list(games()))
 def test_report_for_every_game(tmp_path, name):
     n = games()[name].info.min_players
@@ -54,6 +55,7 @@ def test_report_for_every_game(tmp_path, name):
         assert ("## Components" in md) == (n > 1)  # win rate by component says nothing when nobody can lose
 
 
+@pytest.mark.integration
 def test_solo_title_bands_are_shown_as_a_distribution(tmp_path):
     """Issue 5: solo Alpenzian runs show the title bands as a distribution (shares add to 100%)."""
     cfg = tmp_path / "c.yaml"
@@ -68,6 +70,7 @@ def test_solo_title_bands_are_shown_as_a_distribution(tmp_path):
     assert "## Component distribution" in (out / "report.md").read_text()
 
 
+@pytest.mark.integration
 def test_components_section_claims_only_with_enough_sample(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("game: traders_of_osaka\nplayers: 3\ngames: 60\nseed: 4\nstrategies:\n"
@@ -90,6 +93,7 @@ def test_components_section_claims_only_with_enough_sample(tmp_path):
     assert "## Components" in md and "too few" in md and "figures/components_token.png" in md
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
                     reason="headless Chromium not installed (apt-get install -y chromium)")
 def test_report_html_renders_in_headless_chromium(tmp_path):

@@ -47,6 +47,7 @@ def env():
     return e
 
 
+@pytest.mark.integration
 def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, games=30, second="'bad_strategies:Raiser'")
@@ -67,6 +68,7 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
     assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
 
 
+@pytest.mark.integration
 def test_a_strategy_calling_sys_exit_fails_its_games_not_the_run(tmp_path):
     """Every game has the quitter in a seat, so all 6 games fail and are recorded; the run (2 worker
     processes) ends normally with exit status 0."""
@@ -79,6 +81,7 @@ def test_a_strategy_calling_sys_exit_fails_its_games_not_the_run(tmp_path):
     assert set(errors["exception"]) == {"SystemExit"} and set(errors["strategy"]) == {"bad_strategies:Quitter"}
 
 
+@pytest.mark.integration
 def test_fail_fast_stops_at_the_first_failure(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, games=200, second="'bad_strategies:Raiser'", extra="chunk_size: 10\n")
@@ -113,6 +116,7 @@ def full_and_interrupted(tmp_path, games: int, played) -> tuple[Path, Path]:
     return full, part
 
 
+@pytest.mark.integration
 def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
     full, part = full_and_interrupted(tmp_path, 120, lambda r: [r[0], r[3], r[5]])
     (part / "chunks" / "players-000000000100.parquet.tmp").write_bytes(b"half written")
@@ -127,6 +131,7 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
     assert again.exit_code == 2 and "already complete" in again.output
 
 
+@pytest.mark.integration
 def test_resume_sets_a_damaged_chunk_aside_and_plays_its_games_again(tmp_path):
     full, part = full_and_interrupted(tmp_path, 60, lambda r: r[:2])  # interrupted after 2 chunks
     (part / "chunks" / "players-000000000020.parquet").write_bytes(b"junk")
@@ -138,6 +143,7 @@ def test_resume_sets_a_damaged_chunk_aside_and_plays_its_games_again(tmp_path):
         assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(part / f"{t}.parquet")), t
 
 
+@pytest.mark.integration
 def test_a_chunk_damaged_beyond_its_footer_is_named_at_the_merge(tmp_path):
     from sim.store import merge_chunks
 
@@ -183,8 +189,18 @@ def _wait_for_chunks(out: Path, n: int, proc, timeout=60):
     raise AssertionError("run ended or stalled before the chunks appeared")
 
 
-def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path):
-    cfg = write(tmp_path, games=3000, extra="chunk_size: 25\n")
+# (games, chunk_size) of the killed run and of the full run it must match. The property needs a run
+# killed with some chunks on disk and many still to play, then resumed on 2 jobs: 400 games in chunks
+# of 5 prove it in `make test` (80 chunks: once the third is on disk about 2 s of play are left at
+# 200 games/s, 40 times the 0.05 s the test polls at, so the kill lands mid-run); the original 3000
+# games in chunks of 25 (two 3000-game runs) run nightly, ``make test-slow``.
+KILLED_RUNS = [pytest.param(400, 5, marks=pytest.mark.integration, id="400-games"),
+               pytest.param(3000, 25, marks=pytest.mark.slow, id="3000-games")]
+
+
+@pytest.mark.parametrize("games,chunk", KILLED_RUNS)
+def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path, games, chunk):
+    cfg = write(tmp_path, games=games, extra=f"chunk_size: {chunk}\n")
     out = tmp_path / "killed"
     proc = _start(["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"], tmp_path)
     _wait_for_chunks(out, 3, proc)
@@ -199,7 +215,9 @@ def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path):
         assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(out / f"{t}.parquet")), t
 
 
+@pytest.mark.integration
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
+    """Stopped after 2 chunks of 25: the 3000 games are never played, so the size costs nothing."""
     cfg = write(tmp_path, games=3000, extra="chunk_size: 25\n")
     out = tmp_path / "int"
     proc = _start(["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"], tmp_path)
@@ -211,6 +229,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     assert len(list((out / "chunks").glob("games-*.parquet"))) >= 2
 
 
+@pytest.mark.integration
 def test_dask_backend_gives_the_local_tables(tmp_path):
     """--backend dask without a scheduler starts a local Dask cluster; same tables as local."""
     cfg = write(tmp_path, games=24, extra="chunk_size: 6\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from conftest import GAME_NAMES, random_walk
-from scipy.stats import binomtest
+from scipy.stats import binom, binomtest
 
 from sim import registry
 from sim.api import CHANCE, TERMINAL, SimError, sample_chance
@@ -335,6 +335,7 @@ def test_search_refuses_a_game_without_determinize(monkeypatch):
         make_strategy("search", {}, "traders_of_osaka")
 
 
+@pytest.mark.integration
 def test_search_config_runs_and_replays(tmp_path):
     """The runner binds the game (``make_strategy(..., game=game)``); replay gives the same game."""
     cfg = tmp_path / "s.yaml"
@@ -373,6 +374,7 @@ RANDOM_ROLLOUTS = {"iterations": 24, "max_depth": 24}
 TRADER_ROLLOUTS = {"iterations": 12, "max_depth": 24, "rollout": "osaka.trader"}
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("opponent,params,games", [
     ("random", RANDOM_ROLLOUTS, 12),
     ("osaka.hoarder", TRADER_ROLLOUTS, 12),
@@ -409,12 +411,61 @@ def search_wins(config: str, games: int, out: Path, opponent: str | None = None)
     return mine.select(pl.when(pl.col("won")).then(1 / pl.col("n_winners")).otherwise(0.0).sum()).item(), games
 
 
-@pytest.mark.parametrize("config,games", [
-    ("taiwan_formosa/search_portfolio.yaml", 40),
-    ("xanadu/search_portfolio.yaml", 16),
-    ("alpenzian/search_portfolio.yaml", 40),
-    ("forwarder_of_xanadu/search_vs_economy.yaml", 12),
-])
+def min_wins(n: int, rate: float, alpha: float = 0.01) -> int:
+    """The fewest wins out of ``n`` that a one-sided binomial test at level ``alpha`` accepts as
+    consistent with a true win rate ``rate``: the smallest k with P(X <= k) > alpha for
+    X ~ Binomial(n, rate). Fewer than k wins would happen with probability at most ``alpha`` if
+    search were still as strong as measured, so a test asserting ``wins >= min_wins(n, rate)``
+    raises a false alarm at most 1% of the time (over seeds), and fails when the win rate fell."""
+    k = 0
+    while binom.cdf(k, n, rate) <= alpha:
+        k += 1
+    return k
+
+
+# (config, win rate of search over the config's 40 games against its plan (docs/search_results.md),
+# games against the plan in `make test`, games against the plan at full power (nightly))
+EVERY_GAME = [
+    ("taiwan_formosa/search_portfolio.yaml", 32 / 40, 8, 40),
+    ("xanadu/search_portfolio.yaml", 33.5 / 40, 8, 16),
+    ("alpenzian/search_portfolio.yaml", 28.5 / 40, 4, 40),
+    ("forwarder_of_xanadu/search_vs_economy.yaml", 36 / 40, 6, 12),
+]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("config,rate,games", [c[:3] for c in EVERY_GAME], ids=[c[0].split("/")[0] for c in EVERY_GAME])
+def test_search_keeps_its_measured_strength_in_every_game(config, rate, games, tmp_path):
+    """The `make test` version of the next test, which runs nightly (``make test-slow``) at full
+    power. In every game search, with the shipped params, plays through the runner the first
+    ``games`` games of the shipped config against its plan, then the first 4 against ``random``.
+
+    Each count must reach ``min_wins(n, rate)``: the one-sided binomial test at alpha 0.01 of "search
+    is still as strong as measured", ``rate`` being its measured win rate (against the plan: over
+    the config's 40 games, docs/search_results.md; against ``random``: 31.5 of the 32 games of the
+    four configs). Worked out: Taiwan Formosa, 8 games at 80%: P(X <= 2) = 0.0012, P(X <= 3) =
+    0.0104 for X ~ Bin(8, 0.8), so 3 wins are needed; Xanadu 8 at 84%: 4; Alpenzian 4 at 71%: 1;
+    Forwarder of Xanadu 6 at 90%: 3; ``random``, 4 at 98%: 3 (P(X <= 2) = 0.0014).
+    So a search as strong as measured fails it at most 1% of the time over seeds, and a collapse
+    is caught: search without its portfolio or scripted rollouts (0-5% in Taiwan Formosa and
+    Xanadu, 12% in Alpenzian, 30% in Forwarder of Xanadu, docs/search_results.md) passes with
+    probability 0.006 (Taiwan, P(X >= 3), X ~ Bin(8, 0.05)), 0.0004 (Xanadu), 0.40 (Alpenzian)
+    and 0.26 (Forwarder); a search no better than ``random`` (50%) wins 3 of 4 against it with
+    probability 0.31. A small loss of strength is the nightly test's to find, and so is the proof
+    that search *beats* the plans.
+    The games are seeded, so each count is a deterministic check of the code: 5 of 8, 7 of 8, 3
+    of 4 and 6 of 6 against the plans, and 4 of 4 against ``random`` (Taiwan Formosa, Xanadu),
+    when the test was written."""
+    wins, n = search_wins(config, games, tmp_path / "plan")
+    need = min_wins(n, rate)
+    assert wins >= need, f"{config}: search won {wins}/{n} against its plan; at least {need} expected at {rate:.0%}"
+    wins, n = search_wins(config, 4, tmp_path / "random", "random")
+    need = min_wins(n, 31.5 / 32)
+    assert wins >= need, f"{config}: search won {wins}/{n} against random; at least {need} expected at 98%"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config,games", [(c[0], c[3]) for c in EVERY_GAME])
 def test_search_beats_random_and_a_scripted_plan_in_every_game(config, games, tmp_path):
     """Issue 9: in every game, with a modest budget, search beats ``random`` and a scripted plan:
     one-sided binomial test (p < 0.05) of its wins against the null of equal strength (1/2),

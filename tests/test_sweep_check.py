@@ -50,6 +50,7 @@ def baseline(tmp_path_factory):
 
 # ------------------------------------------------------------------ sweeps
 
+@pytest.mark.integration
 def test_sweep_uses_the_same_game_seeds_at_every_point(tmp_path, baseline):
     cfg = write(tmp_path, BASE + "sweep:\n  options.end_tokens: [8, 5]\n"
                                  "  data.cards.achievement_tokens_per_colour: [12]\n")
@@ -133,6 +134,7 @@ def test_sweep_combination_errors_leave_no_data_files(tmp_path):
     assert not (tmp_path / "sw").exists()
 
 
+@pytest.mark.integration
 def test_sweep_force_replaces_a_sweep_folder_and_no_resume_hint(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")
     out = tmp_path / "sw"
@@ -157,6 +159,7 @@ def test_missing_and_empty_grids_are_told_apart(tmp_path, key):
     assert res.exit_code == 2 and f"line 9, key '{key}': '{key}:' is empty" in res.output, res.output
 
 
+@pytest.mark.integration
 def test_run_warns_that_it_ignores_a_sweep_grid(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")
     res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
@@ -175,6 +178,7 @@ def test_check_refuses_an_unwritable_junit_file_before_playing(tmp_path, junit):
 
 # ------------------------------------------------------------------ until-ci
 
+@pytest.mark.integration
 def test_until_ci_continues_the_same_games_and_states_the_rule(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 30"))
     res = invoke("run", cfg, "--out", tmp_path / "u", "--quiet", "--until-ci", "0.13", "--max-games", "400")
@@ -194,6 +198,7 @@ def test_until_ci_continues_the_same_games_and_states_the_rule(tmp_path):
         assert pl.read_parquet(tmp_path / "u" / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "plain" / f"{t}.parquet"))
 
 
+@pytest.mark.integration
 def test_until_ci_stops_at_max_games(tmp_path):
     res = invoke("run", write(tmp_path, BASE.replace("games: 40", "games: 20")), "--out", tmp_path / "u",
                  "--quiet", "--until-ci", "0.01", "--max-games", "45")
@@ -208,6 +213,7 @@ def _lock_holder(out):
     return int(lock.read_text()) if lock.is_file() else None
 
 
+@pytest.mark.integration
 def test_until_ci_holds_the_lock_while_playing_and_writing_the_report(tmp_path, monkeypatch):
     """A concurrent `--force` run is refused while the folder's lock names a live process: the lock
     must name this process during every batch and while the report is written, and be gone after."""
@@ -228,6 +234,7 @@ def test_until_ci_holds_the_lock_while_playing_and_writing_the_report(tmp_path, 
     assert {pid for _, pid in seen} == {os.getpid()} and _lock_holder(out) is None
 
 
+@pytest.mark.integration
 def test_check_holds_the_lock_until_its_report_is_written(tmp_path, monkeypatch):
     import os
 
@@ -242,6 +249,7 @@ def test_check_holds_the_lock_until_its_report_is_written(tmp_path, monkeypatch)
     assert seen == [os.getpid()] and _lock_holder(out) is None
 
 
+@pytest.mark.integration
 def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
     """Interrupted in its second batch, the run resumes the same stopping rule and ends with the
     tables and stopping.json of an uninterrupted run."""
@@ -294,6 +302,7 @@ checks:
 """
 
 
+@pytest.mark.integration
 def test_check_passes_with_exit_0_and_writes_junit(tmp_path):
     cfg = write(tmp_path, BASE + CHECKS)
     res = invoke("check", cfg, "--out", tmp_path / "r", "--quiet", "--junit", tmp_path / "j.xml")
@@ -312,6 +321,7 @@ def test_check_passes_with_exit_0_and_writes_junit(tmp_path):
     assert "<h2>Checks</h2>" in html and html.count("class='pass'") == 6
 
 
+@pytest.mark.integration
 def test_check_fails_with_exit_1_and_junit_failures(tmp_path):
     cfg = write(tmp_path, BASE + "checks:\n  max_strategy_win_rate: 0.4\n  max_seat_win_rate: {threshold: 0.99, strict: false}\n"
                                  "  min_strategy_win_rate: 0.2\n")
@@ -392,6 +402,7 @@ def test_check_lines_say_what_was_tested_and_advantage_is_in_points():
                           "(test: |estimate| <= 5.0 pp)")
 
 
+@pytest.mark.integration
 def test_check_reruns_into_its_own_folder_but_keeps_another_run(tmp_path):
     cfg = write(tmp_path, BASE + CHECKS)
     assert invoke("check", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 0
