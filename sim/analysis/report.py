@@ -33,6 +33,7 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> lis
     if n == 1 and "score_strategy" in d.tables:  # nobody to beat: scores and titles, no win rates
         found = fnd.solo_findings(d.tables["score_strategy"], d.tables.get("component_distribution"), games.height,
                                   trunc, failed)
+    found += [f"Rules note: {note}" for note in t.manifest.get("notes", [])]
     if t.errors.height:  # name the failed games so they can be replayed
         idx = t.errors["game_index"].head(5).to_list()
         more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""

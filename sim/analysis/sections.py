@@ -63,6 +63,8 @@ def facts(t: RunTables) -> list[tuple[str, str]]:
         out.append(("data files", ", ".join(f"{k}: {v}" for k, v in cfg["data"].items())))
     if cfg.get("options"):
         out.append(("options", ", ".join(f"{k}={v}" for k, v in cfg["options"].items())))
+    for note in t.manifest.get("notes", []):  # the engine's warnings about this option combination
+        out.append(("rules note", note))
     if t.stopping:
         out.append(("stopping rule", t.stopping.get("rule", "")))
         out.append(("stopped because", t.stopping.get("reason", "")))

@@ -108,6 +108,7 @@ def facts(rc: RunConfig, game: Any) -> dict:
         "seed": rc.seed, "games": rc.games, "players": rc.players, "game": rc.game,
         "engine_version": game.info.version, "data_hashes": getattr(getattr(game, "data", None), "hashes", {}),
         "strategies": list(rc.labels),
+        "notes": list(game.notes()) if hasattr(game, "notes") else [],  # warnings about the option combination
     }
 
 
