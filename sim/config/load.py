@@ -120,6 +120,15 @@ def _checks(doc: Located, cfg: Config) -> dict:
     return checks
 
 
+def _seating(doc: Located, cfg: Config, labels: tuple[str, ...]) -> str:
+    """The config's ``seating``; when absent ``permute`` if the strategies differ, else ``rotate``."""
+    seating = cfg.seating or ("permute" if len(set(labels)) > 1 else "rotate")
+    if seating == "permute" and cfg.players > 6:
+        where = doc.where(("seating",)) if cfg.seating else doc.where(("players",))
+        raise SimError(f"{where}: seating: permute supports at most 6 seats (got {cfg.players}); use seating: rotate")
+    return seating
+
+
 def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
     """Build the game once: options that only make sense together, and data files, are checked here."""
     try:
@@ -148,7 +157,7 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
         strategies=tuple(cfg.strategies), labels=labels, options=options, data=_data_paths(doc, cfg),
-        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
+        seating=_seating(doc, cfg, labels), confidence=cfg.confidence, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
         source=str(Path(doc.source).resolve()) if doc.source else "",
         sweep=cfg.sweep or {}, checks=_checks(doc, cfg),
     )

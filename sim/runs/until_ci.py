@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import polars as pl
+from tqdm import tqdm
 
 from .. import store
 from ..analysis.stats import complete_players
@@ -20,6 +22,7 @@ from ..analysis.summaries import win_table
 from ..api import SimError
 from ..config import RunConfig, build_game
 from ..data import read_json
+from ..play import deal_size
 from . import fixed
 
 
@@ -89,15 +92,26 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
     stop, already = rc.games, None
     played = failed = truncated = 0
     seconds = 0.0
+    k = deal_size(fixed.setup_of(rc))  # later batches end on whole deals (seating: permute)
+    bar = tqdm(total=stop, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True,
+               desc=f"until ±{width * 100:g} pts")
     while True:
         rc_now = rc.model_copy(update={"games": stop})
         fixed.write_run_files(rc_now, out, game)
         done = store.done_games(out)
         already = sum(b - a for a, b in done) if already is None else already
-        o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress, fail_fast=fail_fast, backend=backend,
-                               scheduler=scheduler)
+        bar.total = stop
+        bar.n = sum(b - a for a, b in done)
+        bar.refresh()
+        try:
+            o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress,
+                                  fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
+        except BaseException:
+            bar.close()
+            raise
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
         hw, who = widest_half_width(*_chunk_tables(out))
+        bar.set_description(f"until ±{width * 100:g} pts (now ±{hw * 100:.2f})")
         stopping["batches"].append({"games": stop, "widest_half_width": hw, "widest": who})
         _write_stopping(out, stopping)
         if hw <= width:
@@ -109,6 +123,8 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
             break
         target = math.ceil(stop * (hw / width) ** 2 * 1.1) if math.isfinite(hw) else stop * 2
         stop = min(max_games, max(stop + first, min(target, stop * 4)))
+        stop = min(max_games, -(-stop // k) * k) if stop < max_games else stop
+    bar.close()
     store.merge_chunks(out)
     stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
     _write_stopping(out, stopping)
