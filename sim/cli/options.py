@@ -56,6 +56,13 @@ def speed(rate: float) -> str:
     return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
+def confidence_option(f):
+    """``--confidence``: the level of every interval and test (default: the config's ``confidence``, else 0.95)."""
+    return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True),
+                        help="Confidence level of every interval and test, e.g. 0.99 (default: the config's"
+                             " 'confidence', else 0.95).")(f)
+
+
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
