@@ -148,7 +148,8 @@ def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, stri
             break
     n_fail, n_und = status.count(FAIL), status.count(UNDECIDED)
     overall = FAIL if n_fail else UNDECIDED if n_und else PASS
-    detail = ", ".join(filter(None, [f"{n_fail} of {len(rows)} {by}s fail" if n_fail else "",
+    plural = "strategies" if by == "strategy" else f"{by}s"
+    detail = ", ".join(filter(None, [f"{n_fail} of {len(rows)} {plural} fail" if n_fail else "",
                                      f"{n_und} of {len(rows)} undecided" if n_und else ""]))
     return CheckResult(name, thr, strict, overall, f"{by} {worst[by]}", worst["win_rate"], worst["ci_low"],
                        worst["ci_high"], detail)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from . import findings as fnd
 from . import sections, stats
-from .seating import seating
 from .checks import evaluate
 from .document import Report, pct, render_figures, write_report
+from .seating import seating
 from .tables import RunTables, load_tables
 
 SOLO_SECTIONS = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
