@@ -82,6 +82,7 @@ class Config(BaseModel):
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
     sweep: dict[str, list[Any]] | None = None
+    sweep_baseline: dict[str, Any] | StrictInt | None = None  # the point the others are compared with (default: first)
     checks: Checks | None = None
 
 
@@ -108,6 +109,7 @@ class RunConfig(BaseModel):
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
     confidence: float = 0.95
+    sweep_baseline: dict[str, Any] | int | None = None
 
     def to_json(self) -> str:
         return self.model_dump_json()
