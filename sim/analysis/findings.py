@@ -122,6 +122,9 @@ def _first_player(x: Inputs, seat_claims: list[Finding]) -> list[Finding]:
     if any(c.significant and c.text.startswith("Seat 0") for c in seat_claims) or not f or math.isnan(f["rate"]):
         return []
     sig = bool(f["p"] < x.alpha and (f["adv_low"] > 0 or f["adv_high"] < 0))
+    if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
+        return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
+                        f"{expected_note(f['expected'], x.players)}; no test applies (the expected share is 0 or 1).")]
     return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
                     f"{expected_note(f['expected'], x.players)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
                     f"{_points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "

@@ -229,14 +229,15 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
-def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports) -> None:
+@confidence_option
+def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports, confidence) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
         raise SimError("--scheduler needs --backend dask")
     check_out(out)
-    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence})
     if not rc.sweep:
         raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
     out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
