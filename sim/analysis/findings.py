@@ -281,7 +281,7 @@ def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
         return []
     out = []
     claims = comp.filter(pl.col("claim")).with_columns(effect=(pl.col("win_rate") - pl.col("expected")).abs()) \
-        .sort("effect", descending=True)
+        .sort(["effect", "kind"], descending=[True, False])
     by_name: dict[str, list[dict]] = {}
     for r in claims.iter_rows(named=True):
         by_name.setdefault(r["component"], []).append(r)
