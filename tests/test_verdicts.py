@@ -257,6 +257,7 @@ def test_false_positive_rate_of_compare_over_200_seeds_of_real_runs(tmp_path):
             run(load_config(cfg, {"seed": 2 * k + i}), out, force=True, progress=False)
             runs.append(load_tables(out))
         hits += any(r["significant"] for r in cmp.compare_runs(*runs).rows)
+    print(f"false positives: {hits} of 200 comparisons")  # shown with pytest -s
     assert hits <= sps.binom.ppf(0.995, 200, 0.05)
 
 
