@@ -318,6 +318,10 @@ def test_verdict_states_the_precision_when_nothing_is_significant():
                               f"than ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points (95% intervals, 1,000 complete games).")
     assert any(f.startswith("First-player advantage: seat 0 wins 50.0%") and "not significant" in f
                for f in fnd.findings(x))
+    x.ended = {"stalled": 20, "decision_cap": 5}  # more than 1% of the games left out: said in the verdict
+    assert fnd.verdict(x).endswith("Beware: 0.5% of the games hit the decision cap, 2.0% of the games stalled; they"
+                                   " are left out.")
+    assert any(f.startswith("2.0% of games stalled (20 of 1,000)") for f in fnd.findings(x))
 
 
 def test_a_component_held_two_ways_is_one_finding():

@@ -213,6 +213,25 @@ def verdict(x: Inputs) -> str:
     expected share that the intervals still allow)."""
     if x.complete == 0:
         return "Verdict: no game completed, so nothing can be said about balance."
+    return _verdict_balance(x) + _left_out(x)
+
+
+def _left_out(x: Inputs) -> str:
+    """A warning after the verdict when more than 1% of the games did not finish normally."""
+    stopped = sum(x.ended.values()) if x.ended else x.truncated  # ended: reasons other than finished/failed
+    if not x.games or (stopped + x.failed) / x.games <= 0.01:
+        return ""
+    ended = x.ended or ({"truncated": x.truncated} if x.truncated else {})
+    parts = [f"{pct(n / x.games)} of the games {REASON_WORDS.get(k, k)}" for k, n in sorted(ended.items()) if n]
+    parts += [f"{pct(x.failed / x.games)} failed"] if x.failed else []
+    return f" Beware: {', '.join(parts)}; they are left out."
+
+
+REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decision_cap": "hit the decision cap",
+                "truncated": "were truncated"}
+
+
+def _verdict_balance(x: Inputs) -> str:
     found = _imbalances(x)
     if found:
         name, eff, lo, hi, r = found[0]
