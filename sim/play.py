@@ -21,7 +21,7 @@ import polars as pl
 
 from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, sample_chance
 from .registry import add_module_folder, build_game, make_strategy
-from .seeding import game_streams
+from .seeding import deal_assignments, game_streams
 
 ERROR_SCHEMA = {
     "game_index": pl.Int64, "seat": pl.Int64, "strategy": pl.Utf8, "exception": pl.Utf8,
@@ -40,6 +40,20 @@ class GameResult:
     n_decisions: int
     truncated: bool
     log: list[tuple[int, Action]] = field(default_factory=list)
+    end_reason: str = "finished"  # finished | stalled | round_cap | decision_cap (see END_REASONS)
+
+
+END_REASONS = ("finished", "stalled", "round_cap", "decision_cap", "failed")
+
+
+def _end_reason(game: Game, state: Any) -> str:
+    """Why a game at TERMINAL ended: the engine's optional ``end_reason(state)`` ("finished",
+    "stalled" or "round_cap"), else "stalled" when its ``stalled(state)`` says so, else "finished"."""
+    own = getattr(game, "end_reason", None)
+    if own is not None:
+        return str(own(state))
+    stalled = getattr(game, "stalled", None)
+    return "stalled" if stalled is not None and stalled(state) else "finished"
 
 
 def play_game(
@@ -63,7 +77,6 @@ def play_game(
         state = game.new_initial_state()
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
-    stalled = getattr(game, "stalled", None)
     fast = getattr(game, "sample_chance", None)
     chance = (lambda s: fast(s, chance_rng)) if fast else (lambda s: sample_chance(game, s, chance_rng))
     log: list[tuple[int, Action]] = []
@@ -75,13 +88,14 @@ def play_game(
         if p == CHANCE:
             chance_cap -= 1
             if chance_cap < 0:
-                return GameResult(state, n, True, log)
+                return GameResult(state, n, True, log, "decision_cap")
             action = chance(state)
         elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
-            return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
+            reason = _end_reason(game, state)
+            return GameResult(state, n, reason != "finished", log, reason)
         else:
             if n >= max_decisions:
-                return GameResult(state, n, True, log)
+                return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
             action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
             # identity first: strategies usually return one of the offered objects, and
@@ -103,7 +117,7 @@ class Setup:
     """A run resolved to plain values: what the workers need to play its games.
 
     ``strategies``: one ``(name, params)`` per configured strategy, ``labels`` their names in the
-    tables; ``seating``: ``rotate`` or ``fixed``; ``module_folder``: where import-string
+    tables; ``seating``: ``rotate``, ``fixed`` or ``permute`` (deals, see ``seat_labels``); ``module_folder``: where import-string
     strategies next to the config are found ("" for none). Crosses process boundaries as JSON.
     """
 
@@ -149,11 +163,41 @@ def seat_labels(setup: Setup, game_index: int) -> list[int]:
 
     ``rotate``: seat i plays strategy (i + game_index) mod players, so over any ``players``
     consecutive games each strategy plays each seat once. ``fixed``: seat i plays strategy i.
+    ``permute``: game ``g`` is assignment ``g % k`` of deal ``g // k``, the ``k`` assignments of
+    ``sim.seeding.deal_assignments`` (every distinct assignment for up to 4 seats, a balanced set
+    for 5-6).
     """
     n = setup.players
     if setup.seating == "fixed":
         return list(range(n))
+    if setup.seating == "permute":
+        deal = _deal(setup.labels)
+        return list(deal[game_index % len(deal)])
     return [(i + game_index) % n for i in range(n)]
+
+
+@lru_cache(maxsize=16)
+def _deal(labels: tuple) -> list[tuple[int, ...]]:
+    return deal_assignments(tuple(labels.index(lab) for lab in labels))
+
+
+def deal_size(setup: Setup) -> int:
+    """Games per deal: the number of assignments under ``permute``, else 1 (each game its own deal)."""
+    return len(_deal(tuple(setup.labels))) if setup.seating == "permute" else 1
+
+
+def deal_index(setup: Setup, game_index: int) -> int:
+    """The deal of game ``game_index``: ``game_index // deal_size`` (= ``game_index`` unless permute)."""
+    return game_index // deal_size(setup)
+
+
+def streams(setup: Setup, game_index: int) -> tuple[Any, list[Any]]:
+    """``(chance, seat streams)`` of a game: seat streams from the game index, the chance stream
+    from the deal (so every game of a deal sees the same shuffles; = the game's own unless permute)."""
+    chance, seat_rngs = game_streams(setup.seed, game_index, setup.players)
+    if setup.seating == "permute":
+        chance = game_streams(setup.seed, deal_index(setup, game_index), setup.players)[0]
+    return chance, seat_rngs
 
 
 class _Guard:
@@ -191,7 +235,7 @@ def play_one(setup: Setup, game: Any, factories: list[Any], game_index: int, rec
     Strategies are built afresh for every game and seat (DESIGN "Strategies"), so no state
     leaks from one game to the next.
     """
-    chance, seat_rngs = game_streams(setup.seed, game_index, setup.players)
+    chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
     seated = [_Guard(factories[k](), seat) for seat, k in enumerate(order)]
     result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions, record=record)
@@ -203,7 +247,7 @@ class _Rows:
 
     def __init__(self) -> None:
         self.games: dict[str, list] = {k: [] for k in ("game_index", "n_decisions", "truncated", "failed",
-                                                       "n_winners", "winners")}
+                                                       "n_winners", "winners", "end_reason", "deal_index")}
         self.summary: dict[str, list] = {}
         self.players: dict[str, list] = {k: [] for k in ("game_index", "seat", "strategy", "score", "rank", "won")}
         self.metric_cols: dict[str, list] = {}
@@ -221,7 +265,7 @@ class _Rows:
             "traceback": traceback.format_exc(), "seed": setup.seed,
         })
         for k, v in (("game_index", gi), ("n_decisions", 0), ("truncated", False), ("failed", True),
-                     ("n_winners", 0), ("winners", [])):
+                     ("n_winners", 0), ("winners", []), ("end_reason", "failed"), ("deal_index", deal_index(setup, gi))):
             self.games[k].append(v)
         for col in self.summary.values():
             col.append(None)
@@ -229,7 +273,8 @@ class _Rows:
     def add_game(self, setup: Setup, gi: int, result: GameResult, order: list[int], outcome: dict) -> None:
         scores, winners = outcome["scores"], outcome["winners"]
         for k, v in (("game_index", gi), ("n_decisions", result.n_decisions), ("truncated", result.truncated),
-                     ("failed", False), ("n_winners", len(winners)), ("winners", sorted(winners))):
+                     ("failed", False), ("n_winners", len(winners)), ("winners", sorted(winners)),
+                     ("end_reason", result.end_reason), ("deal_index", deal_index(setup, gi))):
             self.games[k].append(v)
         for key, value in outcome["summary"].items():
             self.summary.setdefault(key, [None] * (len(self.games["game_index"]) - 1)).append(value)
@@ -302,7 +347,7 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
     the game failed (the error and traceback end the log)."""
     add_module_folder(setup.module_folder)
     describe = getattr(game, "describe", None)
-    chance, seat_rngs = game_streams(setup.seed, game_index, setup.players)
+    chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
     seated = [_Guard(make_strategy(*setup.strategies[k], setup.game, game=game), seat) for seat, k in enumerate(order)]
     lines = [f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order)]

@@ -56,7 +56,8 @@ def test_run_writes_every_table_figure_and_report(run_dir):
     assert games["game_index"].to_list() == list(range(60))
     assert players.height == 180 and players.columns[:6] == ["game_index", "seat", "strategy", "score", "rank", "won"]
     assert "achievement_tokens" in players.columns
-    # seating rotates: each strategy plays each seat 20 times in 60 games
+    # seating permute (the default for different strategies): 10 deals of the 6 assignments, so each
+    # strategy plays each seat 20 times in 60 games
     counts = players.group_by("strategy", "seat").len()
     assert counts.height == 9 and set(counts["len"]) == {20}
     # rank 1 exactly for the winners, and winners match games.winners
@@ -288,7 +289,8 @@ def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_anothe
         play.prepared.cache_clear()
 
     fresh_process_elsewhere()
-    res = invoke("replay", tmp_path / "o", "--game-index", "2")
+    # seating: permute (different strategies): game 4 is the deal's fifth assignment (2, 0, 1)
+    res = invoke("replay", tmp_path / "o", "--game-index", "4")
     assert res.exit_code == 0 and "seat 0: wtr_next_to_config:Last" in res.output
     fresh_process_elsewhere()
     res = invoke("run", "--resume", part, "--quiet")

@@ -53,7 +53,7 @@ CASES = [
     ("random takes no params", {"c.yaml": BASE.replace("{name: random}\n", "{name: random, params: {depth: 3}}\n", 1)},
      ["validate", "{tmp}/c.yaml"], r"strategies.0.params.*.depth.: unknown parameter; it takes: no parameters"),
     ("seating invalid", {"c.yaml": BASE + "seating: shuffle\n"},
-     ["validate", "{tmp}/c.yaml"], r"line 8, key 'seating': Input should be 'rotate' or 'fixed'"),
+     ["validate", "{tmp}/c.yaml"], r"line 8, key 'seating': Input should be 'rotate', 'fixed' or 'permute'"),
     ("jobs zero", {"c.yaml": BASE + "jobs: 0\n"},
      ["validate", "{tmp}/c.yaml"], r"line 8, key 'jobs': Input should be greater than or equal to 1"),
     ("unknown data key", {"c.yaml": BASE + "data:\n  board: b.yaml\n", "b.yaml": "spaces: []\n"},

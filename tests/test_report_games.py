@@ -87,7 +87,7 @@ def test_components_section_claims_only_with_enough_sample(tmp_path):
     comp = rep.tables["components"]
     assert comp.filter(pl.col("component") == "crown")["claim"].item() is True
     assert comp.filter(pl.col("component") == "pebble")["enough"].item() is False
-    assert any("token 'crown' win 100.0%" in f for f in rep.findings)
+    assert any("'crown' (token) win 100.0%" in f for f in rep.findings)
     assert any("fewer than 20 seat-games" in f for f in rep.findings)
     md = (out / "report.md").read_text()
     assert "## Components" in md and "too few" in md and "figures/components_token.png" in md

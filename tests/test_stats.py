@@ -168,7 +168,7 @@ def test_component_table_standardises_by_strategy_and_seat_and_needs_a_minimum_s
     assert (tin["holders"], tin["wins"], tin["enough"], tin["claim"]) == (12, 12, False, False)
     assert tin["expected"] == pytest.approx(0.3)
     sentences = fnd.component_findings(t, 30)
-    assert any("'gold' win 100.0%" in s and "the 70.0% the same strategies win in the same seats" in s for s in sentences)
+    assert any("'gold' (item) win 100.0%" in s and "the 70.0% the same strategies win in the same seats" in s for s in sentences)
     assert not any("'sword' win" in s or "'tin' win" in s for s in sentences)
     assert any("fewer than 30" in s for s in sentences)
 

@@ -89,7 +89,9 @@ def test_sweep_uses_the_same_game_seeds_at_every_point(tmp_path, baseline):
     md = (sw / "report.md").read_text()
     assert "## Win rate by seat" in md and "## Game length" in md and "## Balance" not in md  # only chosen figures
     assert (sw / "figures" / "sweep_seat_win_rate.png").stat().st_size > 5000
-    assert (sw / "report.html").read_text().count("data:image/png;base64,") == 2
+    # the two chosen figures and the differences from the baseline point (paired tests)
+    assert (sw / "report.html").read_text().count("data:image/png;base64,") == 3
+    assert "## Against the baseline" in md and "exact McNemar" in md
 
 
 BAD_SWEEPS = [
@@ -296,7 +298,7 @@ checks:
   max_seat_win_rate: 0.9
   min_strategy_win_rate: {threshold: 0.05, strict: false}
   max_first_player_advantage: 0.5
-  max_truncated_share: 0.01
+  max_truncated_share: 0.2
   max_failed_games: 0
   min_balance: 0.2
 """
@@ -372,34 +374,55 @@ def _seat_table(rate, lo, hi):
                          "ci_high": [hi], "mean_score": [0.0]})
 
 
-def test_strict_compares_the_estimate_and_non_strict_the_whole_interval():
+def test_checks_pass_fail_or_stay_inconclusive_by_the_whole_interval():
     t = {"seat": _seat_table(0.40, 0.31, 0.50)}
-    strict = evaluate({"max_seat_win_rate": {"threshold": 0.35, "strict": True}}, t, 100, 0)[0]
-    loose = evaluate({"max_seat_win_rate": {"threshold": 0.35, "strict": False}}, t, 100, 0)[0]
-    assert not strict.passed and loose.passed  # 40% > 35%, but the interval reaches down to 31%
-    assert evaluate({"max_seat_win_rate": {"threshold": 0.30, "strict": False}}, t, 100, 0)[0].passed is False
-    assert evaluate({"min_seat_win_rate": {"threshold": 0.45}}, t, 100, 0)[0].passed is False
-    assert evaluate({"min_seat_win_rate": {"threshold": 0.45, "strict": False}}, t, 100, 0)[0].passed
+
+    def status(name, thr, strict=True, tables=t, played=100, failed=0):
+        return evaluate({name: {"threshold": thr, "strict": strict}}, tables, played, failed)[0].status
+
+    # max 35%: the interval 31-50% straddles it -> inconclusive; strict: false counts that as a pass
+    assert status("max_seat_win_rate", 0.35) == "inconclusive"
+    assert status("max_seat_win_rate", 0.35, strict=False) == "pass"
+    assert status("max_seat_win_rate", 0.30, strict=False) == "fail"  # whole interval above 30%
+    assert status("max_seat_win_rate", 0.50) == "pass"  # whole interval at most 50%
+    assert status("min_seat_win_rate", 0.45) == "inconclusive"
+    assert status("min_seat_win_rate", 0.31) == "pass" and status("min_seat_win_rate", 0.51) == "fail"
     fp = {"first_player": pl.DataFrame([{"rate": 0.2, "expected": 0.25, "advantage": -0.05, "adv_low": -0.09,
                                          "adv_high": -0.01}])}
-    # a first-player *disadvantage* counts too (absolute value)
-    assert not evaluate({"max_first_player_advantage": {"threshold": 0.04}}, fp, 100, 0)[0].passed
-    assert evaluate({"max_first_player_advantage": {"threshold": 0.04, "strict": False}}, fp, 100, 0)[0].passed
+    # a first-player *disadvantage* counts too (absolute value): -9 to -1 points against ±4, ±0.5 and ±10
+    assert status("max_first_player_advantage", 0.04, tables=fp) == "inconclusive"
+    assert status("max_first_player_advantage", 0.005, tables=fp) == "fail"
+    assert status("max_first_player_advantage", 0.10, tables=fp) == "pass"
     nothing = evaluate({"max_seat_win_rate": {"threshold": 0.5}}, {}, 0, 0)[0]
-    assert not nothing.passed and math.isnan(nothing.estimate)  # no evidence is not a pass
-    assert evaluate({"max_failed_games": {"threshold": 2}}, {}, 10, 3)[0].passed is False
+    assert nothing.status == "fail" and math.isnan(nothing.estimate)  # no evidence is not a pass
+    assert status("max_failed_games", 2, tables={}, played=10, failed=3) == "fail"
+    assert status("max_failed_games", 3, tables={}, played=10, failed=3) == "pass"
+
+
+def test_exit_status_maps_inconclusive():
+    from sim.analysis.checks import CheckResult, exit_status
+
+    def r(status):
+        return CheckResult("max_seat_win_rate", 0.3, True, status, "seat 0", 0.3, 0.2, 0.4)
+
+    assert exit_status([r("pass"), r("pass")]) == 0
+    assert exit_status([r("pass"), r("fail"), r("inconclusive")]) == 1
+    assert exit_status([r("pass"), r("inconclusive")]) == 3
+    assert exit_status([r("inconclusive")], "pass") == 0 and exit_status([r("inconclusive")], "fail") == 1
+    assert exit_status([r("fail")], "pass") == 1  # a failure is never mapped away
 
 
 def test_check_lines_say_what_was_tested_and_advantage_is_in_points():
     from sim.analysis.checks import CheckResult
 
-    loose = CheckResult("max_seat_win_rate", 0.32, False, True, "seat 2", 0.35, 0.221, 0.505)
-    assert loose.line() == "PASS max_seat_win_rate: seat 2 35.0% (22.1–50.5%) (test: interval not wholly above 32.0%)"
-    low = CheckResult("min_seat_win_rate", 0.18, True, True, "seat 3", 0.245, 0.219, 0.273)
-    assert low.line().endswith("(test: estimate >= 18.0%)")
-    adv = CheckResult("max_first_player_advantage", 0.05, True, True, "seat 0 − expected", 0.012, -0.015, 0.04)
+    loose = CheckResult("max_seat_win_rate", 0.32, False, "inconclusive", "seat 2", 0.35, 0.221, 0.505)
+    assert loose.line() == ("INCONCLUSIVE max_seat_win_rate: seat 2 35.0% (22.1–50.5%) "
+                            "(test: 95% interval wholly <= 32.0%)")
+    low = CheckResult("min_seat_win_rate", 0.18, True, "pass", "seat 3", 0.245, 0.219, 0.273, level="99%")
+    assert low.line().endswith("(test: 99% interval wholly >= 18.0%)")
+    adv = CheckResult("max_first_player_advantage", 0.05, True, "pass", "seat 0 − expected", 0.012, -0.015, 0.04)
     assert adv.line() == ("PASS max_first_player_advantage: seat 0 − expected +1.2 pp (-1.5 to +4.0 pp) "
-                          "(test: |estimate| <= 5.0 pp)")
+                          "(test: 95% interval wholly within ±5.0 pp)")
 
 
 @pytest.mark.integration

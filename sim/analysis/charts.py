@@ -17,8 +17,8 @@ def _err(value, low, high) -> list:
     return [np.clip(value - low, 0, None), np.clip(high - value, 0, None)]
 
 
-def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: str) -> Figure:
-    """Bar chart of ``win_rate`` per ``by`` with 95% Wilson intervals (from ``win_table``), in %.
+def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: str, level: str = "95%") -> Figure:
+    """Bar chart of ``win_rate`` per ``by`` with Wilson intervals at ``level`` (from ``win_table``), in %.
 
     ``expected`` (a proportion) is drawn as a dashed line, e.g. 1/players for seats.
     """
@@ -30,7 +30,7 @@ def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: 
     high = table["ci_high"].to_numpy() * 100
     x = range(len(labels))
     ax.bar(x, rate, color="#4C72B0", alpha=0.85, label="win rate")
-    ax.errorbar(x, rate, yerr=_err(rate, low, high), fmt="none", ecolor="black", capsize=6, label="95% Wilson interval")
+    ax.errorbar(x, rate, yerr=_err(rate, low, high), fmt="none", ecolor="black", capsize=6, label=f"{level} Wilson interval")
     for xi, r, h in zip(x, rate, high, strict=True):  # above the interval: clear of bars and lines
         ax.annotate(f"{r:.1f}%", (xi, h), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8,
                     bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
@@ -42,7 +42,7 @@ def win_rate_chart(table: pl.DataFrame, by: str, expected: float | None, title: 
     top = float(np.nanmax(high)) if len(high) and not np.isnan(high).all() else 80.0
     ax.set_ylim(0, min(100.0, top * 1.2 + 5))
     ax.set_title(title)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)  # outside the axes: never over the bars
     return fig
 
 
@@ -66,10 +66,10 @@ def game_length_chart(games: pl.DataFrame, column: str = "n_decisions", unit: st
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = fig.add_subplot()
     values = games.filter(~pl.col("failed"))[column].drop_nulls().to_numpy()
-    ax.hist(values, bins=min(40, max(5, len(set(values.tolist())))), color="#55A868", edgecolor="white")
+    ax.hist(values, bins=histogram_bins(values), color="#55A868", edgecolor="white")
     if len(values):
         ax.axvline(values.mean(), color="black", linestyle="--", label=f"mean {values.mean():.1f}")
-        ax.legend(fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
     ax.set_title(f"Game length in {unit}")
@@ -78,8 +78,8 @@ def game_length_chart(games: pl.DataFrame, column: str = "n_decisions", unit: st
 
 def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlabel: str, unit: str = "%",
                    expected: float | None = None, scale: float = 100.0, muted: list[bool] | None = None,
-                   marks: list[float] | None = None, marks_label: str = "expected", expected_label: str = "expected"
-                   ) -> Figure:
+                   marks: list[float] | None = None, marks_label: str = "expected", expected_label: str = "expected",
+                   level: str = "95%") -> Figure:
     """Horizontal dot-and-whisker chart: ``value`` per ``label`` row with ``ci_low``/``ci_high``.
 
     Proportions are drawn in % (``scale`` 100); ``expected`` as a dashed line; rows flagged in
@@ -108,15 +108,15 @@ def interval_chart(table: pl.DataFrame, label: str, value: str, title: str, xlab
     if expected is not None:
         ax.axvline(expected * scale, color="#C44E52", linestyle="--", label=f"{expected_label} {expected * scale:.1f}{unit}")
     if expected is not None or marks is not None:
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     ax.set_yticks(y, names, fontsize=8 if rows > 12 else 9)
-    ax.set_xlabel(f"{xlabel} ({unit}); whiskers: 95% interval")
+    ax.set_xlabel(f"{xlabel} ({unit}); whiskers: {level} interval")
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     return fig
 
 
-def head_to_head_chart(h2h: pl.DataFrame) -> Figure:
+def head_to_head_chart(h2h: pl.DataFrame, level: str = "95%") -> Figure:
     """Heat map: cell (row A, column B) = % of meetings where A finishes above B, with its interval."""
     names = sorted(set(h2h["strategy_a"].to_list()) | set(h2h["strategy_b"].to_list()))
     k = len(names)
@@ -137,7 +137,7 @@ def head_to_head_chart(h2h: pl.DataFrame) -> Figure:
     ax.set_yticks(range(k), names)
     ax.set_xlabel("opponent B")
     ax.set_ylabel("strategy A")
-    ax.set_title("Head to head: % of meetings where A finishes above B (95% Wilson interval)")
+    ax.set_title(f"Head to head: % of meetings where A finishes above B ({level} Wilson interval)")
     fig.colorbar(im, ax=ax, label="A above B (%)")
     return fig
 
@@ -154,12 +154,12 @@ def ratings_chart(ratings: pl.DataFrame) -> Figure:
     ax.set_yticks(y, t["strategy"].to_list())
     ax.set_xlabel("openskill rating (Plackett-Luce; start 25 ± 8.33)")
     ax.set_title("Strategy ratings, games in game-index order")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     return fig
 
 
-def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points") -> Figure:
+def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points", level: str = "95%") -> Figure:
     """Box plot of final scores per ``by`` with the mean and its bootstrap interval (from ``score_table``)."""
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = fig.add_subplot()
@@ -171,29 +171,40 @@ def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str =
     mean = m["mean"].to_numpy()
     ax.errorbar(x, mean, yerr=_err(mean, m["ci_low"].fill_null(float("nan")).to_numpy(),
                                 m["ci_high"].fill_null(float("nan")).to_numpy()),
-                fmt="D", color="#C44E52", capsize=5, label="mean, 95% bootstrap interval")
+                fmt="D", color="#C44E52", capsize=5, label=f"mean, {level} bootstrap interval")
     ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if by == "strategy" else 0)
     ax.set_xlabel("seat (0 = start player)" if by == "seat" else by)
     ax.set_ylabel(f"final score ({unit})")
     ax.set_title(f"Final score by {by} (box: quartiles, whiskers 1.5 IQR)")
-    ax.legend(fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     return fig
 
 
+def histogram_bins(values: np.ndarray) -> np.ndarray | int:
+    """Bin edges: for whole numbers (scores, margins, rounds) edges at k − 0.5, so every bar is
+    centred on whole values (width 1, or a whole step keeping at most 40 bars); else up to 40 bins."""
+    values = np.asarray(values, float)
+    if len(values) and np.all(values == np.round(values)):
+        lo, hi = float(values.min()), float(values.max())
+        step = max(1, int(np.ceil((hi - lo + 1) / 40)))
+        return np.arange(lo - 0.5, hi + step + 0.5, step)
+    return min(40, max(5, len(np.unique(values))))
+
+
 def histogram_chart(values: np.ndarray, xlabel: str, title: str, mean_ci: tuple[float, float] | None = None,
-                    colour: str = "#55A868") -> Figure:
-    """Histogram of per-game values with the mean and its 95% interval shaded."""
+                    colour: str = "#55A868", level: str = "95%") -> Figure:
+    """Histogram of per-game values (integer-aligned bins for whole numbers) with the mean and its
+    interval at ``level`` shaded."""
     fig = Figure(figsize=(7, 3.6), layout="constrained")
     ax = fig.add_subplot()
     values = np.asarray(values, float)
     if len(values):
-        distinct = len(np.unique(values))
-        ax.hist(values, bins=min(40, max(5, distinct)), color=colour, edgecolor="white")
+        ax.hist(values, bins=histogram_bins(values), color=colour, edgecolor="white")
         ax.axvline(values.mean(), color="black", linestyle="--", label=f"mean {values.mean():.2f}")
         if mean_ci and not any(np.isnan(mean_ci)):
             ax.axvspan(mean_ci[0], mean_ci[1], color="black", alpha=0.15,
-                       label=f"95% interval {mean_ci[0]:.2f}–{mean_ci[1]:.2f}")
-        ax.legend(fontsize=8)
+                       label=f"{level} interval {mean_ci[0]:.2f}–{mean_ci[1]:.2f}")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title)
@@ -226,5 +237,5 @@ def sweep_chart(table: pl.DataFrame, x: str, title: str, ylabel: str, scale: flo
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncols=2)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     return fig

@@ -1,9 +1,12 @@
 """Nightly checks (``sim check``): thresholds from a config's ``checks:`` evaluated on a run.
 
-A check fails when the estimate breaks its threshold (``strict: true``, the default), or, with
-``strict: false``, only when the whole 95% interval does. ``max_*`` checks over several seats or
-strategies fail when any of them breaks the threshold and report the worst one.
-Exit status of ``sim check``: 0 all pass, 1 any fails, 2 bad input.
+Each check ends in one of three states, judged on its interval (at the run's confidence level):
+**pass** when the whole interval is on the good side of the threshold, **fail** when the whole
+interval is on the bad side, **inconclusive** when the interval straddles it (more games would
+decide). ``strict: false`` counts an inconclusive check as a pass. ``max_*`` checks over several
+seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
+``max_failed_games`` is a count (pass or fail). Exit status of ``sim check``: 0 all pass, 1 any
+fails, 3 none fails but some are inconclusive (``--inconclusive pass|fail`` maps it), 2 bad input.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from .findings import pct
+from .stats import wilson
 
 DESCRIPTIONS = {
     "max_seat_win_rate": "every seat's win rate at most the threshold",
@@ -25,25 +29,39 @@ DESCRIPTIONS = {
     "max_strategy_win_rate": "every strategy's win rate at most the threshold",
     "min_strategy_win_rate": "every strategy's win rate at least the threshold",
     "max_first_player_advantage": "|seat 0 win rate − expected share| at most the threshold",
-    "max_truncated_share": "share of games truncated at the decision cap at most the threshold",
+    "max_truncated_share": "share of games stalled or stopped at a cap (round or decision) at most the threshold",
+    "max_stalled": "share of games ending stalled (nobody could change the outcome) at most the threshold",
     "max_failed_games": "number of failed games at most the threshold",
     "min_balance": "Ludii Balance (1 − largest gap between seats' win rates) at least the threshold",
     "max_drawishness": "Ludii Drawishness (shared wins or no winner) at most the threshold",
     "min_completion": "Ludii Completion (games ending with a winner) at least the threshold",
 }
+PASS, FAIL, UNDECIDED = "pass", "fail", "inconclusive"
 
 
 @dataclass
 class CheckResult:
+    """One evaluated check: ``status`` pass / fail / inconclusive; estimate and interval as
+    proportions (a count for ``max_failed_games``); ``level`` the interval's confidence (``95%``)."""
+
     name: str
     threshold: float
     strict: bool
-    passed: bool
+    status: str
     subject: str
     estimate: float
     ci_low: float
     ci_high: float
     detail: str = ""
+    level: str = "95%"
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+    @property
+    def decided(self) -> bool:
+        return self.status != UNDECIDED
 
     @property
     def count(self) -> bool:
@@ -72,112 +90,160 @@ class CheckResult:
         return f"{self.threshold:g}" if self.count else self._num(self.threshold)
 
     def test_text(self) -> str:
-        """What was tested, e.g. ``interval not wholly above 32.0%``."""
+        """What was tested, e.g. ``95% interval wholly <= 32.0%``."""
         thr = self.threshold_text()
         if self.count:
             return f"count <= {thr}"
         if self.points:
-            return f"|estimate| <= {thr}" if self.strict else f"interval not wholly outside ±{thr}"
-        if self.name.startswith("max"):
-            return f"estimate <= {thr}" if self.strict else f"interval not wholly above {thr}"
-        return f"estimate >= {thr}" if self.strict else f"interval not wholly below {thr}"
+            return f"{self.level} interval wholly within ±{thr}"
+        return f"{self.level} interval wholly {'<=' if self.name.startswith('max') else '>='} {thr}"
+
+    def word(self) -> str:
+        return {PASS: "PASS", FAIL: "FAIL", UNDECIDED: "INCONCLUSIVE"}[self.status]
 
     def line(self) -> str:
         subject = f"{self.subject} " if self.subject else ""
         tail = f"; {self.detail}" if self.detail else ""
-        return (f"{'PASS' if self.passed else 'FAIL'} {self.name}: {subject}{self.value_text()} "
-                f"(test: {self.test_text()}){tail}")
+        return f"{self.word()} {self.name}: {subject}{self.value_text()} (test: {self.test_text()}){tail}"
 
     def row(self) -> dict:
-        return {"check": self.name, "worst": self.subject, "estimate (95% CI)": self.value_text(),
-                "test": self.test_text(),
-                "result": "pass" if self.passed else "FAIL"}
+        return {"check": self.name, "worst": self.subject, f"estimate ({self.level} CI)": self.value_text(),
+                "test": self.test_text(), "result": self.status if self.status != FAIL else "FAIL"}
 
 
-def _breaks(kind: str, est: float, lo: float, hi: float, thr: float, strict: bool) -> bool:
-    if math.isnan(est):
-        return True  # nothing to show the threshold holds
+def judge(kind: str, est: float, lo: float, hi: float, thr: float) -> str:
+    """pass / fail / inconclusive of one estimate and interval against a ``max`` or ``min`` threshold.
+    A missing interval counts as the point estimate; a missing estimate fails (no evidence)."""
+    if est is None or math.isnan(est):
+        return FAIL
+    lo = est if lo is None or math.isnan(lo) else lo
+    hi = est if hi is None or math.isnan(hi) else hi
     if kind == "max":
-        return est > thr if strict else lo > thr
-    return est < thr if strict else hi < thr
+        return FAIL if lo > thr else PASS if hi <= thr else UNDECIDED
+    return FAIL if hi < thr else PASS if lo >= thr else UNDECIDED
+
+
+def _lenient(r: CheckResult) -> CheckResult:
+    """``strict: false``: an inconclusive check counts as a pass (said in its detail)."""
+    if r.status == UNDECIDED and not r.strict:
+        r.status = PASS
+        r.detail = "; ".join(filter(None, [r.detail, "undecided, counted as a pass (strict: false)"]))
+    return r
+
+
+def _none(name: str, thr: float, strict: bool, why: str, subject: str = "") -> CheckResult:
+    return CheckResult(name, thr, strict, FAIL, subject, math.nan, math.nan, math.nan, why)
 
 
 def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, strict: bool) -> CheckResult:
     if table is None or table.is_empty():
-        return CheckResult(name, thr, strict, False, "", math.nan, math.nan, math.nan, "no complete game")
+        return _none(name, thr, strict, "no complete game")
     rows = list(table.iter_rows(named=True))
-    broken = [r for r in rows if _breaks(kind, r["win_rate"], r["ci_low"], r["ci_high"], thr, strict)]
-    key = (lambda r: r["win_rate"]) if strict else (lambda r: r["ci_low"] if kind == "max" else r["ci_high"])
-    worst = (max if kind == "max" else min)(broken or rows, key=key)
-    detail = f"{len(broken)} of {len(rows)} {by}s break it" if broken else ""
-    return CheckResult(name, thr, strict, not broken, f"{by} {worst[by]}", worst["win_rate"], worst["ci_low"],
+    status = [judge(kind, r["win_rate"], r["ci_low"], r["ci_high"], thr) for r in rows]
+    edge = (lambda r: r["ci_high"]) if kind == "max" else (lambda r: -r["ci_low"])  # nearest the bad side
+    for want in (FAIL, UNDECIDED, PASS):
+        picked = [r for r, s in zip(rows, status, strict=True) if s == want]
+        if picked:
+            worst = max(picked, key=edge)
+            break
+    n_fail, n_und = status.count(FAIL), status.count(UNDECIDED)
+    overall = FAIL if n_fail else UNDECIDED if n_und else PASS
+    plural = "strategies" if by == "strategy" else f"{by}s"
+    detail = ", ".join(filter(None, [f"{n_fail} of {len(rows)} {plural} fail" if n_fail else "",
+                                     f"{n_und} of {len(rows)} undecided" if n_und else ""]))
+    return CheckResult(name, thr, strict, overall, f"{by} {worst[by]}", worst["win_rate"], worst["ci_low"],
                        worst["ci_high"], detail)
 
 
-def evaluate(checks: dict, tables: dict[str, pl.DataFrame], games_played: int, failed: int) -> list[CheckResult]:
-    """Evaluate ``checks`` (``{name: {threshold, strict}}``) on a report's tables (``Report.tables``)."""
+def _share(name: str, t: pl.DataFrame | None, reasons: tuple[str, ...], thr: float, strict: bool) -> CheckResult:
+    """A ``max_*`` check of the share of games that ended for one of ``reasons`` (``end_reasons`` table)."""
+    if t is None or not t.height:
+        return _none(name, thr, strict, "no game played")
+    r = t.filter(pl.col("reason").is_in(list(reasons)))
+    count, games = int(r["count"].sum()), int(t["games"][0])
+    lo, hi = wilson(count, games, float(t["confidence"][0]) if "confidence" in t.columns else 0.95)
+    est = count / games if games else math.nan
+    return CheckResult(name, thr, strict, judge("max", est, lo, hi, thr), " or ".join(reasons), est, lo, hi,
+                       f"{count} of {games} games")
+
+
+def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: int, failed: int) -> CheckResult:
+    thr, strict = float(spec["threshold"]), bool(spec.get("strict", True))
+    kind = name[:3]
+    if name in ("max_seat_win_rate", "min_seat_win_rate"):
+        return _groups(name, kind, tables.get("seat"), "seat", thr, strict)
+    if name in ("max_strategy_win_rate", "min_strategy_win_rate"):
+        return _groups(name, kind, tables.get("strategy"), "strategy", thr, strict)
+    if name == "max_first_player_advantage":
+        fp = tables.get("first_player")
+        if fp is None or fp.is_empty():
+            return _none(name, thr, strict, "no complete game")
+        r = fp.row(0, named=True)
+        adv, lo, hi = r["advantage"], r["adv_low"], r["adv_high"]
+        status = FAIL if (lo > thr or hi < -thr) else PASS if (-thr <= lo and hi <= thr) else UNDECIDED
+        return CheckResult(name, thr, strict, status, "seat 0 − expected", adv, lo, hi,
+                           f"seat 0 wins {pct(r['rate'])}, expected {pct(r['expected'])}")
+    if name == "max_truncated_share":
+        return _share(name, tables.get("end_reasons"), ("stalled", "round_cap", "decision_cap"), thr, strict)
+    if name == "max_stalled":
+        return _share(name, tables.get("end_reasons"), ("stalled",), thr, strict)
+    if name == "max_failed_games":
+        return CheckResult(name, thr, True, PASS if failed <= thr else FAIL, "failed games", float(failed),
+                           math.nan, math.nan, f"of {games_played} played")
+    if name in ("min_balance", "max_drawishness", "min_completion"):
+        fig = {"min_balance": "Balance", "max_drawishness": "Drawishness", "min_completion": "Completion"}[name]
+        t = tables.get("ludii")
+        r = t.filter(pl.col("figure") == fig).row(0, named=True) if t is not None and t.height and fig in t["figure"].to_list() else None
+        if r is None:
+            return _none(name, thr, strict, "no complete game", fig)
+        lo = r["ci_low"] if r["ci_low"] is not None else math.nan
+        hi = r["ci_high"] if r["ci_high"] is not None else math.nan
+        return CheckResult(name, thr, strict, judge(kind, r["value"], lo, hi, thr), fig, r["value"], lo, hi)
+    raise KeyError(name)  # pragma: no cover - config validation rejects unknown names
+
+
+def evaluate(checks: dict, tables: dict[str, pl.DataFrame], games_played: int, failed: int,
+             level: str = "95%") -> list[CheckResult]:
+    """Evaluate ``checks`` (``{name: {threshold, strict}}``) on a report's tables (``Report.tables``);
+    ``level``: the confidence of those tables' intervals, as the results print it."""
     out = []
     for name, spec in checks.items():
-        spec = spec if isinstance(spec, dict) else spec.model_dump()
-        thr, strict = float(spec["threshold"]), bool(spec.get("strict", True))
-        kind = name[:3]
-        if name in ("max_seat_win_rate", "min_seat_win_rate"):
-            out.append(_groups(name, kind, tables.get("seat"), "seat", thr, strict))
-        elif name in ("max_strategy_win_rate", "min_strategy_win_rate"):
-            out.append(_groups(name, kind, tables.get("strategy"), "strategy", thr, strict))
-        elif name == "max_first_player_advantage":
-            fp = tables.get("first_player")
-            if fp is None or fp.is_empty():
-                out.append(CheckResult(name, thr, strict, False, "", math.nan, math.nan, math.nan, "no complete game"))
-                continue
-            r = fp.row(0, named=True)
-            adv, lo, hi = r["advantage"], r["adv_low"], r["adv_high"]
-            broke = abs(adv) > thr if strict else (lo > thr or hi < -thr)
-            out.append(CheckResult(name, thr, strict, not broke, "seat 0 − expected", adv, lo, hi,
-                                   f"seat 0 wins {pct(r['rate'])}, expected {pct(r['expected'])}"))
-        elif name == "max_truncated_share":
-            t = tables.get("outcomes")
-            r = t.filter(pl.col("outcome").str.starts_with("truncated")).row(0, named=True) if t is not None and t.height else None
-            if r is None:
-                out.append(CheckResult(name, thr, strict, False, "", math.nan, math.nan, math.nan, "no game played"))
-                continue
-            out.append(CheckResult(name, thr, strict, not _breaks("max", r["share"], r["ci_low"], r["ci_high"], thr, strict),
-                                   "truncated", r["share"], r["ci_low"], r["ci_high"], f"{r['count']} of {r['games']} games"))
-        elif name == "max_failed_games":
-            out.append(CheckResult(name, thr, True, failed <= thr, "failed games", float(failed), math.nan, math.nan,
-                                   f"of {games_played} played"))
-        elif name in ("min_balance", "max_drawishness", "min_completion"):
-            fig = {"min_balance": "Balance", "max_drawishness": "Drawishness", "min_completion": "Completion"}[name]
-            t = tables.get("ludii")
-            r = t.filter(pl.col("figure") == fig).row(0, named=True) if t is not None and t.height and fig in t["figure"].to_list() else None
-            if r is None:
-                out.append(CheckResult(name, thr, strict, False, fig, math.nan, math.nan, math.nan, "no complete game"))
-                continue
-            lo = r["ci_low"] if r["ci_low"] is not None else math.nan
-            hi = r["ci_high"] if r["ci_high"] is not None else math.nan
-            out.append(CheckResult(name, thr, strict, not _breaks(kind, r["value"], lo, hi, thr, strict), fig,
-                                   r["value"], lo, hi))
-        else:  # pragma: no cover - config validation rejects unknown names
-            raise KeyError(name)
+        r = _one(name, spec if isinstance(spec, dict) else spec.model_dump(), tables, games_played, failed)
+        r.level = level
+        out.append(_lenient(r))
     return out
 
 
+def exit_status(results: list[CheckResult], inconclusive: str | None = None) -> int:
+    """0 all pass, 1 any fails, 3 none fails but some are inconclusive; ``inconclusive`` ("pass" or
+    "fail") maps that 3 to 0 or 1 for CI systems that know only two states."""
+    if any(r.status == FAIL for r in results):
+        return 1
+    if any(r.status == UNDECIDED for r in results):
+        return {"pass": 0, "fail": 1}.get(inconclusive or "", 3)
+    return 0
+
+
 def write_junit(path: Path, results: list[CheckResult], suite: str, properties: dict, seconds: float) -> None:
-    """A JUnit XML file with one test case per check (failures carry the check's line)."""
-    failures = sum(not r.passed for r in results)
+    """A JUnit XML file with one test case per check: failures carry the check's line, an
+    inconclusive check is ``<skipped>`` with its interval in the message."""
+    failures = sum(r.status == FAIL for r in results)
+    skipped = sum(r.status == UNDECIDED for r in results)
     root = ET.Element("testsuites", name="sim check", tests=str(len(results)), failures=str(failures),
                       errors="0", time=f"{seconds:.3f}")
     ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)), failures=str(failures), errors="0",
-                       skipped="0", time=f"{seconds:.3f}", timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
+                       skipped=str(skipped), time=f"{seconds:.3f}", timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
                        hostname=platform.node())
     props = ET.SubElement(ts, "properties")
     for k, v in properties.items():
         ET.SubElement(props, "property", name=str(k), value=str(v))
     for r in results:
         tc = ET.SubElement(ts, "testcase", classname=suite, name=r.name, time="0")
-        if not r.passed:
+        if r.status == FAIL:
             f = ET.SubElement(tc, "failure", message=r.line(), type="ThresholdBroken")
             f.text = f"{r.line()}\ncheck: {DESCRIPTIONS.get(r.name, r.name)}"
+        elif r.status == UNDECIDED:  # not yet known: the interval straddles the threshold
+            ET.SubElement(tc, "skipped", message=r.line())
         out = ET.SubElement(tc, "system-out")
         out.text = f"{r.line()}\n{DESCRIPTIONS.get(r.name, '')}"
     ET.indent(root)

@@ -42,6 +42,8 @@ class Report:
     charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)  # name -> (caption, figure maker) to render
     chart_errors: dict[str, str] = field(default_factory=dict)  # name -> why the figure could not be drawn
     solo: bool = False  # a one-player game: scores and titles, no win rates
+    verdict: str = ""  # one sentence starting "Verdict:" that opens the report
+    level: str = "95%"  # the confidence level of every interval
 
 
 def fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:
@@ -91,11 +93,16 @@ def render_figures(rep: Report) -> None:
         rep.figures[name] = (caption, buf.getvalue())
 
 
+def md_cell(v) -> str:
+    """A Markdown table cell: ``|`` escaped (it would end the cell), line breaks as spaces."""
+    return str(v).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
 def md_table(df: pl.DataFrame) -> str:
     cols = df.columns
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(md_cell(c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for row in df.iter_rows():
-        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+        lines.append("| " + " | ".join(md_cell(v) for v in row) + " |")
     return "\n".join(lines)
 
 
@@ -110,6 +117,7 @@ STYLE = ("body{font-family:system-ui,sans-serif;max-width:64em;margin:2em auto;p
          "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f3f3f3}"
          "td:first-child,th:first-child{text-align:left}img{max-width:100%}figure{margin:1em 0}"
          "figcaption{font-size:.85em;color:#555}.findings li{margin:.3em 0}.fail{color:#b00;font-weight:bold}"
+         ".undecided{color:#a60;font-weight:bold}p.verdict{font-size:1.1em;border-left:4px solid #4C72B0;padding-left:.6em}"
          ".pass{color:#070;font-weight:bold}p.intro{color:#444}")
 
 
@@ -122,14 +130,18 @@ def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tupl
     (run_dir / "figures").mkdir(exist_ok=True)
     for name, (_, png) in rep.figures.items():
         (run_dir / "figures" / f"{name}.png").write_bytes(png)
-    md = [f"# {rep.title}", "", "## Findings", ""] + [f"- {f}" for f in rep.findings]
-    body = [f"<h1>{html.escape(rep.title)}</h1>", "<h2>Findings</h2><ul class='findings'>"]
+    md = [f"# {rep.title}", ""] + ([f"**{rep.verdict}**", ""] if rep.verdict else [])
+    md += ["## Findings", ""] + [f"- {f}" for f in rep.findings]
+    body = [f"<h1>{html.escape(rep.title)}</h1>"] + ([f"<p class='verdict'><b>{html.escape(rep.verdict)}</b></p>"]
+                                                     if rep.verdict else [])
+    body += ["<h2>Findings</h2><ul class='findings'>"]
     body += [f"<li>{html.escape(f)}</li>" for f in rep.findings] + ["</ul>"]
     if checks:
         ct = pl.DataFrame([c.row() for c in checks])
         md += ["", "## Checks", "", md_table(ct)]
         body += ["<h2>Checks</h2>", html_table(ct).replace("<td>FAIL</td>", "<td class='fail'>FAIL</td>")
-                 .replace("<td>pass</td>", "<td class='pass'>pass</td>")]
+                 .replace("<td>pass</td>", "<td class='pass'>pass</td>")
+                 .replace("<td>inconclusive</td>", "<td class='undecided'>inconclusive</td>")]
     md += ["", "## Run", ""] + [f"- **{k}**: {v}" for k, v in rep.facts]
     body += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in rep.facts] + ["</ul>"]
     for sec in rep.sections:

@@ -1,14 +1,15 @@
 """Findings: short plain sentences for what the data support, and nothing else.
 
-A sentence claims a difference only when the test is significant (p < 0.05, Holm-adjusted within
-a family of claims) **and** the 95% interval excludes the expected value. Expected shares are the
+A sentence claims a difference only when the test is significant (p below 1 − the confidence level,
+0.05 by default, Holm-adjusted within a family of claims) **and** the interval excludes the expected
+value. Significant claims come first, ranked by effect size; the verdict names the largest. Expected shares are the
 pooled win rate (all wins / all player rows), which equals ``1/players`` only without shared wins.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -49,6 +50,26 @@ class Inputs:
     truncated: int
     failed: int
     seating: str = "rotate"
+    confidence: float = 0.95
+    ended: dict = field(default_factory=dict)  # end reason -> games (``end_reason_table``)
+
+    @property
+    def alpha(self) -> float:
+        return 1 - self.confidence
+
+    @property
+    def lev(self) -> str:
+        return f"{self.confidence * 100:g}%"
+
+
+@dataclass
+class Finding:
+    """One sentence; ``effect`` (a proportion, e.g. |win rate − expected|) ranks significant claims."""
+
+    text: str
+    effect: float = 0.0
+    significant: bool = False
+    tier: int = 0  # 0: seat and strategy win rates; 1: head to head and components (ranked after tier 0)
 
 
 def expected_note(exp: float, players: int) -> str:
@@ -57,58 +78,174 @@ def expected_note(exp: float, players: int) -> str:
     return f"expected {pct(exp)}, the pooled win rate with shared wins"
 
 
-def findings(x: Inputs) -> list[str]:
-    """The report's findings, most important first."""
-    out: list[str] = []
-    if x.complete == 0:
-        return ["No game completed: nothing can be said about balance."]
+def _claimed(r: dict, alpha: float) -> bool:
+    outside = r["ci_low"] > r["expected"] or r["ci_high"] < r["expected"]
+    return bool(outside and r["p_holm"] < alpha)
+
+
+def _points(lo: float, hi: float) -> str:
+    return f"{lo * 100:+.1f} to {hi * 100:+.1f} points"
+
+
+def _seat_findings(x: Inputs) -> list[Finding]:
     chi, p_chi = x.chi
-    seat_claims = []
-    if not math.isnan(p_chi) and p_chi < ALPHA:
-        for r in x.seat.iter_rows(named=True):
-            outside = r["ci_low"] > r["expected"] or r["ci_high"] < r["expected"]
-            if outside and r["p_holm"] < ALPHA:
-                what = "above" if r["win_rate"] > r["expected"] else "below"
-                if r["seat"] == 0:
-                    kind = "advantage" if what == "above" else "disadvantage"
-                    tail = f"first-player {kind} is significant ({pval(r['p_holm'])})"
-                else:
-                    tail = f"significantly {what} the expected share ({pval(r['p_holm'])})"
-                name = "Seat 0 (start player)" if r["seat"] == 0 else f"Seat {r['seat']}"
-                seat_claims.append(f"{name} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
-                                   f"{expected_note(r['expected'], x.players)}: {tail}.")
-        out += seat_claims
-        if not seat_claims:
-            out.append(f"Seat win rates differ (chi-square {chi:.1f}, {pval(p_chi)}), but no single seat's interval "
-                       "excludes the expected share; see the seat table.")
-    elif not math.isnan(p_chi):
-        widest = float((x.seat["ci_high"] - x.seat["ci_low"]).max()) / 2
-        out.append(f"No significant seat advantage (chi-square over seats {pval(p_chi)}); seat win rates are known"
-                   f" to within ±{widest * 100:.1f} points.")
-    labels = x.strategy["strategy"].to_list()
-    if x.seating == "fixed" and len(labels) > 1:
-        out.append("Seating is fixed (each strategy always holds the same seat): seat and strategy differences "
-                   "cannot be told apart; use seating: rotate to separate them.")
-    if len(labels) == 1:
-        out.append(f"Every seat plays {labels[0]}: strategy comparisons do not apply; seat figures show the game's own balance.")
-    else:
-        any_strat = False
-        for r in x.strategy.iter_rows(named=True):
-            outside = r["ci_low"] > r["expected"] or r["ci_high"] < r["expected"]
-            if outside and r["p_holm"] < ALPHA:
-                any_strat = True
-                what = "stronger" if r["win_rate"] > r["expected"] else "weaker"
-                out.append(f"Strategy {r['strategy']} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
-                           f"{expected_note(r['expected'], x.players)}: significantly {what} ({pval(r['p_holm'])}).")
-        if not any_strat:
-            out.append("No strategy's win rate differs significantly from the expected share.")
-        out += head_to_head_findings(x.h2h)
-    out += component_findings(x.components, x.min_sample)
-    if x.truncated:
-        out.append(f"{x.truncated} game(s) reached the decision cap ({pct(x.truncated / x.games)}) and are left out of win rates.")
-    if x.failed:
-        out.append(f"{x.failed} game(s) failed; see errors.parquet and `sim replay`.")
+    out: list[Finding] = []
+    if math.isnan(p_chi) or p_chi >= x.alpha:
+        if not math.isnan(p_chi):
+            widest = float((x.seat["ci_high"] - x.seat["ci_low"]).max()) / 2
+            out.append(Finding(f"No significant seat advantage (chi-square over seats {pval(p_chi)}); seat win rates are"
+                               f" known to within ±{widest * 100:.1f} points ({x.lev} intervals)."))
+        return out
+    for r in x.seat.iter_rows(named=True):
+        if not _claimed(r, x.alpha):
+            continue
+        what = "above" if r["win_rate"] > r["expected"] else "below"
+        if r["seat"] == 0:
+            kind = "advantage" if what == "above" else "disadvantage"
+            f = x.first
+            tail = (f"first-player {kind} is significant ({pval(r['p_holm'])}): "
+                    f"{f['advantage'] * 100:+.1f} points ({x.lev} CI {_points(f['adv_low'], f['adv_high'])})")
+        else:
+            tail = f"significantly {what} the expected share ({pval(r['p_holm'])})"
+        name = "Seat 0 (start player)" if r["seat"] == 0 else f"Seat {r['seat']}"
+        out.append(Finding(f"{name} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
+                           f"{expected_note(r['expected'], x.players)}: {tail}.", abs(r["win_rate"] - r["expected"]), True))
+    if not out:
+        out.append(Finding(f"Seat win rates differ (chi-square {chi:.1f}, {pval(p_chi)}), but no single seat's interval "
+                           "excludes the expected share; see the seat table."))
     return out
+
+
+def _first_player(x: Inputs, seat_claims: list[Finding]) -> list[Finding]:
+    """The first-player-advantage interval, unless the seat-0 claim already states it."""
+    f = x.first
+    if any(c.significant and c.text.startswith("Seat 0") for c in seat_claims) or not f or math.isnan(f["rate"]):
+        return []
+    sig = bool(f["p"] < x.alpha and (f["adv_low"] > 0 or f["adv_high"] < 0))
+    if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
+        return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
+                        f"{expected_note(f['expected'], x.players)}; no test applies (the expected share is 0 or 1).")]
+    return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
+                    f"{expected_note(f['expected'], x.players)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
+                    f"{_points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "
+                    f"(binomial test, {pval(f['p'])}).", abs(f["advantage"]) if sig else 0.0, sig)]
+
+
+def _strategy_findings(x: Inputs) -> list[Finding]:
+    labels = x.strategy["strategy"].to_list()
+    out: list[Finding] = []
+    if x.seating == "fixed" and len(labels) > 1:
+        out.append(Finding("Seating is fixed (each strategy always holds the same seat): seat and strategy differences "
+                           "cannot be told apart; use seating: permute to separate them."))
+    if len(labels) == 1:
+        out.append(Finding(f"Every seat plays {labels[0]}: strategy comparisons do not apply; seat figures show the "
+                           "game's own balance."))
+        return out
+    claims = []
+    for r in x.strategy.iter_rows(named=True):
+        if _claimed(r, x.alpha):
+            what = "stronger" if r["win_rate"] > r["expected"] else "weaker"
+            claims.append(Finding(f"Strategy {r['strategy']} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
+                                  f"{expected_note(r['expected'], x.players)}: significantly {what} "
+                                  f"({pval(r['p_holm'])}).", abs(r["win_rate"] - r["expected"]), True))
+    if not claims:
+        out.append(Finding("No strategy's win rate differs significantly from the expected share."))
+    h2h = [Finding(t, e, True, 1) for t, e in _h2h(x.h2h, x.alpha)]
+    return claims + h2h + out
+
+
+def _endings(x: Inputs) -> list[Finding]:
+    """How games ended, when not every game finished normally; a stall rate above 1% is its own finding."""
+    out = []
+    ended = x.ended or ({"truncated": x.truncated} if x.truncated else {})
+    stalled = ended.get("stalled", 0)
+    if stalled and x.games and stalled / x.games > 0.01:
+        out.append(Finding(f"{pct(stalled / x.games)} of games stalled ({stalled:,} of {x.games:,}): the engine ended "
+                           "them because no legal sequence of moves could change the outcome (e.g. every seat passing "
+                           "with nothing left to draw). They are left out of win rates; a stall rate above 1% usually "
+                           "means strategies that stop acting or a gap in the rules. Replay one with `sim replay`."))
+    elif stalled:
+        out.append(Finding(f"{stalled} game(s) stalled ({pct(stalled / x.games)}) and are left out of win rates."))
+    for key, what in (("round_cap", "the round cap"), ("decision_cap", "the decision cap"),
+                      ("truncated", "a stall or a cap (an older run folder does not tell them apart)")):
+        if ended.get(key):
+            out.append(Finding(f"{ended[key]} game(s) ended at {what} ({pct(ended[key] / x.games)}) and are left out "
+                               "of win rates."))
+    if x.failed:
+        out.append(Finding(f"{x.failed} game(s) failed; see errors.parquet and `sim replay`."))
+    return out
+
+
+def ranked_findings(x: Inputs) -> list[Finding]:
+    """Every finding: significant claims first (seat and strategy win rates, then head to head and
+    components; largest effect first within each), then the notes, then how games ended."""
+    if x.complete == 0:
+        return [Finding("No game completed: nothing can be said about balance."), *_endings(x)]
+    seat = _seat_findings(x)
+    strat = _strategy_findings(x)
+    comp = [Finding(t, e, sig, 1) for t, e, sig in _component_claims(x.components, x.min_sample, x.alpha)]
+    everything = seat + _first_player(x, seat) + strat + comp
+    claims = sorted((f for f in everything if f.significant), key=lambda f: (f.tier, -f.effect))
+    return claims + [f for f in everything if not f.significant] + _endings(x)
+
+
+def findings(x: Inputs) -> list[str]:
+    """The report's findings as sentences, significant claims first (largest effect first)."""
+    return [f.text for f in ranked_findings(x)]
+
+
+def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
+    """Significant seat and strategy imbalances: ``(name, effect, low, high, row)`` against the expected share."""
+    out = []
+    groups = [("seat", x.seat)] + ([("strategy", x.strategy)] if x.strategy.height > 1 else [])
+    for by, table in groups:
+        for r in table.iter_rows(named=True):
+            if _claimed(r, x.alpha):
+                name = "seat 0 (the start player)" if by == "seat" and r[by] == 0 else f"{by} {r[by]}"
+                exp = r["expected"]
+                out.append((name, r["win_rate"] - exp, r["ci_low"] - exp, r["ci_high"] - exp, r))
+    return sorted(out, key=lambda c: -abs(c[1]))
+
+
+def verdict(x: Inputs) -> str:
+    """One sentence starting ``Verdict:``: the largest significant seat or strategy imbalance with its
+    interval, or, when nothing is significant, the precision reached (the largest distance from the
+    expected share that the intervals still allow)."""
+    if x.complete == 0:
+        return "Verdict: no game completed, so nothing can be said about balance."
+    return _verdict_balance(x) + _left_out(x)
+
+
+def _left_out(x: Inputs) -> str:
+    """A warning after the verdict when more than 1% of the games did not finish normally."""
+    stopped = sum(x.ended.values()) if x.ended else x.truncated  # ended: reasons other than finished/failed
+    if not x.games or (stopped + x.failed) / x.games <= 0.01:
+        return ""
+    ended = x.ended or ({"truncated": x.truncated} if x.truncated else {})
+    parts = [f"{pct(n / x.games)} of the games {REASON_WORDS.get(k, k)}" for k, n in sorted(ended.items()) if n]
+    parts += [f"{pct(x.failed / x.games)} failed"] if x.failed else []
+    return f" Beware: {', '.join(parts)}; they are left out."
+
+
+REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decision_cap": "hit the decision cap",
+                "truncated": "were truncated"}
+
+
+def _verdict_balance(x: Inputs) -> str:
+    found = _imbalances(x)
+    if found:
+        name, eff, lo, hi, r = found[0]
+        more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
+        rest = f"; {len(found) - 1} more significant imbalance(s) below" if len(found) > 1 else ""
+        return (f"Verdict: {name} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
+                f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, Holm-adjusted "
+                f"{pval(r['p_holm'])}){rest}.")
+    tables = [x.seat] + ([x.strategy] if x.strategy.height > 1 else [])
+    reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
+                for t in tables for r in t.iter_rows(named=True))
+    who = "seat or strategy" if x.strategy.height > 1 else "seat"
+    return (f"Verdict: no {who} differs significantly from a fair share, and none differs by more than "
+            f"±{reach * 100:.1f} points ({x.lev} intervals, {x.complete:,} complete games).")
 
 
 def solo_findings(scores: pl.DataFrame, held: pl.DataFrame | None, games: int, truncated: int,
@@ -135,37 +272,63 @@ def solo_findings(scores: pl.DataFrame, held: pl.DataFrame | None, games: int, t
     return out
 
 
-def head_to_head_findings(h2h: pl.DataFrame) -> list[str]:
-    """A beats B when, over their decided meetings (ties left out), A is ahead more often than half:
-    sign test p < 0.05 after Holm's correction over the pairs, and the interval excludes 50%."""
+def _h2h(h2h: pl.DataFrame, alpha: float = ALPHA) -> list[tuple[str, float]]:
     out = []
     if h2h.is_empty():
         return out
     for r in h2h.iter_rows(named=True):
-        if r["p_holm"] < ALPHA and r["ahead_low"] > 0.5:
-            out.append(f"{r['strategy_a']} finishes above {r['strategy_b']} in "
-                       f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
-                       f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
-                       f" of the {r['decided']:,} decided ones (sign test, {pval(r['p_holm'])}, Holm-adjusted).")
+        if r["p_holm"] < alpha and r["ahead_low"] > 0.5:
+            out.append((f"{r['strategy_a']} finishes above {r['strategy_b']} in "
+                        f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
+                        f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
+                        f" of the {r['decided']:,} decided ones (sign test, {pval(r['p_holm'])}, Holm-adjusted).",
+                        r["ahead"] - 0.5))
     return out
 
 
-def component_findings(comp: pl.DataFrame, min_sample: int, limit: int = 8) -> list[str]:
+def head_to_head_findings(h2h: pl.DataFrame, alpha: float = ALPHA) -> list[str]:
+    """A beats B when, over their decided meetings (ties left out), A is ahead more often than half:
+    sign test p < alpha after Holm's correction over the pairs, and the interval excludes 50%."""
+    return [t for t, _ in _h2h(h2h, alpha)]
+
+
+def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
+                      limit: int = 8) -> list[tuple[str, float, bool]]:
+    """``(sentence, effect, significant)``: one sentence per component claimed (however many kinds it
+    was held as: a card built and sold is one card), largest effect first, then the notes."""
     if comp.is_empty():
         return []
     out = []
     claims = comp.filter(pl.col("claim")).with_columns(effect=(pl.col("win_rate") - pl.col("expected")).abs()) \
-        .sort("effect", descending=True)
-    for r in claims.head(limit).iter_rows(named=True):
+        .sort(["effect", "kind"], descending=[True, False])
+    by_name: dict[str, list[dict]] = {}
+    for r in claims.iter_rows(named=True):
+        by_name.setdefault(r["component"], []).append(r)
+    for name, rs in list(by_name.items())[:limit]:
+        r = rs[0]
         what = "above" if r["win_rate"] > r["expected"] else "below"
-        out.append(f"Seats with {r['kind']} '{r['component']}' win {pint(r['win_rate'], r['ci_low'], r['ci_high'])} "
-                   f"over {r['holders']:,} seat-games, {what} the {pct(r['expected'])} the same strategies win in the "
-                   f"same seats ({pval(r['p_holm'])}, Holm-adjusted; an association, not proof of cause).")
-    if claims.height > limit:
-        out.append(f"{claims.height - limit} more component(s) differ significantly; see the components table.")
+        kinds = [x["kind"] for x in rs]
+        same = all((x["holders"], x["wins"]) == (r["holders"], r["wins"]) for x in rs)
+        held = (f" (held as {' and '.join(kinds)}{', the same seat-games' if same else ''})" if len(rs) > 1
+                else f" ({r['kind']})")
+        others = "" if same else "; " + "; ".join(
+            f"as {x['kind']}: {pint(x['win_rate'], x['ci_low'], x['ci_high'])} over {x['holders']:,}" for x in rs[1:])
+        out.append((f"Seats with '{name}'{held} win {pint(r['win_rate'], r['ci_low'], r['ci_high'])} "
+                    f"over {r['holders']:,} seat-games, {what} the {pct(r['expected'])} the same strategies win in the "
+                    f"same seats ({pval(r['p_holm'])}, Holm-adjusted; an association, not proof of cause){others}.",
+                    r["effect"], True))
+    if len(by_name) > limit:
+        out.append((f"{len(by_name) - limit} more component(s) differ significantly; see the components table.", 0.0,
+                    False))
     few = comp.filter(~pl.col("enough")).height
     if few:
-        out.append(f"{few} of {comp.height} component(s) appear in fewer than {min_sample} seat-games: no claim is made about them.")
+        out.append((f"{few} of {comp.height} component(s) appear in fewer than {min_sample} seat-games: no claim is "
+                    "made about them.", 0.0, False))
     if not claims.height and comp.filter(pl.col("enough")).height:
-        out.append("No component's win rate differs significantly from the expected share.")
+        out.append(("No component's win rate differs significantly from the expected share.", 0.0, False))
     return out
+
+
+def component_findings(comp: pl.DataFrame, min_sample: int, limit: int = 8, alpha: float = ALPHA) -> list[str]:
+    """The component sentences (see ``_component_claims``)."""
+    return [t for t, _, _ in _component_claims(comp, min_sample, alpha, limit)]

@@ -13,19 +13,26 @@ from . import findings as fnd
 from . import sections, stats
 from .checks import evaluate
 from .document import Report, pct, render_figures, write_report
+from .seating import seating
 from .tables import RunTables, load_tables
 
 SOLO_SECTIONS = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
 
 
-def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> list[str]:
+def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tuple[list[str], str]:
+    """The findings (ranked) and the verdict sentence."""
     games, n = t.games, d.players
     trunc = int(games["truncated"].sum()) if games.height else 0
     failed = int(games["failed"].sum()) if games.height else t.errors.height
+    er = d.tables.get("end_reasons")
+    ended = ({r: c for r, c in zip(er["reason"], er["count"], strict=True) if r not in ("finished", "failed") and c}
+             if er is not None and er.height else {})
+    verdict = "Verdict: no game completed, so nothing can be said about balance."
     if inputs is not None:
-        found = fnd.findings(fnd.Inputs(players=n, components=comp, min_sample=d.min_sample, games=games.height,
-                                        complete=stats.complete_games(games).height, truncated=trunc, failed=failed,
-                                        seating=t.config.get("seating", "rotate"), **inputs))
+        x = fnd.Inputs(players=n, components=comp, min_sample=d.min_sample, games=games.height,
+                       complete=stats.complete_games(games).height, truncated=trunc, failed=failed,
+                       seating=t.config.get("seating", "rotate"), confidence=d.confidence, ended=ended, **inputs)
+        found, verdict = fnd.findings(x), fnd.verdict(x)
     else:
         found = ["No game completed: nothing can be said about balance."]
         if failed:
@@ -33,6 +40,9 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> lis
     if n == 1 and "score_strategy" in d.tables:  # nobody to beat: scores and titles, no win rates
         found = fnd.solo_findings(d.tables["score_strategy"], d.tables.get("component_distribution"), games.height,
                                   trunc, failed)
+        r = d.tables["score_strategy"].row(0, named=True)
+        verdict = (f"Verdict: one-player game; {r['strategy']} scores {r['mean']:.2f} on average ({d.lev} CI "
+                   f"{r['ci_low']:.2f}–{r['ci_high']:.2f}).")
     found += [f"Rules note: {note}" for note in t.manifest.get("notes", [])]
     if t.errors.height:  # name the failed games so they can be replayed
         idx = t.errors["game_index"].head(5).to_list()
@@ -41,16 +51,18 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> lis
                  f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
                  f" `sim replay {t.run_dir or 'RUN_DIR'} --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
                  for f in found]
-    return found
+    return found, verdict
 
 
-def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Report:
-    """Compute the report's figures, tables, sections, charts and findings from run tables.
+def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confidence: float | None = None) -> Report:
+    """Compute the report's figures, tables, sections, charts, findings and verdict from run tables.
 
     ``min_sample``: seat-games a component needs before any claim about it; ``n_resamples``:
-    bootstrap resamples (of whole games, seeded from the run's seed).
+    bootstrap resamples (of whole games, seeded from the run's seed); ``confidence``: the level
+    of every interval and test (default: the run config's ``confidence``, else 0.95).
     """
-    d = sections.Draft(t, min_sample, n_resamples)
+    level = confidence if confidence is not None else float(t.config.get("confidence", 0.95))
+    d = sections.Draft(t, min_sample, n_resamples, level)
     sections.stopping(d)
     sections.ludii(d)
     inputs = None
@@ -59,25 +71,28 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000) -> Repo
         inputs["h2h"] = sections.head_to_head(d)
         sections.scores(d)
     sections.length(d)
+    seating(d)
     comp = sections.components(d)
     sections.component_distribution(d)
-    found = _findings(t, d, inputs, comp)
+    found, verdict = _findings(t, d, inputs, comp)
     solo = d.players == 1 and "score_strategy" in d.tables
     secs, charts_ = d.sections, d.charts
     if solo:  # scores and titles first, no win rates or balance figures
         secs = sorted((s for s in secs if s.key in SOLO_SECTIONS), key=lambda s: SOLO_SECTIONS.index(s.key))
         charts_ = {k: v for k, v in charts_.items() if any(k in s.figures for s in secs)}
-    return Report(f"Balance report: {t.config['game']}" + (" (solo)" if solo else ""), sections.facts(t), found,
-                  d.tables, sections=secs, charts=charts_, solo=solo)
+    facts = sections.facts(t) + [("confidence level", f"{d.lev} (every interval; tests at p < {1 - level:.3g})")]
+    return Report(f"Balance report: {t.config['game']}" + (" (solo)" if solo else ""), facts, found,
+                  d.tables, sections=secs, charts=charts_, solo=solo, verdict=verdict, level=d.lev)
 
 
-def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None) -> Report:
+def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None,
+                 confidence: float | None = None) -> Report:
     """Rebuild the whole report of a run folder from its tables; returns what it says."""
     t = load_tables(Path(run_dir))
-    rep = analyse(t, min_sample=min_sample)
+    rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,
-                          int(t.games["failed"].sum()) if t.games.height else 0)
+                          int(t.games["failed"].sum()) if t.games.height else 0, rep.level)
     render_figures(rep)
     write_report(Path(run_dir), rep, checks)
     return rep
@@ -85,11 +100,11 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
 
 def summary_text(rep: Report) -> str:
     """The short terminal table printed at the end of ``sim run``."""
-    lines = []
+    lines = [rep.verdict, ""] if rep.verdict else []
     for key in () if rep.solo else ("strategy", "seat"):
         if key not in rep.tables:
             continue
-        lines.append(f"{'by ' + key:<22}{'games':>8}  {'win rate (95% CI)':<26}{'mean score':>10}")
+        lines.append(f"{'by ' + key:<22}{'games':>8}  {f'win rate ({rep.level} CI)':<26}{'mean score':>10}")
         for r in rep.tables[key].iter_rows(named=True):
             ci = f"{pct(r['win_rate'])} ({pct(r['ci_low'])}–{pct(r['ci_high'])})"
             lines.append(f"{str(r[key]):<22}{r['games']:>8}  {ci:<26}{r['mean_score']:>10.2f}")

@@ -21,6 +21,7 @@ class Draft:
     t: RunTables
     min_sample: int
     n_resamples: int
+    confidence: float = 0.95  # level of every interval and test of the report
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
     charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)
@@ -28,6 +29,11 @@ class Draft:
     @property
     def players(self) -> int:
         return int(self.t.config["players"])
+
+    @property
+    def lev(self) -> str:
+        """The confidence level as the report writes it: ``95%``."""
+        return f"{self.confidence * 100:g}%"
 
     @property
     def seed(self) -> int:
@@ -78,14 +84,17 @@ def stopping(d: Draft) -> None:
     d.sections.append(Section(
         "stopping", "Stopping rule", f"{s.get('rule', '')}. Stopped: {s.get('reason', '')}.",
         pl.DataFrame([{"batch": i + 1, "games so far": b["games"],
-                       "widest half-width": f"±{b['widest_half_width'] * 100:.2f} pts", "widest interval": b["widest"]}
+                       **({"widest half-width": f"±{b['widest_half_width'] * 100:.2f} pts", "widest interval": b["widest"]}
+                          if "widest_half_width" in b else {"undecided checks": ", ".join(b.get("undecided", [])) or "none"})}
                       for i, b in enumerate(s.get("batches", []))])))
 
 
 def ludii(d: Draft) -> None:
     games = d.t.games
-    d.tables["outcomes"] = summaries.outcome_table(games) if games.height else pl.DataFrame()
-    lf = summaries.ludii_figures(games, d.t.players, d.seed, d.n_resamples) if games.height else pl.DataFrame()
+    d.tables["outcomes"] = summaries.outcome_table(games, d.confidence) if games.height else pl.DataFrame()
+    d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
+    lf = (summaries.ludii_figures(games, d.t.players, d.seed, d.n_resamples, d.confidence) if games.height
+          else pl.DataFrame())
     d.tables["ludii"] = lf
     if not lf.height:
         return
@@ -95,11 +104,11 @@ def ludii(d: Draft) -> None:
         "bootstrap over games, covers every pairwise gap at once and always holds the estimate). Advantage = the "
         "start player's win rate. Drawishness = share of complete games with a shared win or no winner. "
         "Completion = share of games played that end with a winner.",
-        rows(lf, lambda r: {"figure": r["figure"], "value (95% CI)": ci(r["value"], r["ci_low"], r["ci_high"], 3),
+        rows(lf, lambda r: {"figure": r["figure"], f"value ({d.lev} CI)": ci(r["value"], r["ci_low"], r["ci_high"], 3),
                             "games": r["games"], "meaning": r["meaning"]}), ["ludii"]))
-    d.charts["ludii"] = ("Ludii balance figures with 95% intervals",
+    d.charts["ludii"] = (f"Ludii balance figures with {d.lev} intervals",
                          partial(charts.interval_chart, lf, "figure", "value", "Whole-game balance figures (Ludii)",
-                                 "value", unit="%"))
+                                 "value", unit="%", level=d.lev))
 
 
 def _exp_note(exp: float, n: int) -> str:
@@ -107,10 +116,10 @@ def _exp_note(exp: float, n: int) -> str:
             f" (the pooled win rate: shared wins count for every winner, so not 1/{n})"))
 
 
-def _win_rows(table: pl.DataFrame, by: str) -> pl.DataFrame:
+def _win_rows(table: pl.DataFrame, by: str, lev: str = "95%") -> pl.DataFrame:
     return rows(table, lambda r: {
         by: str(r[by]), "games": r["games"], "wins": r["wins"],
-        "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+        f"win rate ({lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
         "vs expected": f"{(r['win_rate'] - r['expected']) * 100:+.1f} pts", "p (Holm)": p_text(r["p_holm"]),
         "mean score": num(r["mean_score"])})
 
@@ -118,98 +127,116 @@ def _win_rows(table: pl.DataFrame, by: str) -> pl.DataFrame:
 def win_rates(d: Draft) -> dict:
     """Win rate by seat and by strategy (with tests); returns the inputs of the findings."""
     complete, n = d.complete, d.players
-    by_seat = summaries.win_table_tested(complete, "seat")
-    by_strat = summaries.win_table_tested(complete, "strategy")
+    by_seat = summaries.win_table_tested(complete, "seat", confidence=d.confidence)
+    by_strat = summaries.win_table_tested(complete, "strategy", confidence=d.confidence)
     exp = stats.pooled_win_rate(complete)
     d.tables["seat"], d.tables["strategy"] = by_seat, by_strat
     chi = summaries.seat_chi_square(complete)
-    fp = summaries.first_player_advantage(complete)
+    fp = summaries.first_player_advantage(complete, confidence=d.confidence)
     d.tables["first_player"] = pl.DataFrame([fp])
     note = _exp_note(exp, n)
     d.sections.append(Section(
         "seat", "Win rate by seat",
-        f"Win rate per seat over complete games, 95% Wilson intervals; {note}. Chi-square test of equal seat "
+        f"Win rate per seat over complete games, {d.lev} Wilson intervals; {note}. Chi-square test of equal seat "
         f"win rates: statistic {num(chi[0])}, p {p_text(chi[1])}. First-player advantage (seat 0 − expected): "
         f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
-        f"binomial test p {p_text(fp['p'])}.", _win_rows(by_seat, "seat"), ["win_rate_by_seat"]))
-    d.charts["win_rate_by_seat"] = ("Win rate by seat with 95% Wilson intervals",
-                                    partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat"))
+        f"binomial test p {p_text(fp['p'])}.", _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
+    d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} Wilson intervals",
+                                    partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat", d.lev))
     d.sections.append(Section("strategy", "Win rate by strategy",
-                              f"Win rate per strategy (player rows of complete games), 95% Wilson intervals; {note}.",
-                              _win_rows(by_strat, "strategy"), ["win_rate_by_strategy"]))
-    d.charts["win_rate_by_strategy"] = ("Win rate by strategy with 95% Wilson intervals",
-                                        partial(charts.win_rate_chart, by_strat, "strategy", exp, "Win rate by strategy"))
+                              f"Win rate per strategy (player rows of complete games), {d.lev} Wilson intervals; {note}.",
+                              _win_rows(by_strat, "strategy", d.lev), ["win_rate_by_strategy"]))
+    d.charts["win_rate_by_strategy"] = (f"Win rate by strategy with {d.lev} Wilson intervals",
+                                        partial(charts.win_rate_chart, by_strat, "strategy", exp, "Win rate by strategy",
+                                                d.lev))
     if by_strat.height > 1 and n > 1:
-        cells = summaries.win_table(complete, ["strategy", "seat"])
+        cells = summaries.win_table(complete, ["strategy", "seat"], d.confidence)
         d.tables["strategy_seat"] = cells
         d.sections.append(Section(
             "strategy_seat", "Win rate by strategy and seat",
-            f"Win rate of each strategy in each seat (player rows of complete games), 95% Wilson intervals; {note}.",
+            f"Win rate of each strategy in each seat (player rows of complete games), {d.lev} Wilson intervals; {note}.",
             rows(cells, lambda r: {"strategy": r["strategy"], "seat": str(r["seat"]), "games": r["games"],
                                    "wins": r["wins"],
-                                   "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                                   f"win rate ({d.lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
                                    "mean score": num(r["mean_score"])})))
     return dict(seat=by_seat, strategy=by_strat, chi=chi, first=fp)
 
 
 def head_to_head(d: Draft) -> pl.DataFrame:
     """Head-to-head matrix and openskill ratings (when strategies meet); returns the matrix."""
-    h2h = summaries.head_to_head(d.complete)
+    h2h = summaries.head_to_head(d.complete, d.confidence)
     d.tables["head_to_head"] = h2h
     if not h2h.height:
         return h2h
     d.sections.append(Section(
         "head_to_head", "Head to head",
         "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
-        "above B (better rank), with 95% Wilson intervals; ties are neither. Sign test: is A ahead in more "
+        f"above B (better rank), with {d.lev} Wilson intervals; ties are neither. Sign test: is A ahead in more "
         "than half of the decided meetings (ties left out)? p Holm-adjusted over the pairs.",
         rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
-                             "A above B (95% CI)": ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
+                             f"A above B ({d.lev} CI)": ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
                              "B above A": r["b_above"], "ties": r["ties"],
-                             "A ahead of decided (95% CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
+                             f"A ahead of decided ({d.lev} CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
                                                                percent=True),
                              "p (Holm)": p_text(r["p_holm"])}), ["head_to_head"]))
-    d.charts["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h))
+    d.charts["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h, d.lev))
     rt = summaries.ratings(d.complete)
     d.tables["ratings"] = rt
     d.sections.append(Section(
         "ratings", "Ratings (openskill)",
         "openskill Plackett-Luce ratings updated game by game in game-index order (reproducible); "
-        "ordinal = mu − 3 sigma, a conservative estimate of strength.",
+        "ordinal = mu − 3 sigma, a conservative estimate of strength." + ratings_note(rt, d.tables.get("strategy")),
         rows(rt, lambda r: {"strategy": r["strategy"], "games": r["games"], "mu": num(r["mu"]),
                             "sigma": num(r["sigma"]), "ordinal": num(r["ordinal"])}), ["ratings"]))
     d.charts["ratings"] = ("openskill ratings", partial(charts.ratings_chart, rt))
     return h2h
 
 
+def ratings_note(rt: pl.DataFrame, by_strat: pl.DataFrame | None) -> str:
+    """One sentence when the ratings order two strategies the other way round from their win rates."""
+    if by_strat is None or rt.height < 2:
+        return ""
+    rate = dict(zip(by_strat["strategy"].to_list(), by_strat["win_rate"].to_list(), strict=True))
+    order = [s for s in rt["strategy"].to_list() if s in rate]  # best ordinal first
+    for i, hi in enumerate(order):
+        for lo in order[i + 1:]:
+            if rate[lo] > rate[hi]:
+                return (f" The ratings put {hi} above {lo} although {lo} wins more often ({pct(rate[lo])} against "
+                        f"{pct(rate[hi])}): a rating rewards every place (finishing second beats finishing last), not "
+                        "only wins, and it is updated game by game, so it weighs how a strategy places against whom; "
+                        "the win rates answer \"who wins\", the ratings \"who places higher\".")
+    return ""
+
+
 def scores(d: Draft) -> None:
     """Final score by strategy and by seat, and the winning margin."""
     complete = d.complete
     for by in ("strategy", "seat"):
-        st = summaries.score_table(complete, by, d.seed, d.n_resamples)
+        st = summaries.score_table(complete, by, d.seed, d.n_resamples, d.confidence)
         d.tables[f"score_{by}"] = st
         d.sections.append(Section(
             f"score_{by}", f"Final score by {by}",
-            "Mean with a 95% bootstrap interval (resampling whole games), spread and quartiles, in points.",
+            f"Mean with a {d.lev} bootstrap interval (resampling whole games), spread and quartiles, in points.",
             rows(st, lambda r, by=by: {by: str(r[by]), "rows": r["rows"],
-                                       "mean (95% CI)": ci(r["mean"], r["ci_low"], r["ci_high"]),
+                                       f"mean ({d.lev} CI)": ci(r["mean"], r["ci_low"], r["ci_high"]),
                                        "sd": num(r["sd"]), "min": num(r["min"], 1), "q25": num(r["q25"], 1),
                                        "median": num(r["median"], 1), "q75": num(r["q75"], 1),
                                        "max": num(r["max"], 1)}), [f"score_by_{by}"]))
-        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st))
+        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st, level=d.lev))
     mg = summaries.margins(complete)
     d.tables["margins"] = mg
     if not mg.height:
         return
-    r = summaries.describe_columns(mg, ["margin"], d.seed, 4, n_resamples=d.n_resamples).row(0, named=True)
+    r = summaries.describe_columns(mg, ["margin"], d.seed, 4, n_resamples=d.n_resamples,
+                                   confidence=d.confidence).row(0, named=True)
     d.sections.append(Section(
         "margin", "Winning margin",
         f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
-        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points (95% bootstrap interval), median {num(r['median'], 1)}.",
+        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.lev} bootstrap interval), median {num(r['median'], 1)}.",
         None, ["winning_margin"]))
     d.charts["winning_margin"] = ("Winning margin", partial(
         charts.histogram_chart, mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
-        (r["ci_low"], r["ci_high"]), colour="#8172B2"))
+        (r["ci_low"], r["ci_high"]), colour="#8172B2", level=d.lev))
 
 
 def length(d: Draft) -> None:
@@ -217,14 +244,14 @@ def length(d: Draft) -> None:
     games = d.t.games
     if not games.height:
         return
-    lt = summaries.length_table(games, d.seed, d.n_resamples)
+    lt = summaries.length_table(games, d.seed, d.n_resamples, d.confidence)
     d.tables["length"] = lt
     d.sections.append(Section(
         "length", "Game length and summary figures",
-        "Per complete game: player decisions and the figures the game reports (turns, rounds, ...), mean with a 95% "
-        "bootstrap interval.",
+        "Per complete game: player decisions and the figures the game reports (turns, rounds, ...), mean with a "
+        f"{d.lev} bootstrap interval.",
         rows(lt, lambda r: {"figure": r["figure"], "games": r["games"],
-                            "mean (95% CI)": ci(r["mean"], r["ci_low"], r["ci_high"]), "sd": num(r["sd"]),
+                            f"mean ({d.lev} CI)": ci(r["mean"], r["ci_low"], r["ci_high"]), "sd": num(r["sd"]),
                             "min": num(r["min"], 0), "median": num(r["median"], 1), "max": num(r["max"], 0)}),
         ["game_length"]))
     col = "rounds" if "rounds" in games.columns else "turns" if "turns" in games.columns else "n_decisions"
@@ -234,21 +261,24 @@ def length(d: Draft) -> None:
     done = stats.complete_games(games)
     d.charts["game_length"] = (f"Game length ({unit})", partial(
         charts.histogram_chart, done[col].drop_nulls().to_numpy(), f"game length ({unit})",
-        f"Game length in {unit} (complete games)", interval))
+        f"Game length in {unit} (complete games)", interval, level=d.lev))
     d.sections.append(Section(
         "outcomes", "How games ended",
-        "Share of all games played, 95% Wilson intervals. Truncated games hit the decision cap and failed games "
-        "raised an error; both are left out of win rates.",
+        f"Share of all games played, {d.lev} Wilson intervals. Finished: the rules' end condition was reached. "
+        "Stalled: the engine found that no legal sequence of moves could change the outcome any more (e.g. a whole "
+        "round of passes with nothing left to draw) and ended the game. Round cap and decision cap: the game was "
+        "stopped at a safety limit. Stalled, capped and failed games are left out of win rates.",
         rows(d.tables["outcomes"], lambda r: {"outcome": r["outcome"], "games": r["count"],
-                                              "share (95% CI)": ci(r["share"], r["ci_low"], r["ci_high"],
-                                                                   percent=True)})))
+                                              f"share ({d.lev} CI)": ci(r["share"], r["ci_low"], r["ci_high"],
+                                                                        percent=True)})))
 
 
 def components(d: Draft) -> pl.DataFrame:
     """Win rate by component (any kind a game declares: companies, sheets, cards), adjusted for
     the holders' strategies and seats; returns the component table for the findings."""
     complete, min_sample = d.complete, d.min_sample
-    comp = summaries.component_table(d.t.components, complete, min_sample) if complete.height else pl.DataFrame()
+    comp = (summaries.component_table(d.t.components, complete, min_sample, d.confidence) if complete.height
+            else pl.DataFrame())
     d.tables["components"] = comp
     if not comp.height:
         return comp
@@ -262,16 +292,16 @@ def components(d: Draft) -> pl.DataFrame:
                                   "win rate", expected=float(k["pooled"][0]), expected_label="pooled",
                                   marks=k["expected"].to_list(),
                                   marks_label="expected for the holders' strategies and seats",
-                                  muted=[not e for e in k["enough"].to_list()]))
+                                  muted=[not e for e in k["enough"].to_list()], level=d.lev))
     d.sections.append(Section(
         "components", "Components",
         f"Win rate of the seats holding each component (once per game; complete games only: truncated and failed "
-        "games are left out), 95% Wilson intervals, against the share "
+        f"games are left out), {d.lev} Wilson intervals, against the share "
         f"the same strategies win in the same seats (expected); a claim needs at least {min_sample} seat-games, a "
-        "Holm-adjusted binomial p < 0.05 and an interval that excludes the expected share. Associations, not "
+        f"Holm-adjusted binomial p < {1 - d.confidence:.3g} and an interval that excludes the expected share. Associations, not "
         "causes: a component can also mark a game that was going well anyway.",
         rows(comp, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["holders"],
-                              "win rate (95% CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
+                              f"win rate ({d.lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
                               "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
                               "p (Holm)": p_text(r["p_holm"]),
                               "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few"),
@@ -288,12 +318,12 @@ def component_distribution(d: Draft) -> None:
             .unique(["game_index", "seat", "kind", "component"])
             .group_by("kind", "component").agg(count=pl.len()).sort("kind", "component"))
     total = complete.height
-    cis = [stats.wilson(c, total) for c in held["count"]]
+    cis = [stats.wilson(c, total, d.confidence) for c in held["count"]]
     held = held.with_columns(share=pl.col("count") / total, ci_low=pl.Series([c[0] for c in cis]),
                              ci_high=pl.Series([c[1] for c in cis]))
     d.tables["component_distribution"] = held
     d.sections.append(Section(
         "component_distribution", "Component distribution",
-        f"Share of the {total:,} seat-games of complete games that had each component, 95% Wilson intervals.",
+        f"Share of the {total:,} seat-games of complete games that had each component, {d.lev} Wilson intervals.",
         rows(held, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["count"],
-                              "share (95% CI)": ci(r["share"], r["ci_low"], r["ci_high"], percent=True)})))
+                              f"share ({d.lev} CI)": ci(r["share"], r["ci_low"], r["ci_high"], percent=True)})))

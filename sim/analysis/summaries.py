@@ -43,10 +43,11 @@ def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float 
     return with_wilson(agg, confidence=confidence).select(*keys, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
 
 
-def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = None) -> pl.DataFrame:
+def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = None,
+                     confidence: float = 0.95) -> pl.DataFrame:
     """``win_table`` plus ``expected`` (default: pooled win rate), ``p`` (exact binomial test
     against it) and ``p_holm`` (Holm-adjusted over the groups)."""
-    t = win_table(players, by)
+    t = win_table(players, by, confidence)
     exp = pooled_win_rate(players) if expected is None else expected
     ps = [binom_p(w, g, exp) for w, g in zip(t["wins"].to_list(), t["games"].to_list(), strict=True)]
     return t.with_columns(expected=pl.lit(exp, dtype=pl.Float64), p=pl.Series(ps, dtype=pl.Float64),
@@ -66,7 +67,7 @@ def seat_chi_square(players: pl.DataFrame) -> tuple[float, float]:
     return (float(res.statistic), float(res.pvalue))
 
 
-def first_player_advantage(players: pl.DataFrame, expected: float | None = None) -> dict:
+def first_player_advantage(players: pl.DataFrame, expected: float | None = None, confidence: float = 0.95) -> dict:
     """Seat 0's win rate minus the expected share (pooled win rate; ``1/players`` without shared wins).
 
     Returns ``rate, ci_low, ci_high, expected, advantage, adv_low, adv_high, p`` (exact binomial
@@ -75,7 +76,7 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None)
     exp = pooled_win_rate(players) if expected is None else expected
     s0 = players.filter(pl.col("seat") == 0)
     n, w = s0.height, int(s0["won"].sum()) if s0.height else 0
-    lo, hi = wilson(w, n)
+    lo, hi = wilson(w, n, confidence)
     rate = w / n if n else math.nan
     return {"rate": rate, "ci_low": lo, "ci_high": hi, "expected": exp, "advantage": rate - exp,
             "adv_low": lo - exp, "adv_high": hi - exp, "p": binom_p(w, n, exp), "games": n, "wins": w}
@@ -83,7 +84,7 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None)
 
 # ------------------------------------------------------------------ strategies
 
-def head_to_head(players: pl.DataFrame) -> pl.DataFrame:
+def head_to_head(players: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     """For each ordered pair of different strategies (A, B): how often A finishes above B.
 
     A *meeting* is a pair of seats in one game held by A and B (a game with A twice and B once
@@ -107,9 +108,9 @@ def head_to_head(players: pl.DataFrame) -> pl.DataFrame:
     if pairs.is_empty():
         return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
                                   ci_high=pl.lit(None, pl.Float64))
-    out = with_wilson(pairs, wins="a_above", n="meetings", rate="rate").with_columns(
+    out = with_wilson(pairs, wins="a_above", n="meetings", rate="rate", confidence=confidence).with_columns(
         decided=pl.col("a_above") + pl.col("b_above"))
-    cis = [wilson(a, d) for a, d in zip(out["a_above"], out["decided"], strict=True)]
+    cis = [wilson(a, d, confidence) for a, d in zip(out["a_above"], out["decided"], strict=True)]
     ps = [binom_p(a, d, 0.5) for a, d in zip(out["a_above"], out["decided"], strict=True)]
     pairs_ = [tuple(sorted(k)) for k in zip(out["strategy_a"], out["strategy_b"], strict=True)]
     per_pair = dict(zip(pairs_, ps, strict=True))  # the two-sided test at 1/2 gives A-B and B-A the same p
@@ -176,7 +177,8 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
 
 # ------------------------------------------------------------------ bootstrap over whole games
 
-def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
+def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 1000,
+                confidence: float = 0.95) -> pl.DataFrame:
     """Final score per ``by`` group: ``rows, mean, ci_low, ci_high`` (bootstrap over whole games),
     ``sd, min, q25, median, q75, max``."""
     desc = (
@@ -195,7 +197,7 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
         return wide.sort("game_index").fill_null(0).select(names).to_numpy()
 
     sums, counts = (matrix("s"), matrix("c")) if per_game.height else (np.zeros((0, 0)), np.zeros((0, 0)))
-    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples) if per_game.height
+    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence) if per_game.height
                    else ([math.nan] * len(values), [math.nan] * len(values)))
     return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
                              ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
@@ -217,7 +219,7 @@ def margins(players: pl.DataFrame) -> pl.DataFrame:
 
 
 def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: int, unit: dict | None = None,
-                     n_resamples: int = 1000) -> pl.DataFrame:
+                     n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
     """One row per numeric column of a one-row-per-game table: ``figure, games, mean, ci_low,
     ci_high`` (bootstrap over games), ``sd, min, median, max``."""
     rows = []
@@ -226,7 +228,7 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
         vals = df.select([pl.col(c).cast(pl.Float64) for c in cols]).to_numpy()
         present = ~np.isnan(vals)
         lows, highs = bootstrap_ratios(np.where(present, vals, 0.0), present.astype(float), analysis_rng(seed, key),
-                                       n_resamples)
+                                       n_resamples, confidence)
         for j, col in enumerate(cols):
             v = df[col].drop_nulls().cast(pl.Float64)
             rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
@@ -237,36 +239,71 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     return pl.DataFrame(rows, schema=schema)
 
 
-BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winners", "winners")
+BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winners", "winners", "end_reason",
+                     "deal_index")
 
 
-def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
+def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
     """Game length and the game's summary figures (``n_decisions`` and every numeric column the
     game's ``summary`` adds, e.g. turns, rounds) over complete games, with bootstrap intervals."""
     done = complete_games(games)
     extra = [c for c in games.columns if c not in BASE_GAME_COLUMNS and games[c].dtype.is_numeric()]
-    return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples)
+    return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples, confidence=confidence)
 
 
-def outcome_table(games: pl.DataFrame) -> pl.DataFrame:
-    """How games ended: ``outcome, games, share, ci_low, ci_high`` for complete (single winner),
-    shared win, no winner, truncated, failed, over all games played."""
+def end_reasons(games: pl.DataFrame) -> pl.Series:
+    """Why each game ended: the ``end_reason`` column (``finished``, ``stalled``, ``round_cap``,
+    ``decision_cap``, ``failed``); for run folders made before it existed, ``failed`` from
+    ``failed``, ``truncated`` (stall or cap, not told apart then) from ``truncated``, else ``finished``."""
+    if "end_reason" in games.columns:
+        return games["end_reason"]
+    return games.select(pl.when(pl.col("failed")).then(pl.lit("failed")).when(pl.col("truncated"))
+                        .then(pl.lit("truncated")).otherwise(pl.lit("finished")).alias("end_reason"))["end_reason"]
+
+
+REASON_TEXT = {
+    "finished": "finished (by the rules' end condition)",
+    "stalled": "stalled (no legal sequence could change the outcome)",
+    "round_cap": "round cap (the game's safety limit on rounds)",
+    "decision_cap": "decision cap (max_decisions reached)",
+    "truncated": "truncated (stall or cap; older run folder)",
+    "failed": "failed (error)",
+}
+
+
+def end_reason_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """How many games ended for each reason: ``reason, count, games, share, ci_low, ci_high``
+    (Wilson) and ``confidence``, every reason listed (0 when none), over all games played."""
+    total = games.height
+    got = end_reasons(games).value_counts() if total else pl.DataFrame({"end_reason": [], "count": []})
+    counts = dict(zip(got["end_reason"].to_list(), got["count"].to_list(), strict=True))
+    order = [r for r in ("finished", "stalled", "round_cap", "decision_cap", "truncated", "failed")
+             if r != "truncated" or r in counts]
+    df = pl.DataFrame({"reason": order, "count": [int(counts.get(r, 0)) for r in order]},
+                      schema={"reason": pl.Utf8, "count": pl.Int64}).with_columns(games=pl.lit(total, pl.Int64))
+    return with_wilson(df, wins="count", n="games", rate="share", confidence=confidence).with_columns(
+        confidence=pl.lit(confidence, pl.Float64))
+
+
+def outcome_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """How games ended: ``outcome, count, games, share, ci_low, ci_high`` over all games played:
+    finished games by winners (one, shared, none), then stalled, round cap, decision cap, failed."""
     total = games.height
     done = complete_games(games)
+    reasons = end_reason_table(games, confidence)
     counts = [
-        ("complete, one winner", done.filter(pl.col("n_winners") == 1).height),
-        ("complete, shared win", done.filter(pl.col("n_winners") > 1).height),
-        ("complete, no winner", done.filter(pl.col("n_winners") == 0).height),
-        ("truncated (decision cap)", int(games["truncated"].sum()) if total else 0),
-        ("failed (error)", int(games["failed"].sum()) if total else 0),
-    ]
+        ("finished, one winner", done.filter(pl.col("n_winners") == 1).height),
+        ("finished, shared win", done.filter(pl.col("n_winners") > 1).height),
+        ("finished, no winner", done.filter(pl.col("n_winners") == 0).height),
+    ] + [(REASON_TEXT[r], c) for r, c in zip(reasons["reason"], reasons["count"], strict=True) if r != "finished"]
     df = pl.DataFrame({"outcome": [c[0] for c in counts], "count": [c[1] for c in counts]},
                       schema={"outcome": pl.Utf8, "count": pl.Int64}).with_columns(games=pl.lit(total, pl.Int64))
-    return with_wilson(df, wins="count", n="games", rate="share")
+    return with_wilson(df, wins="count", n="games", rate="share", confidence=confidence)
 
 
-def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000) -> pl.DataFrame:
-    """Whole-game balance figures as the Ludii system defines them, with 95% intervals.
+def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000,
+                  confidence: float = 0.95) -> pl.DataFrame:
+    """Whole-game balance figures as the Ludii system defines them, with intervals at ``confidence``.
 
     - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
       from a bootstrap over games, ``balance_interval``);
@@ -287,17 +324,17 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
         if len(seats) > 1 and len(mats[0]) > 1:
-            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples)
+            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples, confidence)
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
-        fp = first_player_advantage(cp)
+        fp = first_player_advantage(cp, confidence=confidence)
         rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
     if done.height:
         draws = done.filter(pl.col("n_winners") != 1).height
-        lo, hi = wilson(draws, done.height)
+        lo, hi = wilson(draws, done.height, confidence)
         rows.append(("Drawishness", draws / done.height, lo, hi, done.height, "share of complete games with a shared win or no winner"))
     if games.height:
         won = done.filter(pl.col("n_winners") >= 1).height
-        lo, hi = wilson(won, games.height)
+        lo, hi = wilson(won, games.height, confidence)
         rows.append(("Completion", won / games.height, lo, hi, games.height, "share of games played that end with a winner"))
     return pl.DataFrame(rows, schema={"figure": pl.Utf8, "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "games": pl.Int64, "meaning": pl.Utf8}, orient="row")
@@ -305,7 +342,8 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
 
 # ------------------------------------------------------------------ components
 
-def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample: int = 50) -> pl.DataFrame:
+def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample: int = 50,
+                    confidence: float = 0.95) -> pl.DataFrame:
     """Win rate of the seats holding each component (a seat counts once per game however many
     copies it holds), over complete games, against what those seats would win anyway.
 
@@ -337,7 +375,7 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
     t = (held.group_by("kind", "component")
          .agg(holders=pl.len(), wins=pl.col("won").sum(), expected=pl.col("cell_rate").mean())
          .sort("kind", "component"))
-    t = with_wilson(t, wins="wins", n="holders").join(_held_by(held), on=["kind", "component"], how="left")
+    t = with_wilson(t, wins="wins", n="holders", confidence=confidence).join(_held_by(held), on=["kind", "component"], how="left")
     t = t.with_columns(
         rate_without=((total_wins - pl.col("wins")) / (total_rows - pl.col("holders"))).cast(pl.Float64),
         pooled=pl.lit(pooled, pl.Float64), enough=pl.col("holders") >= min_sample)
@@ -346,7 +384,7 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
     enough = t["enough"].to_list()
     adj_in = [p if e else math.nan for p, e in zip(ps, enough, strict=True)]
     t = t.with_columns(p=pl.Series(ps, dtype=pl.Float64), p_holm=pl.Series(holm(adj_in), dtype=pl.Float64))
-    t = t.with_columns(claim=(pl.col("enough") & (pl.col("p_holm") < 0.05)
+    t = t.with_columns(claim=(pl.col("enough") & (pl.col("p_holm") < 1 - confidence)
                               & ((pl.col("ci_low") > pl.col("expected")) | (pl.col("ci_high") < pl.col("expected"))))
                        .fill_null(False))
     return t.select(schema_out)

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ..data import read_json
-from . import charts
+from . import charts, sweep_compare
 from .document import STYLE, html_table, md_table
 
 TITLES = {
@@ -21,7 +21,7 @@ TITLES = {
     "balance": ("Balance (Ludii)", "balance (%)", 100.0, "1 − largest gap between seats' win rates; bootstrap interval."),
     "drawishness": ("Drawishness (Ludii)", "share of complete games (%)", 100.0, "Shared wins or no winner; Wilson."),
     "completion": ("Completion (Ludii)", "share of games played (%)", 100.0, "Games that end with a winner; Wilson."),
-    "truncated_share": ("Truncated games", "share of games played (%)", 100.0, "Games that hit the decision cap; Wilson."),
+    "truncated_share": ("Truncated games", "share of games played (%)", 100.0, "Games stalled or stopped at a round or decision cap; Wilson."),
     "game_length": ("Game length", "mean per complete game", 1.0, "Mean with a 95% bootstrap interval over games."),
     "mean_score": ("Mean final score by strategy", "points", 1.0, "Mean with a 95% bootstrap interval over games."),
 }
@@ -36,6 +36,23 @@ def _cell(v, lo, hi, scale):
     return f"{v * scale:.{d}f} ({lo * scale:.{d}f}–{hi * scale:.{d}f})"
 
 
+def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list) -> None:
+    """The paired comparisons of every point with the baseline point (``sweep_compare``)."""
+    cmp = sweep_compare.baseline_comparisons(out, meta, conf)
+    if not cmp.height:
+        return
+    base = next(p["label"] for p in meta["points"] if p["index"] == meta.get("baseline", meta["points"][0]["index"]))
+    said, tab = sweep_compare.sentences(cmp, base, conf), sweep_compare.table(cmp, conf)
+    buf = io.BytesIO()
+    sweep_compare.chart(cmp, xname, conf).savefig(buf, format="png", dpi=110)
+    (out / "figures" / "sweep_vs_baseline.png").write_bytes(buf.getvalue())
+    md += ["", "## Against the baseline", ""] + [f"- {x}" for x in said] + [
+        "", md_table(tab), "", "![Win rate − baseline](figures/sweep_vs_baseline.png)"]
+    b64 = base64.b64encode(buf.getvalue()).decode()
+    body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
+        "</ul>", html_table(tab), f'<figure><img alt="Win rate − baseline" src="data:image/png;base64,{b64}"></figure>']
+
+
 def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None) -> tuple[Path, Path]:
     """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder."""
     out = Path(out)
@@ -45,17 +62,23 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]
     (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
+    conf = float(meta.get("confidence", 0.95))
+    lev = f"{conf * 100:g}%"
     intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
              f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
-             "numbers), so differences between points come from the parameter, not from luck. Each point is a "
+             "numbers), so the points can be compared game by game; the paired tests below say which differences "
+             "the data support. Each point is a "
              "full run folder" + (" with its own report." if meta.get("point_reports") else " (tables only)."))
     md = [f"# {title}", "", intro, "", "## Points", ""]
     pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}
                         for p in meta["points"]])
     md.append(md_table(pts))
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", html_table(pts)]
+    if len(meta["points"]) > 1:
+        _baseline_section(out, meta, xname, conf, md, body)
     for fig_name in chosen:
         head, ylabel, scale, note = TITLES[fig_name]
+        note = note.replace("95%", lev)
         t = table.filter(pl.col("figure") == fig_name).sort("point")
         plot = t.with_columns(pl.col("label").alias(xname))
         fig = charts.sweep_chart(plot, xname, f"{head} against {xname}", ylabel, scale,
@@ -74,7 +97,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
             rows.append(row)
         tab = pl.DataFrame(rows)
         unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
-        md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, 95% interval in brackets.", "",
+        md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, {lev} interval in brackets.", "",
                md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
         b64 = base64.b64encode(png).decode()
         body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),

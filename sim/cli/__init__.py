@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import sys
 
-from . import commands_play, commands_tools  # noqa: E402, F401  (they register their commands on ``cli``)
+from . import (  # noqa: E402, F401  (they register their commands on ``cli``)
+    commands_compare,  # noqa: E402, F401
+    commands_play,
+    commands_tools,
+)
 from .group import cli
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import write_sweep_report
 from ..api import SimError
@@ -20,11 +21,11 @@ from ..runs import until_ci as sequential
 from ..runs.sweep import run_sweep
 from ..store import unlock
 from .group import cli
-from .options import check_out, check_writable, no_grid, run_folder, run_options, speed
+from .options import check_out, check_writable, confidence_option, no_grid, run_folder, run_options, speed
 
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None):
+          until_ci=None, max_games=None, confidence=None):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
     from polars.exceptions import ComputeError
 
@@ -36,7 +37,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if max_games is not None and until_ci is None:
-        raise SimError("--max-games needs --until-ci")
+        raise SimError("--max-games needs --until-ci (or, with sim check, --until-decided)")
     if until_ci is not None and resume_dir:
         raise SimError("--until-ci cannot be combined with --resume")
     # the folder stays locked until the caller has written the report (``_unlock``)
@@ -48,7 +49,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             outcome = again(out_dir, jobs=jobs, **opts)
             rc = None
         elif config:
-            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence})
             out_dir = run_folder(rc, out, config)
             if rc.sweep:
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
@@ -85,14 +86,15 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
+@confidence_option
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample) -> None:
+        min_sample, confidence) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report."""
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games)
+                          until_ci, max_games, confidence)
     t0 = time.perf_counter()
     with _unlock(out_dir):
-        rep = build_report(out_dir, min_sample=min_sample)
+        rep = build_report(out_dir, min_sample=min_sample, confidence=confidence)
     click.echo(summary_text(rep))
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
@@ -123,42 +125,92 @@ def _previous_run_of(folder: Path, rc) -> bool:
 @click.option("--run", "run_dir", type=click.Path(file_okay=False),
               help="Evaluate the checks on an existing run folder instead of playing (checks from CONFIG if given, "
                    "else from the folder's config).")
+@click.option("--until-decided", is_flag=True,
+              help="Play more batches (the same run continued, games doubling) until every check is decided, or "
+                   "--max-games (default 100 x --games).")
+@click.option("--inconclusive", type=click.Choice(["pass", "fail"]),
+              help="Exit status for a result with no failure but some inconclusive checks: 0 (pass) or 1 (fail) "
+                   "instead of 3, for CI systems that know only two states.")
+@confidence_option
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-          min_sample, junit, run_dir) -> None:
-    """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
+          min_sample, junit, run_dir, until_decided, inconclusive, confidence) -> None:
+    """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
+    fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
-    Prints one line per check; --junit FILE writes them for CI systems. A run folder from an earlier
-    `sim check` (or `sim run`) of the same config is replaced without --force, so a nightly job can rerun.
+    Exit status: 0 all pass, 1 any fails, 3 none fails but some are inconclusive (--inconclusive pass|fail
+    maps it to 0 or 1), 2 bad input. Prints one line per check; --junit FILE writes them for CI systems
+    (inconclusive checks as <skipped>). A run folder from an earlier `sim check` (or `sim run`) of the same
+    config is replaced without --force, so a nightly job can rerun.
+
+    \b
+    Example:
+      sim check configs/traders_of_osaka/nightly.yaml --junit reports/junit.xml
+      sim check configs/traders_of_osaka/nightly.yaml --until-decided --max-games 20000
     """
     t0 = time.perf_counter()
     if run_dir:
-        if resume_dir or until_ci is not None:
-            raise SimError("--run evaluates an existing folder: it takes no --resume or --until-ci")
+        if resume_dir or until_ci is not None or until_decided:
+            raise SimError("--run evaluates an existing folder: it takes no --resume, --until-ci or --until-decided")
         if junit:
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
+        if config:
+            check_run.same_config(out_dir, config)
         checks = (load_config(config) if config else load_run_config(out_dir)).checks
     else:
-        rc = load_config(config) if config else None  # checks are validated before any game is played
+        overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence}
+        rc = load_config(config, overrides) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
             raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
         if junit:
             check_writable(Path(junit), "--junit")
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
             force = check_run.previous_run_of(run_folder(rc, out, config), rc)
-        out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
-                              quiet, until_ci, max_games)
+        if until_decided:
+            out_dir = _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast,
+                                     backend, scheduler, min_sample)
+        else:
+            out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
+                                  quiet, until_ci, max_games, confidence)
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
-        results, t = check_run.evaluate_run(out_dir, checks, min_sample)
+        results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence)
     for r in results:
         click.echo(r.line())
-    n_fail = sum(not r.passed for r in results)
-    click.echo(f"{len(results) - n_fail} of {len(results)} checks passed; report: {out_dir / 'report.html'}")
+    counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
+    click.echo(f"{counts['pass']} of {len(results)} checks passed, {counts['fail']} failed, {counts['inconclusive']}"
+               f" inconclusive; report: {out_dir / 'report.html'}")
     if junit:
         check_run.junit(Path(junit), results, t, config or str(out_dir), time.perf_counter() - t0)
         click.echo(f"junit: {junit}")
-    sys.exit(1 if n_fail else 0)
+    status = exit_status(results, inconclusive)
+    if counts["inconclusive"] and not counts["fail"]:
+        click.echo("inconclusive: more games would decide; try --until-decided" +
+                   (f" (exit status {status} by --inconclusive {inconclusive})" if inconclusive else " (exit status 3)"))
+    sys.exit(status)
+
+
+def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast, backend, scheduler,
+                   min_sample) -> Path:
+    """``sim check --until-decided``: play batches until every check is decided; the run folder."""
+    if rc is None or resume_dir or until_ci is not None:
+        raise SimError("--until-decided needs CONFIG and takes no --resume or --until-ci")
+    out_dir = run_folder(rc, out, config)
+    try:
+        o = check_run.run_until_decided(rc, out_dir, max_games or 100 * rc.games, force=force, progress=not quiet,
+                                        fail_fast=fail_fast, backend=backend, scheduler=scheduler,
+                                        min_sample=min_sample, keep_lock=True)
+    except fixed.FailFast as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; complete the batch with:\n"
+                   f"  sim run --resume {out_dir}\nthen evaluate it with: sim check --run {out_dir}", err=True)
+        sys.exit(130)
+    stop = read_json(out_dir / "stopping.json")
+    click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
+    click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
+    return out_dir
 
 
 @cli.command()
@@ -177,14 +229,15 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
-def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports) -> None:
+@confidence_option
+def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports, confidence) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
         raise SimError("--scheduler needs --backend dask")
     check_out(out)
-    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence})
     if not rc.sweep:
         raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
     out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"

@@ -23,15 +23,17 @@ from ..registry import (
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import game_streams
 from .group import cli
+from .options import confidence_option
 
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
               help="Seat-games a component needs before the report claims anything about it.")
-def report(run_dir: str, min_sample: int) -> None:
+@confidence_option
+def report(run_dir: str, min_sample: int, confidence: float | None) -> None:
     """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
-    rep = build_report(Path(run_dir), min_sample=min_sample)
+    rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
 

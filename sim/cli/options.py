@@ -56,6 +56,13 @@ def speed(rate: float) -> str:
     return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
+def confidence_option(f):
+    """``--confidence``: the level of every interval and test (default: the config's ``confidence``, else 0.95)."""
+    return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True),
+                        help="Confidence level of every interval and test, e.g. 0.99 (default: the config's"
+                             " 'confidence', else 0.95).")(f)
+
+
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
@@ -73,7 +80,7 @@ def run_options(f):
         click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         click.option("--until-ci", type=float, metavar="W",
-                     help="Play batches until every seat's and strategy's 95% win-rate interval is within ±W "
+                     help="Play batches until every seat's and strategy's win-rate interval (at the confidence level) is within ±W "
                           "(0.01 = ±1 point), or --max-games."),
         click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
         click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,

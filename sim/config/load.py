@@ -120,6 +120,39 @@ def _checks(doc: Located, cfg: Config) -> dict:
     return checks
 
 
+def _seating(doc: Located, cfg: Config, labels: tuple[str, ...]) -> str:
+    """The config's ``seating``; when absent ``permute`` if the strategies differ, else ``rotate``."""
+    seating = cfg.seating or ("permute" if len(set(labels)) > 1 else "rotate")
+    if seating == "permute" and cfg.players > 6:
+        where = doc.where(("seating",)) if cfg.seating else doc.where(("players",))
+        raise SimError(f"{where}: seating: permute supports at most 6 seats (got {cfg.players}); use seating: rotate")
+    return seating
+
+
+def _baseline(doc: Located, cfg: Config) -> dict | int | None:
+    """``sweep_baseline:``: a point's index in the grid (0 = the first) or its values
+    (``{options.end_tokens: 8}``); checked against ``sweep:``."""
+    base, grid = cfg.sweep_baseline, cfg.sweep or {}
+    if base is None:
+        return None
+    where = doc.where(("sweep_baseline",))
+    if not grid:
+        raise SimError(f"{where}: sweep_baseline needs a 'sweep:' grid")
+    if isinstance(base, int):
+        size = 1
+        for values in grid.values():
+            size *= len(values)
+        if not 0 <= base < size:
+            raise SimError(f"{where}: sweep_baseline {base} is not a point index of the grid (0 to {size - 1})")
+        return base
+    for key, value in base.items():
+        if key not in grid:
+            raise SimError(f"{where}: '{key}' is not a key of sweep: ({', '.join(grid)})")
+        if value not in grid[key]:
+            raise SimError(f"{where}: {key} = {value!r} is not one of the swept values {grid[key]}")
+    return dict(base)
+
+
 def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
     """Build the game once: options that only make sense together, and data files, are checked here."""
     try:
@@ -148,9 +181,9 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
         strategies=tuple(cfg.strategies), labels=labels, options=options, data=_data_paths(doc, cfg),
-        seating=cfg.seating, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
+        seating=_seating(doc, cfg, labels), confidence=cfg.confidence, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
         source=str(Path(doc.source).resolve()) if doc.source else "",
-        sweep=cfg.sweep or {}, checks=_checks(doc, cfg),
+        sweep=cfg.sweep or {}, checks=_checks(doc, cfg), sweep_baseline=_baseline(doc, cfg),
     )
     _check_builds(doc, rc, cfg)
     if rc.sweep:

@@ -24,8 +24,10 @@ class StrategySpec(BaseModel):
 
 
 class CheckSpec(BaseModel):
-    """One nightly check: a threshold, and whether the estimate (``strict: true``, default) or the
-    whole 95% interval (``strict: false``) must break it to fail. A bare number means ``{threshold: N}``."""
+    """One nightly check: a threshold. It passes when the whole interval (at the config's
+    ``confidence``) is on the good side, fails when the whole interval is on the bad side, and is
+    otherwise inconclusive; ``strict: false`` counts an inconclusive result as a pass for this
+    check. A bare number means ``{threshold: N}``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     threshold: float = Field(ge=0)
@@ -53,6 +55,7 @@ class Checks(BaseModel):
     min_strategy_win_rate: CheckSpec | None = None
     max_first_player_advantage: CheckSpec | None = None
     max_truncated_share: CheckSpec | None = None
+    max_stalled: CheckSpec | None = None
     max_failed_games: CheckSpec | None = None
     min_balance: CheckSpec | None = None
     max_drawishness: CheckSpec | None = None
@@ -73,11 +76,13 @@ class Config(BaseModel):
     strategies: list[StrategySpec] = Field(min_length=1)
     options: dict[str, Any] = Field(default_factory=dict)
     data: dict[str, str] = Field(default_factory=dict)
-    seating: Literal["rotate", "fixed"] = "rotate"
+    seating: Literal["rotate", "fixed", "permute"] | None = None  # None: permute when the strategies differ
+    confidence: float = Field(0.95, gt=0.5, lt=1)  # level of every interval and test in the report
     jobs: StrictInt = Field(1, ge=1, le=1024)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
     sweep: dict[str, list[Any]] | None = None
+    sweep_baseline: dict[str, Any] | StrictInt | None = None  # the point the others are compared with (default: first)
     checks: Checks | None = None
 
 
@@ -96,13 +101,15 @@ class RunConfig(BaseModel):
     labels: tuple[str, ...]
     options: dict[str, Any]
     data: dict[str, str]
-    seating: Literal["rotate", "fixed"]
+    seating: Literal["rotate", "fixed", "permute"]
     jobs: int
     chunk_size: int | None
     output: str | None
     source: str = ""  # the config file, absolute: replay and resume find modules next to it from any folder
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
+    confidence: float = 0.95
+    sweep_baseline: dict[str, Any] | int | None = None
 
     def to_json(self) -> str:
         return self.model_dump_json()

@@ -1,16 +1,26 @@
 """A nightly check (``sim check``): a run (played by ``fixed`` or ``until_ci``, or an existing run
-folder) whose config's ``checks:`` are evaluated, added to its report and written as JUnit XML."""
+folder) whose config's ``checks:`` are evaluated, added to its report and written as JUnit XML;
+``run_until_decided`` plays more batches of the same run until every check is decided."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
+import polars as pl
+from tqdm import tqdm
+
+from .. import store
 from ..analysis.checks import CheckResult, evaluate, write_junit
 from ..analysis.document import render_figures, write_report
 from ..analysis.report import analyse
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
-from ..config import RunConfig, load_run_config
+from ..config import RunConfig, build_game, load_run_config
+from ..data import read_json
+from ..play import deal_size
+from . import fixed
 
 
 def previous_run_of(folder: Path, rc: RunConfig) -> bool:
@@ -24,18 +34,24 @@ def previous_run_of(folder: Path, rc: RunConfig) -> bool:
         return False
 
 
-def evaluate_run(out_dir: Path, checks: dict, min_sample: int) -> tuple[list[CheckResult], RunTables]:
+def _results(t: RunTables, checks: dict, min_sample: int, confidence: float | None):
+    played = t.games.height
+    failed = int(t.games["failed"].sum()) if played else 0
+    rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
+                       played, failed, rep.level)
+    return results, rep
+
+
+def evaluate_run(out_dir: Path, checks: dict, min_sample: int,
+                 confidence: float | None = None) -> tuple[list[CheckResult], RunTables]:
     """Evaluate ``checks`` on the run folder and rewrite its report with a Checks table.
 
     Raises ``SimError`` when there are no checks or the folder is not a finished run."""
     if not checks:
         raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
     t = load_tables(out_dir)
-    played = t.games.height
-    failed = int(t.games["failed"].sum()) if played else 0
-    rep = analyse(t, min_sample=min_sample)
-    results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
-                       played, failed)
+    results, rep = _results(t, checks, min_sample, confidence)
     render_figures(rep)
     write_report(out_dir, rep, results)
     return results, t
@@ -53,3 +69,72 @@ def junit(path: Path, results: list[CheckResult], t: RunTables, config: str, sec
     except OSError as exc:
         raise SimError(f"--junit {path}: cannot write this file ({exc.strerror or exc}); the run and its report"
                        f" are in {t.run_dir}") from None
+
+
+def same_config(out_dir: Path, config: str) -> None:
+    """``sim check CONFIG --run DIR``: refuse (``SimError``) a folder made from another config file,
+    whose report would otherwise be rewritten with this config's checks."""
+    from ..config import load_config
+
+    given = load_config(config)
+    made = load_run_config(out_dir).source
+    if made != given.source:
+        raise SimError(f"--run {out_dir} was made from {made or 'an unknown config'}, not from {given.source}: its"
+                       " report would be rewritten with another config's checks; give that folder's own config, no"
+                       f" CONFIG (its checks are in its config.json), or run `sim check {config}`")
+
+
+def _chunk_run(out: Path) -> RunTables:
+    """The tables of the chunks on disk, as a run folder's (for decisions while a run goes on)."""
+    def table(name: str) -> pl.DataFrame:
+        return store.chunk_tables(out, name) if any((out / "chunks").glob(f"{name}-*.parquet")) else pl.DataFrame()
+
+    return RunTables(table("games"), table("players"), table("metrics"), table("errors"), store.read_config(out),
+                     read_json(out / "manifest.json"), table("components"), None, out)
+
+
+def run_until_decided(rc: RunConfig, out: Path, max_games: int, *, force: bool = False, progress: bool = True,
+                      fail_fast: bool = False, backend: str = "local", scheduler: str | None = None,
+                      min_sample: int = 50, keep_lock: bool = False) -> fixed.RunOutcome:
+    """``sim check --until-decided``: play ``rc.games`` games, evaluate ``rc.checks`` on them, and
+    while some check is inconclusive double the games (whole deals; the same run continues with
+    the next game indices, so the games are those of a plain run of that size) up to ``max_games``.
+    Writes ``stopping.json`` (the rule, each batch's undecided checks, why it stopped). An
+    interrupted run resumes (``sim run --resume``) to the batch it was playing; evaluate it then
+    with ``sim check --run``. Raises ``SimError`` for bad limits or a folder that cannot be used."""
+    if not rc.checks:
+        raise SimError("--until-decided needs 'checks:' in the config")
+    if max_games < rc.games:
+        raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
+    game = build_game(rc)
+    store.prepare_output(out, force, rc.source)
+    k, stop, played, failed, truncated, seconds = deal_size(fixed.setup_of(rc)), rc.games, 0, 0, 0, 0.0
+    stopping = {"rule": f"--until-decided: batches (first {rc.games} games, then doubling) until every check is "
+                        f"decided (pass or fail), or at most {max_games} games", "kind": "until_decided",
+                "max_games": max_games, "first_batch": rc.games, "batches": [], "finished": True}
+    bar = tqdm(total=stop, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True, desc="until decided")
+    with store.locked(out, keep_lock):
+        try:
+            while True:
+                rc_now = rc.model_copy(update={"games": stop})
+                fixed.write_run_files(rc_now, out, game)
+                bar.total = stop
+                bar.refresh()
+                o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, store.done_games(out)),
+                                      progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler,
+                                      bar=bar)
+                played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
+                                                      seconds + o.seconds)
+                undecided = [r.name for r in _results(_chunk_run(out), rc.checks, min_sample, None)[0] if not r.decided]
+                stopping["batches"].append({"games": stop, "undecided": undecided})
+                if not undecided or stop >= max_games:
+                    break
+                stop = min(max_games, -(-2 * stop // k) * k)
+        finally:
+            bar.close()
+        store.merge_chunks(out)
+        stopping.update(games=stop, met=not undecided, reason=(
+            f"every check decided after {stop} games" if not undecided else
+            f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
+        (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
+    return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs)

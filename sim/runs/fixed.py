@@ -72,16 +72,20 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
 
 
 def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, progress: bool = True,
-                fail_fast: bool = False, backend: str = "local", scheduler: str | None = None) -> RunOutcome:
+                fail_fast: bool = False, backend: str = "local", scheduler: str | None = None,
+                bar: Any = None) -> RunOutcome:
     """Play the games in ``ranges`` and write each finished chunk into ``out/chunks`` at once.
 
+    ``bar``: a tqdm bar to advance (kept open: one bar over several batches); default a new one.
     Raises ``FailFast`` after writing the chunk holding the first failure.
     """
     setup_json = setup_of(rc).to_json()
     total = sum(b - a for a, b in ranges)
     t0 = time.perf_counter()
     failed = truncated = 0
-    bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
+    own = bar is None
+    if own:
+        bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
     try:
         for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):
             store.write_chunk(out, start, tables)
@@ -93,7 +97,8 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
                 raise FailFast(f"--fail-fast: game {e['game_index']} failed ({e['exception']}: {e['message']});"
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
     finally:
-        bar.close()
+        if own:
+            bar.close()
     return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
 
 

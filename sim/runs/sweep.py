@@ -19,9 +19,21 @@ from ..config.grid import Point, points
 from . import fixed
 
 
+def baseline_index(rc: RunConfig, pts: list[Point]) -> int:
+    """The point the others are compared with: ``sweep_baseline`` (an index, or values that pick
+    the first point holding them), else the first point."""
+    base = rc.sweep_baseline
+    if base is None:
+        return pts[0].index
+    if isinstance(base, int):
+        return base
+    return next(p.index for p in pts if all(p.values.get(k) == v for k, v in base.items()))
+
+
 def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True) -> None:
     (out / "sweep.json").write_text(json.dumps({
         "point_reports": point_reports, "game": rc.game, "seed": rc.seed, "games": rc.games, "keys": list(rc.sweep),
+        "baseline": baseline_index(rc, pts), "confidence": rc.confidence, "seating": rc.seating,
         "points": [{"index": p.index, "label": p.label, "values": p.values, "folder": f"point-{p.index:03d}"} for p in pts],
     }, indent=2, default=str) + "\n")
 
@@ -57,7 +69,7 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
             store.unlock(pdir)
         if echo:
             echo(f"point {p.index} ({p.label}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
-        f = point_figures(pdir, n_resamples).with_columns(
+        f = point_figures(pdir, n_resamples, p.rc.confidence).with_columns(
             point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
             games=pl.lit(p.rc.games, pl.Int64),
             **{k: pl.lit(str(v)) for k, v in p.values.items()})

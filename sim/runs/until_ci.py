@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import polars as pl
+from tqdm import tqdm
 
 from .. import store
 from ..analysis.stats import complete_players
@@ -20,18 +22,19 @@ from ..analysis.summaries import win_table
 from ..api import SimError
 from ..config import RunConfig, build_game
 from ..data import read_json
+from ..play import deal_size
 from . import fixed
 
 
-def widest_half_width(players: pl.DataFrame, games: pl.DataFrame) -> tuple[float, str]:
-    """The largest distance from a win rate to either end of its 95% Wilson interval, over every
-    seat and every strategy (complete games), and which group it belongs to."""
+def widest_half_width(players: pl.DataFrame, games: pl.DataFrame, confidence: float = 0.95) -> tuple[float, str]:
+    """The largest distance from a win rate to either end of its Wilson interval (at ``confidence``),
+    over every seat and every strategy (complete games), and which group it belongs to."""
     cp = complete_players(players, games)
     if cp.is_empty():
         return math.inf, "no complete game"
     worst, who = 0.0, ""
     for by in ("seat", "strategy"):
-        for r in win_table(cp, by).iter_rows(named=True):
+        for r in win_table(cp, by, confidence).iter_rows(named=True):
             hw = max(r["win_rate"] - r["ci_low"], r["ci_high"] - r["win_rate"])
             if hw > worst:
                 worst, who = hw, f"{by} {r[by]}"
@@ -43,9 +46,10 @@ def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     return players, store.chunk_tables(out, "games")
 
 
-def _rule(width: float, max_games: int, first: int) -> dict:
+def _rule(width: float, max_games: int, first: int, confidence: float = 0.95) -> dict:
     return {
-        "rule": (f"--until-ci {width:g}: batches (first {first} games) until every seat's and every strategy's 95% "
+        "rule": (f"--until-ci {width:g}: batches (first {first} games) until every seat's and every strategy's "
+                 f"{confidence * 100:g}% "
                  f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
         "width": width, "max_games": max_games, "first_batch": first, "batches": [], "finished": False,
     }
@@ -73,7 +77,7 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
     build_game(rc)
     store.prepare_output(out, force, rc.source)
     with store.locked(out, keep_lock):
-        stopping = _rule(width, max_games, rc.games)
+        stopping = _rule(width, max_games, rc.games, rc.confidence)
         _write_stopping(out, stopping)
         return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
                                  scheduler=scheduler)
@@ -89,15 +93,26 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
     stop, already = rc.games, None
     played = failed = truncated = 0
     seconds = 0.0
+    k = deal_size(fixed.setup_of(rc))  # later batches end on whole deals (seating: permute)
+    bar = tqdm(total=stop, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True,
+               desc=f"until ±{width * 100:g} pts")
     while True:
         rc_now = rc.model_copy(update={"games": stop})
         fixed.write_run_files(rc_now, out, game)
         done = store.done_games(out)
         already = sum(b - a for a, b in done) if already is None else already
-        o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress, fail_fast=fail_fast, backend=backend,
-                               scheduler=scheduler)
+        bar.total = stop
+        bar.n = sum(b - a for a, b in done)
+        bar.refresh()
+        try:
+            o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress,
+                                  fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
+        except BaseException:
+            bar.close()
+            raise
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
-        hw, who = widest_half_width(*_chunk_tables(out))
+        hw, who = widest_half_width(*_chunk_tables(out), rc.confidence)
+        bar.set_description(f"until ±{width * 100:g} pts (now ±{hw * 100:.2f})")
         stopping["batches"].append({"games": stop, "widest_half_width": hw, "widest": who})
         _write_stopping(out, stopping)
         if hw <= width:
@@ -109,6 +124,8 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
             break
         target = math.ceil(stop * (hw / width) ** 2 * 1.1) if math.isfinite(hw) else stop * 2
         stop = min(max_games, max(stop + first, min(target, stop * 4)))
+        stop = min(max_games, -(-stop // k) * k) if stop < max_games else stop
+    bar.close()
     store.merge_chunks(out)
     stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
     _write_stopping(out, stopping)

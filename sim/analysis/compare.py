@@ -1,0 +1,226 @@
+"""Comparing two runs of the same game and player count (``sim compare``): per seat and per
+strategy, win rate (and mean score) in A and in B, the difference B − A with an interval, a p-value
+and a Holm-adjusted p-value over every row.
+
+**Paired** when both runs played the same games (same root seed, seating and game indices; the same
+game index then draws the same random streams in both): the win rates are compared game by game,
+with the exact McNemar test (``statsmodels.stats.contingency_tables.mcnemar(exact=True)``) on the
+per-game outcomes when a group holds one seat per game, a paired t-test
+(``scipy.stats.ttest_rel``) on the per-game win shares otherwise and for scores, and a paired
+percentile bootstrap over whole games for the interval (``scipy.stats.bootstrap(paired=True)``).
+**Unpaired** otherwise: Newcombe's hybrid score interval
+(``statsmodels.stats.proportion.confint_proportions_2indep(method="newcomb")``), Fisher's exact
+test (``scipy.stats.fisher_exact``); scores by Welch's t-test and an independent bootstrap.
+Only complete games count (in the paired case: complete in both runs).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from ..api import SimError
+from .stats import analysis_rng, complete_players, holm
+from .tables import RunTables
+
+ROW_KEYS = ("group", "label", "metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
+            "significant", "test", "games_a", "games_b")
+
+
+@dataclass
+class Comparison:
+    """What ``compare_runs`` found: ``paired``, the rows (``ROW_KEYS``) and notes on the method."""
+
+    paired: bool
+    confidence: float
+    rows: list[dict]
+    why: str
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """``{"paired", "confidence", "why", "rows": [...]}`` as ``sim compare --json`` writes it."""
+        return {"paired": self.paired, "confidence": self.confidence, "why": self.why,
+                "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value from the discordant counts (games only A won, only B won):
+    ``statsmodels.stats.contingency_tables.mcnemar([[0, a_only], [b_only, 0]], exact=True)``.
+    1.0 when there is no discordant game."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    if a_only + b_only == 0:
+        return 1.0
+    return float(mcnemar([[0, a_only], [b_only, 0]], exact=True).pvalue)
+
+
+def newcombe(wins_a: int, n_a: int, wins_b: int, n_b: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Newcombe's (1998, method 10) interval of ``wins_b/n_b − wins_a/n_a`` (proportions), via
+    ``statsmodels.stats.proportion.confint_proportions_2indep(method="newcomb")``."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    if n_a == 0 or n_b == 0:
+        return (math.nan, math.nan)
+    lo, hi = confint_proportions_2indep(wins_b, n_b, wins_a, n_a, method="newcomb", compare="diff",
+                                        alpha=1 - confidence)
+    return (float(lo), float(hi))
+
+
+def fisher_p(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
+    """Two-sided Fisher exact test of equal proportions (``scipy.stats.fisher_exact``)."""
+    if n_a == 0 or n_b == 0:
+        return math.nan
+    return float(sps.fisher_exact([[wins_a, n_a - wins_a], [wins_b, n_b - wins_b]]).pvalue)
+
+
+def paired_interval(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,
+                    n_resamples: int = 1000) -> tuple[float, float]:
+    """Percentile interval of ``mean(y) − mean(x)`` resampling whole games (the same games from both
+    runs): ``scipy.stats.bootstrap((x, y), paired=True)``. A point interval when nothing varies."""
+    d = np.asarray(y, float) - np.asarray(x, float)
+    if len(d) < 2 or np.ptp(d) == 0:
+        m = float(d.mean()) if len(d) else math.nan
+        return (m, m)
+    res = sps.bootstrap((np.asarray(x, float), np.asarray(y, float)), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis),
+                        paired=True, vectorized=True, n_resamples=n_resamples, method="percentile",
+                        confidence_level=confidence, rng=rng)
+    return (float(res.confidence_interval.low), float(res.confidence_interval.high))
+
+
+def independent_interval(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,
+                         n_resamples: int = 1000) -> tuple[float, float]:
+    """Percentile interval of ``mean(y) − mean(x)``, resampling each run's games on its own."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 2 or len(y) < 2:
+        return (math.nan, math.nan)
+    if np.ptp(x) == 0 and np.ptp(y) == 0:
+        return (float(y.mean() - x.mean()),) * 2
+    res = sps.bootstrap((x, y), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis), vectorized=True,
+                        n_resamples=n_resamples, method="percentile", confidence_level=confidence, rng=rng)
+    return (float(res.confidence_interval.low), float(res.confidence_interval.high))
+
+
+def _t_p(x: np.ndarray, y: np.ndarray, paired: bool) -> float:
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if paired:
+        d = y - x
+        if len(d) < 2 or np.all(d == 0):
+            return 1.0
+        if np.ptp(d) == 0:
+            return 0.0  # every game moved by the same non-zero amount
+        return float(sps.ttest_rel(y, x).pvalue)
+    if len(x) < 2 or len(y) < 2:
+        return math.nan
+    if np.ptp(x) == 0 and np.ptp(y) == 0:
+        return 1.0 if x[0] == y[0] else 0.0
+    return float(sps.ttest_ind(y, x, equal_var=False).pvalue)
+
+
+def per_game(t: RunTables, games: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Per complete game and group: ``game_index, group, label, won`` (share of the group's seats
+    that won, 0..1), ``score`` (their mean), ``seats``. Groups: each seat and each strategy label."""
+    cp = complete_players(t.players, t.games)
+    if games is not None:
+        cp = cp.join(games, on="game_index", how="semi")
+    seat = cp.select("game_index", group=pl.lit("seat"), label=pl.col("seat").cast(pl.Utf8),
+                     won=pl.col("won").cast(pl.Float64), score=pl.col("score"), seats=pl.lit(1, pl.UInt32))
+    strat = cp.group_by("game_index", "strategy").agg(
+        won=pl.col("won").cast(pl.Float64).mean(), score=pl.col("score").mean(), seats=pl.len()).select(
+        "game_index", group=pl.lit("strategy"), label="strategy", won="won", score="score", seats="seats")
+    return pl.concat([seat, strat]).sort("group", "label", "game_index")
+
+
+def pairing(a: RunTables, b: RunTables) -> tuple[bool, str]:
+    """Whether two runs played the same games, and why (or why not)."""
+    ca, cb = a.config, b.config
+    if ca["seed"] != cb["seed"]:
+        return False, f"different root seeds ({ca['seed']} and {cb['seed']})"
+    if ca.get("seating") != cb.get("seating"):
+        return False, f"different seating ({ca.get('seating')} and {cb.get('seating')})"
+    ia, ib = a.games["game_index"].to_list(), b.games["game_index"].to_list()
+    if sorted(ia) != sorted(ib):
+        return False, f"different games ({len(ia)} and {len(ib)} game indices)"
+    return True, f"same root seed {ca['seed']}, seating {ca.get('seating')} and {len(ia)} game indices"
+
+
+def check_comparable(a: RunTables, b: RunTables) -> None:
+    """``SimError`` (exit 2) unless both runs are of the same game with the same player count."""
+    ga, gb = a.config["game"], b.config["game"]
+    if ga != gb:
+        raise SimError(f"cannot compare runs of different games: {a.run_dir} is {ga}, {b.run_dir} is {gb}")
+    pa, pb = int(a.config["players"]), int(b.config["players"])
+    if pa != pb:
+        raise SimError(f"cannot compare runs with different player counts: {a.run_dir} has {pa} players,"
+                       f" {b.run_dir} has {pb}")
+
+
+def _row(group, label, metric, xa, xb, ci, p, test) -> dict:
+    a, b = float(np.mean(xa)) if len(xa) else math.nan, float(np.mean(xb)) if len(xb) else math.nan
+    return {"group": group, "label": label, "metric": metric, "a": a, "b": b, "diff": b - a,
+            "ci_low": ci[0], "ci_high": ci[1], "p_value": p, "test": test, "games_a": len(xa), "games_b": len(xb)}
+
+
+def _paired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float) -> list[dict]:
+    j = ga.join(gb, on="game_index", suffix="_b").sort("game_index")
+    wa, wb = j["won"].to_numpy(), j["won_b"].to_numpy()
+    if (j["seats"] == 1).all() and (j["seats_b"] == 1).all():
+        p = mcnemar_exact(int(((wa == 1) & (wb == 0)).sum()), int(((wa == 0) & (wb == 1)).sum()))
+        test = "exact McNemar"
+    else:
+        p, test = _t_p(wa, wb, True), "paired t-test on per-game win shares"
+    out = [_row(group, label, "win_rate", wa, wb, paired_interval(wa, wb, rng, conf), p, test)]
+    sa, sb = j["score"].to_numpy(), j["score_b"].to_numpy()
+    out.append(_row(group, label, "mean_score", sa, sb, paired_interval(sa, sb, rng, conf), _t_p(sa, sb, True),
+                    "paired t-test"))
+    return out
+
+
+def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float) -> list[dict]:
+    # win rates over player rows: wins and rows of the group in each run
+    wins_a, n_a = int(round((ga["won"] * ga["seats"]).sum())), int(ga["seats"].sum())
+    wins_b, n_b = int(round((gb["won"] * gb["seats"]).sum())), int(gb["seats"].sum())
+    row = _row(group, label, "win_rate", [], [], newcombe(wins_a, n_a, wins_b, n_b, conf),
+               fisher_p(wins_a, n_a, wins_b, n_b), "Fisher exact; Newcombe interval")
+    row.update(a=wins_a / n_a if n_a else math.nan, b=wins_b / n_b if n_b else math.nan, games_a=ga.height,
+               games_b=gb.height)
+    row["diff"] = row["b"] - row["a"]
+    sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
+    return [row, _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf),
+                      _t_p(sa, sb, False), "Welch t-test")]
+
+
+def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Comparison:
+    """Compare run B with run A (differences are B − A). Raises ``SimError`` for runs of different
+    games or player counts. Rows: per seat and per strategy label present in both runs, a
+    ``win_rate`` row (proportions) and a ``mean_score`` row (points); ``significant`` when the
+    Holm-adjusted p-value (over all rows) is below 1 − ``confidence``."""
+    check_comparable(a, b)
+    paired, why = pairing(a, b)
+    notes = []
+    common = None
+    if paired:  # games complete in both runs
+        common = a.games.filter(~pl.col("failed") & ~pl.col("truncated")).select("game_index").join(
+            b.games.filter(~pl.col("failed") & ~pl.col("truncated")).select("game_index"), on="game_index", how="semi")
+    pa, pb = per_game(a, common), per_game(b, common)
+    rng = analysis_rng(int(a.config["seed"]), 7)
+    rows = []
+    for group in ("seat", "strategy"):
+        la = pa.filter(pl.col("group") == group)["label"].unique(maintain_order=True).to_list()
+        lb = set(pb.filter(pl.col("group") == group)["label"].to_list())
+        missing = sorted(set(lb) ^ set(la))
+        if missing:
+            notes.append(f"{group} label(s) {', '.join(missing)} appear in only one run: not compared")
+        for label in [x for x in la if x in lb]:
+            ga = pa.filter((pl.col("group") == group) & (pl.col("label") == label))
+            gb = pb.filter((pl.col("group") == group) & (pl.col("label") == label))
+            make = _paired_rows if paired else _unpaired_rows
+            rows += make(ga, gb, group, label, rng, confidence)
+    adjusted = holm([r["p_value"] for r in rows])
+    for r, p in zip(rows, adjusted, strict=True):
+        r["p_adjusted"] = p
+        r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
+    return Comparison(paired, confidence, rows, why, notes)

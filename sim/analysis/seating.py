@@ -1,0 +1,83 @@
+"""What the seating of a run can and cannot separate, and "who sits before you": win rate by the
+strategy on one's right (the seat that acts just before, turn order wrapping round)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import polars as pl
+
+from . import charts
+from .document import Section, ci, rows
+from .sections import Draft
+from .stats import with_wilson
+
+
+def deal_facts(games: pl.DataFrame) -> tuple[int, int, int]:
+    """``(games per deal, whole deals, games of a partial last deal)`` from ``deal_index``
+    (``(1, games, 0)`` when absent: each game its own deal)."""
+    if "deal_index" not in games.columns or not games.height:
+        return 1, games.height, 0
+    sizes = games.group_by("deal_index").len()
+    k = int(sizes["len"].max())
+    whole = int((sizes["len"] == k).sum())
+    return k, whole, games.height - whole * k
+
+
+def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame) -> str:
+    """One paragraph: which seating was used and what it can and cannot separate."""
+    if players == 1:
+        return "One seat: there is no seating to speak of."
+    if seating == "fixed":
+        return ("Seating: fixed (seat i always plays strategy i). Seat and strategy effects cannot be told apart: a "
+                "strong seat and a strong strategy in it look the same. Use seating: permute to separate them.")
+    if seating == "rotate":
+        return ("Seating: rotate (seat i plays strategy (i + game) mod players). Each strategy holds each seat equally "
+                "often, so seat and strategy effects separate, but every strategy always has the same neighbours: "
+                "a neighbour effect (who plays just before you) is mixed into the strategy figures, and every game "
+                "has its own shuffle, so luck does not cancel between games. Use seating: permute for duplicate deals.")
+    k, whole, partial_ = deal_facts(games)
+    tail = f" The last deal is partial ({partial_} of {k} games), so its balance is incomplete." if partial_ else ""
+    how = "every distinct assignment of the strategies to the seats" if players <= 4 else (
+        "a balanced set of assignments (each strategy meets each seat and each left neighbour equally often)")
+    return (f"Seating: permute (duplicate deals). The games come in {whole} deal(s) of {k} games: one shuffle (the "
+            f"same chance stream) played with {how}. Seat, strategy and neighbour effects separate, and the luck of "
+            "the deal is shared by every assignment of it (as in duplicate bridge). It cannot separate effects that "
+            f"only show in interaction with a particular deal.{tail}"
+            + ("" if distinct > 1 else " Every seat plays the same strategy, so only seat effects are measured."))
+
+
+def predecessor_table(players: pl.DataFrame, n_seats: int, confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate of each strategy by the strategy in the seat just before it (seat − 1, seat 0's is
+    seat n − 1). In: player rows of complete games. Out: ``strategy, before, games, wins,
+    win_rate, ci_low, ci_high`` (Wilson), sorted."""
+    p = players.select("game_index", "seat", "strategy", "won")
+    prev = p.select("game_index", seat=(pl.col("seat") + 1) % n_seats, before=pl.col("strategy"))
+    t = (p.join(prev, on=["game_index", "seat"], how="inner").group_by("strategy", "before")
+         .agg(games=pl.len(), wins=pl.col("won").sum()).sort("strategy", "before"))
+    return with_wilson(t, confidence=confidence).select("strategy", "before", "games", "wins", "win_rate", "ci_low",
+                                                        "ci_high")
+
+
+def seating(d: Draft) -> None:
+    """The seating paragraph and, with different strategies, the "who sits before you" table."""
+    cfg, complete = d.t.config, d.complete
+    distinct = complete["strategy"].n_unique() if complete.height else 0
+    text = seating_text(cfg.get("seating", "rotate"), d.players, distinct, d.t.games)
+    d.sections.append(Section("seating", "Seating", text))
+    if d.players < 3 or distinct < 2 or not complete.height:
+        return  # with two seats the one before you is your only opponent: the head-to-head table says it
+    t = predecessor_table(complete, d.players, d.confidence)
+    d.tables["before_you"] = t
+    d.sections.append(Section(
+        "before_you", "Who sits before you",
+        f"Win rate of each strategy by the strategy on its right, the seat acting just before it (turn order "
+        f"wraps round), over complete games, {d.lev} Wilson intervals. Under seating: rotate every strategy always "
+        "has the same neighbour, so this table then shows one row per strategy and cannot separate the neighbour "
+        "from the strategy.",
+        rows(t, lambda r: {"strategy": r["strategy"], "player before": r["before"], "games": r["games"],
+                           f"win rate ({d.lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True)}),
+        ["before_you"]))
+    plot = t.with_columns(row=pl.concat_str([pl.col("strategy"), pl.lit(" after "), pl.col("before")]))
+    d.charts["before_you"] = (f"Win rate by the strategy just before, {d.lev} Wilson intervals", partial(
+        charts.interval_chart, plot, "row", "win_rate", "Who sits before you", "win rate", level=d.lev))

@@ -1,0 +1,64 @@
+"""``sim compare RUN_A RUN_B``: did a change help? Paired tests when both runs played the same games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..analysis import compare_report
+from ..analysis.compare import compare_runs
+from ..analysis.tables import load_tables
+from ..api import SimError
+from .group import cli
+from .options import check_writable, confidence_option
+
+
+@cli.command()
+@click.argument("run_a", type=click.Path(file_okay=False))
+@click.argument("run_b", type=click.Path(file_okay=False))
+@click.option("--json", "json_file", type=click.Path(dir_okay=False),
+              help='Also write the rows as JSON: {"paired": bool, "rows": [{"group", "label", "a", "b", "diff", ...}]}.')
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Folder for compare.md / compare.html (default: reports/compare/<A>-vs-<B>).")
+@confidence_option
+def compare(run_a, run_b, json_file, out, confidence) -> None:
+    """Compare run folder RUN_B with RUN_A (same game and player count): win rate and mean score
+    per seat and per strategy, B − A with an interval, p-values Holm-adjusted over every row.
+
+    Paired (exact McNemar, paired bootstrap) when both runs played the same games: same root seed,
+    seating and game indices, e.g. one config with an option changed. Otherwise unpaired (Newcombe
+    interval, Fisher exact test). Exit 2 for runs of different games or player counts.
+
+    \b
+    Example:
+      sim run configs/traders_of_osaka/baseline.yaml --games 480 --out runs/before
+      sim run my_change.yaml --games 480 --out runs/after      # same seed
+      sim compare runs/before runs/after --json diff.json
+    """
+    if json_file:
+        check_writable(Path(json_file), "--json")
+    a, b = load_tables(Path(run_a)), load_tables(Path(run_b))
+    level = confidence if confidence is not None else float(a.config.get("confidence", 0.95))
+    result = compare_runs(a, b, level)
+    name_a, name_b = Path(run_a).name or str(run_a), Path(run_b).name or str(run_b)
+    out_dir = Path(out) if out else Path("reports") / "compare" / f"{name_a}-vs-{name_b}"
+    try:
+        _, html_path = compare_report.write(out_dir, result, str(run_a), str(run_b))
+    except OSError as exc:
+        raise SimError(f"--out {out_dir}: cannot write the comparison ({exc.strerror or exc})") from None
+    for line in compare_report.headline(result, str(run_a), str(run_b)):
+        click.echo(line)
+    tab = compare_report.table(result)
+    if tab.height:
+        click.echo("")
+        keys = ["group", "label", "figure", "A", "B", tab.columns[5], "p (Holm)", "significant"]
+        widths = [max(len(k), *(len(str(v)) for v in tab[k])) for k in keys]
+        click.echo("  ".join(k.ljust(w) for k, w in zip(keys, widths, strict=True)))
+        for row in tab.select(keys).iter_rows():
+            click.echo("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
+    if json_file:
+        Path(json_file).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+        click.echo(f"json: {json_file}")
+    click.echo(f"report: {html_path} (and compare.md)")

@@ -1,0 +1,417 @@
+"""Issue 18, verdicts a designer can trust: duplicate seating, end reasons, paired comparisons
+(``sim compare``), three-state checks, the verdict headline and ranked findings, the confidence
+level. Expected values come from textbooks, hand computation or scipy, never from program output."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from scipy import stats as sps
+
+from sim.analysis import compare as cmp
+from sim.analysis import findings as fnd
+from sim.analysis import summaries
+from sim.analysis.charts import histogram_bins
+from sim.analysis.checks import CheckResult, evaluate, write_junit
+from sim.analysis.document import md_table
+from sim.analysis.seating import predecessor_table
+from sim.analysis.sections import ratings_note
+from sim.analysis.tables import RunTables
+from sim.api import SimError
+from sim.cli import cli
+from sim.play import GameResult, Setup, _end_reason, deal_index, play_game, seat_labels, streams
+from sim.seeding import deal_assignments, game_streams
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ------------------------------------------------------------------ duplicate seating
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_deals_up_to_four_seats_hold_every_assignment_once(n):
+    deal = deal_assignments(tuple(range(n)))
+    assert sorted(deal) == sorted(itertools.permutations(range(n))) and len(deal) == math.factorial(n)
+
+
+def test_deals_with_repeated_strategies_hold_every_distinct_assignment_once():
+    deal = deal_assignments((0, 0, 1, 1))  # two copies each of two strategies: 4! / (2! 2!) = 6
+    patterns = [tuple((0, 0, 1, 1)[i] for i in a) for a in deal]
+    assert len(deal) == 6 and len(set(patterns)) == 6
+    assert all(sorted(a) == [0, 1, 2, 3] for a in deal)  # each a permutation of the configured strategies
+
+
+@pytest.mark.parametrize("n,size", [(5, 20), (6, 60)])
+def test_deals_of_five_and_six_seats_balance_seats_and_left_neighbours(n, size):
+    deal = deal_assignments(tuple(range(n)))
+    assert len(deal) == size and len(set(deal)) == size
+    seat = Counter((s, a[s]) for a in deal for s in range(n))
+    assert set(seat.values()) == {size // n} and len(seat) == n * n  # each strategy in each seat equally often
+    left = Counter((a[s - 1], a[s]) for a in deal for s in range(n))  # the seat before (wrapping round)
+    assert len(left) == n * (n - 1) and len(set(left.values())) == 1  # every ordered pair equally often
+
+
+def _setup(seating, labels=("a", "b", "c")):
+    return Setup(game="traders_of_osaka", players=len(labels), seed=5, options={"max_decisions": 10}, data={},
+                 strategies=tuple((lab, {}) for lab in labels), labels=tuple(labels), seating=seating)
+
+
+def test_permute_shares_the_chance_stream_within_a_deal_and_rotate_is_unchanged():
+    s = _setup("permute")
+    assert [seat_labels(s, g) for g in range(6)] == [list(p) for p in itertools.permutations(range(3))]
+    assert [deal_index(s, g) for g in (0, 5, 6, 13)] == [0, 0, 1, 2]
+    c0, seats0 = streams(s, 0)
+    c5, seats5 = streams(s, 5)
+    c6, _ = streams(s, 6)
+    assert c0.random() == c5.random() != c6.random()  # one shuffle per deal
+    assert seats0[0].random() != seats5[0].random()  # seat streams per game
+    assert streams(s, 6)[0].random() == game_streams(5, 1, 3)[0].random()  # deal 1's chance = game 1's stream
+    r = _setup("rotate")  # exactly as before: seat i plays (i + game) mod n, the game's own streams
+    assert [seat_labels(r, g) for g in range(3)] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert streams(r, 7)[0].random() == game_streams(5, 7, 3)[0].random() and deal_index(r, 7) == 7
+
+
+# ------------------------------------------------------------------ why games end
+
+class _Ends:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def test_end_reason_comes_from_the_engine_or_its_stall_flag():
+    assert _end_reason(_Ends(end_reason=lambda s: "round_cap", stalled=lambda s: True), None) == "round_cap"
+    assert _end_reason(_Ends(stalled=lambda s: True), None) == "stalled"
+    assert _end_reason(_Ends(stalled=lambda s: False), None) == "finished"
+    assert _end_reason(_Ends(), None) == "finished"
+
+
+class _Counter:
+    """One seat adds 1 until 3 (finished) or the engine says it stalls at 2."""
+
+    def __init__(self, stall_at=None):
+        self.stall_at = stall_at
+
+    def new_initial_state(self):
+        return {"n": 0}
+
+    def current_player(self, s):
+        return -2 if s["n"] >= 3 or s["n"] == self.stall_at else 0
+
+    def legal_actions(self, s):
+        return (1,)
+
+    def observe(self, s, seat):
+        return None
+
+    def apply_action(self, s, a):
+        s["n"] += a
+
+    def end_reason(self, s):
+        return "stalled" if s["n"] == self.stall_at else "finished"
+
+
+class _One:
+    def choose(self, obs, legal, rng):
+        return legal[0]
+
+
+def test_play_game_reports_finished_stalled_and_decision_cap():
+    rng = random.Random(0)
+    done = play_game(_Counter(), [_One()], rng, [rng], max_decisions=10)
+    assert (done.end_reason, done.truncated, done.n_decisions) == ("finished", False, 3)
+    stall = play_game(_Counter(stall_at=2), [_One()], rng, [rng], max_decisions=10)
+    assert (stall.end_reason, stall.truncated) == ("stalled", True)
+    cap = play_game(_Counter(), [_One()], rng, [rng], max_decisions=2)
+    assert (cap.end_reason, cap.truncated) == ("decision_cap", True)
+    assert GameResult(None, 0, False).end_reason == "finished"
+
+
+def _games(reasons):
+    return pl.DataFrame({"game_index": range(len(reasons)), "failed": [r == "failed" for r in reasons],
+                         "truncated": [r in ("stalled", "round_cap", "decision_cap") for r in reasons],
+                         "n_winners": [1] * len(reasons), "end_reason": reasons})
+
+
+def test_end_reason_table_and_the_max_stalled_check():
+    g = _games(["finished"] * 70 + ["stalled"] * 30)
+    t = summaries.end_reason_table(g)
+    row = t.filter(pl.col("reason") == "stalled").row(0, named=True)
+    assert (row["count"], row["games"], row["share"]) == (30, 100, 0.3)
+    assert evaluate({"max_stalled": {"threshold": 0.1}}, {"end_reasons": t}, 100, 0)[0].status == "fail"
+    few = summaries.end_reason_table(_games(["finished"] * 98 + ["stalled"] * 2))
+    # 2 of 100: Wilson 0.55%-7.0% straddles 1% -> not yet known
+    assert evaluate({"max_stalled": {"threshold": 0.01}}, {"end_reasons": few}, 100, 0)[0].status == "inconclusive"
+    # older run folders: no end_reason column -> failed / truncated / finished from the flags
+    old = _games(["finished", "stalled", "failed"]).drop("end_reason")
+    assert summaries.end_reasons(old).to_list() == ["finished", "truncated", "failed"]
+
+
+# ------------------------------------------------------------------ the statistics of `sim compare`
+
+def test_exact_mcnemar_matches_fagerland_2013_and_the_binomial_by_hand():
+    # Fagerland, Lydersen & Laake (2013), BMC Med Res Methodol 13:91, Table 1 (Bentur et al.): discordant
+    # pairs 1 and 7; the exact conditional McNemar p-value is 0.070 = 2 * (1 + 8) / 2^8
+    assert cmp.mcnemar_exact(1, 7) == pytest.approx(18 / 256) and round(cmp.mcnemar_exact(1, 7), 3) == 0.070
+    assert cmp.mcnemar_exact(9, 1) == pytest.approx(2 * (1 + 10) / 1024)  # by hand
+    assert cmp.mcnemar_exact(0, 0) == 1.0  # no discordant game: no evidence of a difference
+
+
+def test_newcombe_interval_matches_newcombe_1998():
+    # Newcombe (1998), Stat Med 17:873, Table II, method 10: 56/70 − 48/80 -> +0.0524 to +0.3339,
+    # and 9/10 − 3/10 -> +0.1705 to +0.8090
+    lo, hi = cmp.newcombe(48, 80, 56, 70)
+    assert (round(lo, 4), round(hi, 4)) == (0.0524, 0.3339)
+    lo, hi = cmp.newcombe(3, 10, 9, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.1705, 0.8090)
+
+
+def test_fisher_exact_by_hand():
+    # [[3, 1], [1, 3]]: hypergeometric P(3) = 16/70, P(4) = 1/70; two-sided = 2 * 17/70
+    assert cmp.fisher_p(3, 4, 1, 4) == pytest.approx(34 / 70)
+
+
+def _run(seed, winners, seats=2, labels=None, game="g", extra=None):
+    """A synthetic run: ``winners[g]`` wins game g; strategies rotate over the seats."""
+    labels = labels or [f"s{i}" for i in range(seats)]
+    rows = [(g, s, labels[(s + g) % seats], float(s == w), 1 if s == w else 2, s == w)
+            for g, w in enumerate(winners) for s in range(seats)]
+    players = pl.DataFrame(rows, schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+    games = pl.DataFrame({"game_index": range(len(winners)), "failed": [False] * len(winners),
+                          "truncated": [False] * len(winners), "n_winners": [1] * len(winners)})
+    config = {"game": game, "players": seats, "seed": seed, "seating": "rotate", **(extra or {})}
+    return RunTables(games, players, pl.DataFrame(), pl.DataFrame(), config, {}, run_dir=Path(f"run{seed}"))
+
+
+def test_identical_runs_differ_by_exactly_zero_and_nothing_is_significant():
+    rng = np.random.default_rng(1)
+    a = _run(3, rng.integers(0, 3, 200).tolist(), seats=3)
+    c = cmp.compare_runs(a, a)
+    assert c.paired and len(c.rows) == 12  # 3 seats + 3 strategies, win rate and mean score each
+    assert all(r["diff"] == 0 and r["ci_low"] == 0 == r["ci_high"] and not r["significant"] for r in c.rows)
+
+
+def test_paired_comparison_uses_mcnemar_on_the_same_games():
+    # seat 0 wins 40 of 100 games in A; B turns 20 of A's seat-1 wins into seat-0 wins: b = 0, c = 20
+    wa = [0] * 40 + [1] * 60
+    wb = [0] * 60 + [1] * 40
+    c = cmp.compare_runs(_run(1, wa), _run(1, wb))
+    row = next(r for r in c.rows if r["group"] == "seat" and r["label"] == "0" and r["metric"] == "win_rate")
+    assert c.paired and row["test"] == "exact McNemar"
+    assert row["diff"] == pytest.approx(0.2) and row["p_value"] == pytest.approx(2 * 0.5 ** 20)
+    assert row["significant"] and row["ci_low"] > 0
+    # another seed: the runs played other games -> unpaired, Fisher and Newcombe
+    u = cmp.compare_runs(_run(1, wa), _run(2, wb))
+    row = next(r for r in u.rows if r["group"] == "seat" and r["label"] == "0" and r["metric"] == "win_rate")
+    assert not u.paired and "different root seeds" in u.why
+    assert row["p_value"] == pytest.approx(sps.fisher_exact([[40, 60], [60, 40]]).pvalue)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(cmp.newcombe(40, 100, 60, 100))
+
+
+def test_compare_refuses_other_games_or_player_counts():
+    with pytest.raises(SimError, match="different games"):
+        cmp.compare_runs(_run(1, [0, 1]), _run(1, [0, 1], game="other"))
+    with pytest.raises(SimError, match="different player counts"):
+        cmp.compare_runs(_run(1, [0, 1]), _run(1, [0, 1, 2], seats=3))
+
+
+def _false_positives(n_pairs: int, games: int) -> int:
+    """Identical configurations, different seeds: how many comparisons claim any difference."""
+    hits = 0
+    for k in range(n_pairs):
+        rng = np.random.default_rng(k)
+        a, b = (_run(2 * k + i, rng.integers(0, 3, games).tolist(), seats=3) for i in (0, 1))
+        hits += any(r["significant"] for r in cmp.compare_runs(a, b).rows)
+    return hits
+
+
+def test_false_positive_rate_of_compare_on_identical_configurations_reduced():
+    # 20 pairs (the nightly test runs 200): with at most 5% false positives, more than 5 hits has
+    # probability below 0.1% (binomial upper tail)
+    assert _false_positives(20, 60) <= sps.binom.ppf(0.999, 20, 0.05)
+
+
+@pytest.mark.slow
+def test_false_positive_rate_of_compare_over_200_seeds_of_real_runs(tmp_path):
+    """Identical configs (real games), seeds 2k and 2k + 1: the family-wise false-positive rate of
+    `compare` stays within its nominal 5% (at most 19 of 200, the 99.5% binomial quantile)."""
+    from sim.analysis.tables import load_tables
+    from sim.config import load_config
+    from sim.runs.fixed import run
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 60\nseed: 0\n"
+                   "strategies: [{name: random}, {name: osaka.trader}]\n")
+    hits = 0
+    for k in range(200):
+        runs = []
+        for i in (0, 1):
+            out = tmp_path / f"r{i}"
+            run(load_config(cfg, {"seed": 2 * k + i}), out, force=True, progress=False)
+            runs.append(load_tables(out))
+        hits += any(r["significant"] for r in cmp.compare_runs(*runs).rows)
+    print(f"false positives: {hits} of 200 comparisons")  # shown with pytest -s
+    assert hits <= sps.binom.ppf(0.995, 200, 0.05)
+
+
+# ------------------------------------------------------------------ checks
+
+def test_junit_marks_an_inconclusive_check_skipped_with_its_interval(tmp_path):
+    und = CheckResult("max_seat_win_rate", 0.32, True, "inconclusive", "seat 1", 0.3, 0.25, 0.36)
+    bad = CheckResult("min_seat_win_rate", 0.2, True, "fail", "seat 0", 0.1, 0.05, 0.15)
+    write_junit(tmp_path / "j.xml", [und, bad], "suite", {}, 1.0)
+    import xml.etree.ElementTree as ET
+
+    suite = ET.parse(tmp_path / "j.xml").getroot().find("testsuite")
+    assert (suite.get("skipped"), suite.get("failures")) == ("1", "1")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    skipped = cases["max_seat_win_rate"].find("skipped")
+    assert skipped is not None and "30.0% (25.0–36.0%)" in skipped.get("message")
+    assert cases["min_seat_win_rate"].find("failure") is not None
+
+
+# ------------------------------------------------------------------ verdict and findings
+
+def _inputs(rows, n):
+    players = pl.DataFrame(rows, schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+    return fnd.Inputs(players=n, seat=summaries.win_table_tested(players, "seat"),
+                      strategy=summaries.win_table_tested(players, "strategy"),
+                      chi=summaries.seat_chi_square(players), first=summaries.first_player_advantage(players),
+                      h2h=summaries.head_to_head(players), components=pl.DataFrame(), min_sample=30, games=1000,
+                      complete=1000, truncated=0, failed=0)
+
+
+def _wilson(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_verdict_names_the_largest_significant_imbalance_with_its_interval():
+    rows = []
+    for g in range(1000):  # seat 0 wins 40%, seats 1-3 20% each; expected 25%
+        w = 0 if g % 10 < 4 else 1 + g % 3
+        rows += [(g, s, "same", 0.0, 1 if s == w else 2, s == w) for s in range(4)]
+    x = _inputs(rows, 4)
+    lo, hi = _wilson(400, 1000)
+    want = f"wins 15.0 points more than a fair share (95% CI {(lo - 0.25) * 100:.1f}–{(hi - 0.25) * 100:.1f}"
+    v = fnd.verdict(x)
+    assert v.startswith("Verdict: seat 0 (the start player) ") and want in v, v
+    found = fnd.findings(x)
+    assert found[0].startswith("Seat 0 (start player) wins 40.0%")  # the largest effect first
+    assert f"+15.0 points (95% CI {(lo - 0.25) * 100:+.1f} to {(hi - 0.25) * 100:+.1f} points)" in found[0]
+
+
+def test_verdict_states_the_precision_when_nothing_is_significant():
+    rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(400) for s in range(2)]
+    x = _inputs(rows, 2)
+    lo, hi = _wilson(200, 400)
+    assert fnd.verdict(x) == (f"Verdict: no seat differs significantly from a fair share, and none differs by more "
+                              f"than ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points (95% intervals, 1,000 complete games).")
+    assert any(f.startswith("First-player advantage: seat 0 wins 50.0%") and "not significant" in f
+               for f in fnd.findings(x))
+    x.ended = {"stalled": 20, "decision_cap": 5}  # more than 1% of the games left out: said in the verdict
+    assert fnd.verdict(x).endswith("Beware: 0.5% of the games hit the decision cap, 2.0% of the games stalled; they"
+                                   " are left out.")
+    assert any(f.startswith("2.0% of games stalled (20 of 1,000)") for f in fnd.findings(x))
+
+
+def test_a_component_held_two_ways_is_one_finding():
+    comp = pl.DataFrame({
+        "kind": ["card_built", "card_sold", "card_built"], "component": ["Silk", "Silk", "Tea"],
+        "holders": [300, 300, 200], "wins": [180, 180, 60], "win_rate": [0.6, 0.6, 0.3], "ci_low": [0.54, 0.54, 0.24],
+        "ci_high": [0.65, 0.65, 0.37], "expected": [0.25, 0.25, 0.25], "p_holm": [1e-9, 1e-9, 0.2],
+        "enough": [True, True, True], "claim": [True, True, False]})
+    said = fnd.component_findings(comp, 30)
+    silk = [s for s in said if "'Silk'" in s]
+    assert len(silk) == 1 and "held as card_built and card_sold, the same seat-games" in silk[0]
+
+
+def test_ratings_that_disagree_with_win_rates_are_explained():
+    rt = pl.DataFrame({"strategy": ["a", "b"], "ordinal": [20.0, 18.0]})
+    wins = pl.DataFrame({"strategy": ["a", "b"], "win_rate": [0.3, 0.4]})
+    assert "ratings put a above b although b wins more often" in ratings_note(rt, wins)
+    assert ratings_note(rt, wins.with_columns(win_rate=pl.Series([0.5, 0.4]))) == ""
+
+
+def test_who_sits_before_you_by_hand():
+    # 3 seats; game 0: a b c (a wins), game 1: a c b (b wins). Before a: c (seat 2), then b.
+    rows = [(0, 0, "a", 0, 1, True), (0, 1, "b", 0, 2, False), (0, 2, "c", 0, 2, False),
+            (1, 0, "a", 0, 2, False), (1, 1, "c", 0, 2, False), (1, 2, "b", 0, 1, True)]
+    p = pl.DataFrame(rows, schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+    t = {(r["strategy"], r["before"]): (r["games"], r["wins"]) for r in predecessor_table(p, 3).iter_rows(named=True)}
+    assert t == {("a", "c"): (1, 1), ("a", "b"): (1, 0), ("b", "a"): (1, 0), ("b", "c"): (1, 1),
+                 ("c", "b"): (1, 0), ("c", "a"): (1, 0)}
+
+
+def test_markdown_cells_escape_pipes_and_histograms_use_whole_number_bins():
+    assert md_table(pl.DataFrame({"a|b": ["x | y"]})).splitlines() == ["| a\\|b |", "|---|", "| x \\| y |"]
+    assert histogram_bins(np.array([1.0, 2.0, 2.0, 5.0])).tolist() == [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]
+    assert histogram_bins(np.array([0.25, 0.5])) == 5
+
+
+# ------------------------------------------------------------------ through the CLI
+
+CFG = """\
+game: traders_of_osaka
+players: 2
+games: 24
+seed: 7
+strategies: [{name: random}, {name: osaka.trader}]
+"""
+
+
+def _invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.mark.integration
+def test_compare_cli_identical_runs_json_and_mismatch(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG)
+    for name in ("a", "b"):
+        assert _invoke("run", cfg, "--out", tmp_path / name, "--quiet").exit_code == 0
+    res = _invoke("compare", tmp_path / "a", tmp_path / "b", "--json", tmp_path / "d.json", "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "d.json").read_text())
+    assert doc["paired"] is True and {r["group"] for r in doc["rows"]} == {"seat", "strategy"}
+    assert all(r["diff"] == 0 and not r["significant"] for r in doc["rows"])
+    assert {"label", "a", "b", "ci_low", "ci_high", "p_value", "p_adjusted"} <= set(doc["rows"][0])
+    assert (tmp_path / "cmp" / "compare.md").is_file() and "data:image/png" in (tmp_path / "cmp" / "compare.html").read_text()
+    cfg3 = tmp_path / "c3.yaml"
+    cfg3.write_text(CFG.replace("players: 2", "players: 3").replace("{name: osaka.trader}]",
+                                                                      "{name: osaka.trader}, {name: random}]"))
+    assert _invoke("run", cfg3, "--out", tmp_path / "three", "--quiet").exit_code == 0
+    bad = _invoke("compare", tmp_path / "a", tmp_path / "three", "--out", tmp_path / "cmp2")
+    assert bad.exit_code == 2 and "different player counts" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.integration
+def test_check_exit_3_inconclusive_mapping_and_a_foreign_run_folder(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG + "checks:\n  max_seat_win_rate: 0.6\n")  # 24 games: the interval straddles 60%
+    res = _invoke("check", cfg, "--out", tmp_path / "r", "--quiet", "--confidence", "0.99")
+    assert res.exit_code == 3 and "INCONCLUSIVE max_seat_win_rate" in res.output and "99% interval" in res.output
+    assert _invoke("check", cfg, "--run", tmp_path / "r", "--inconclusive", "pass").exit_code == 0
+    assert _invoke("check", cfg, "--run", tmp_path / "r", "--inconclusive", "fail").exit_code == 1
+    other = tmp_path / "other.yaml"
+    other.write_text(CFG + "checks:\n  max_seat_win_rate: 0.9\n")
+    res = _invoke("check", other, "--run", tmp_path / "r")
+    assert res.exit_code == 2 and str(cfg) in res.output and str(other) in res.output
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert md.splitlines()[2].startswith("**Verdict: ") and "99% (every interval" in md
+
+
+def test_sweep_baseline_errors_name_the_line_and_key(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG + "sweep:\n  options.end_tokens: [6, 8]\nsweep_baseline: {options.end_tokens: 7}\n")
+    res = _invoke("validate", cfg)
+    assert res.exit_code == 2 and "line 8, key 'sweep_baseline'" in res.output and "not one of the swept" in res.output
