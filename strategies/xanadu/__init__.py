@@ -125,6 +125,8 @@ class _Base(ScriptedStrategy):
             return max(legal, key=lambda a: (self.start_value(obs, a.card), -a.card))
         if obs.prompt == "sell":
             return self.choose_sale(obs, legal)
+        if obs.prompt == "draw":
+            return max(legal, key=lambda a: a.count)
         return self.choose_work(obs, legal, rng)
 
     def choose_sale(self, obs, legal):
