@@ -41,10 +41,10 @@ class Expert(ScriptedStrategy):
     games = ("xanadu",)
 
     class Params(ScriptedStrategy.Params):
-        worker_cost: float = Field(1.0, ge=0, description="tong bao value of a hand card spent as a worker")
-        khan_value: float = Field(1.0, ge=0, description="value of a Khan's help gained (own card) or given (others')")
+        worker_cost: float = Field(0.5, ge=0, description="tong bao value of a hand card spent as a worker")
+        khan_value: float = Field(2.0, ge=0, description="value of a Khan's help gained (own card) or given (others')")
         deny_weight: float = Field(0.5, ge=0, description="weight of covering scarce resources on others' cards")
-        sabotage_weight: float = Field(1.0, ge=0, description="weight of lowering another seat's card price")
+        sabotage_weight: float = Field(1.5, ge=0, description="weight of lowering another seat's card price")
         sale_risk: float = Field(0.7, ge=0, le=1, description="chance another seat covers a sabotage box before our turn")
         draw_value: float = Field(0.0, ge=0, description="value of each extra card a phase-1 sale draws")
         keep_hand: int = Field(2, ge=0, description="extra workers only while the hand keeps this many cards")
