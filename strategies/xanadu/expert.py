@@ -105,9 +105,9 @@ class Expert(ScriptedStrategy):
     # ------------------------------------------------------------------ phase 1
     def hold_value(self, obs: Observation, card: int, n: int) -> float:
         """What keeping ``card`` (``n`` workers on it) is worth: the best price own workers can
-        reach this turn, or the current price less the expected sabotage by the other seats."""
-        spare = max(0, len(obs.hand) - self.p.keep_hand)
-        best = max(obs.end_price(card, j) - (j - n) * self.p.worker_cost for j in range(n, min(4, n + spare) + 1))
+        reach (each worker at ``worker_cost``), less the expected sabotage by the other seats when
+        the next box lowers the price."""
+        best = max(obs.end_price(card, j) - (j - n) * self.p.worker_cost for j in range(n, 5))
         if n < 4:
             now, nxt = obs.end_price(card, n), obs.end_price(card, n + 1)
             threat = any(obs.hand_sizes[s] for s in range(obs.num_players) if s != obs.seat)
