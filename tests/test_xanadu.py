@@ -504,7 +504,7 @@ def test_invariants_under_random_play(seed, n, adv):
         last[:] = s.coins
 
     s, _, ended = random_walk(g, seed, check)
-    assert ended and s.end_drawn
+    assert ended and (s.end_drawn or g.end_reason(s) == "stalled")  # a random walk may stall (engine stall rule)
 
 
 def test_same_seed_same_history():

@@ -105,7 +105,7 @@ class Xanadu(EngineBase):
     Raises ``ValueError`` for a player count outside 2-6.
     """
 
-    info = GameInfo("xanadu", "1", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
+    info = GameInfo("xanadu", "2", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
     Options = Options
     load_data = staticmethod(load_data)
 
