@@ -52,6 +52,15 @@ class EndTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawCards:
+    """Phase 3 ('Kártyák húzása', "húzhat": may draw; RULINGS §4): draw ``count`` cards, one of
+    ``Observation.draw_choices`` (0 or the allowed number; 0..the room left under 7 after an idle
+    turn). Offered only with ``draw: optional`` and when at least one card may be drawn."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: card ``card`` is drawn from the draw pile (the End of Game card ends the game)."""
 

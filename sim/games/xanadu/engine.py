@@ -4,8 +4,14 @@ Flow: deal (chance) -> each seat places its starting card(s) face down, in seat 
 until all are placed -> turns. A turn: phase 1 one ``Sell`` per card then ``EndSelling``
 (skipped when the player has no built card); if then no built card is left anywhere, every
 player draws up to 7 and places starting cards again; phase 2 ``PlaceWorker`` / ``Build``
-decisions ending with ``EndTurn``; phase 3 draws (chance), sideways cards turn upright, forced
-sales of fully covered cards.
+decisions ending with ``EndTurn``; phase 3: with ``draw: optional`` the player chooses how many
+cards to draw (``DrawCards``, "húzhat": may draw), then the draws (chance), sideways cards turn
+upright, forced sales of fully covered cards.
+
+Stall: a whole round of turns (one per player) in which nobody sold, placed a worker, built, drew
+or made a forced sale leaves the table exactly as it was; the game then ends as ``stalled``
+(``end_reason``), without the end-of-game sale. Only possible when players decline every draw
+(or hold 7 cards) and do nothing else.
 
 Draw pile: an unordered list; every draw is a chance node over it (nothing to leak). When the
 End of Game card goes in, ``top_left`` counts the draws still to come before it can appear
@@ -20,13 +26,24 @@ from dataclasses import dataclass, field
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
 
-from .actions import END_SELLING, END_TURN, Build, Draw, EndSelling, EndTurn, PlaceStart, PlaceWorker, Sell
+from .actions import (
+    END_SELLING,
+    END_TURN,
+    Build,
+    Draw,
+    DrawCards,
+    EndSelling,
+    EndTurn,
+    PlaceStart,
+    PlaceWorker,
+    Sell,
+)
 from .observation import Card, Observation
 from .rules import COLOURS, Options, XanaduData, load_data, resolve
 
 # phases
-DEAL, RESTART_DRAW, TURN_DRAW, START, SELL, WORK, END = range(7)
-PROMPTS = {START: "start", SELL: "sell", WORK: "work"}
+DEAL, RESTART_DRAW, TURN_DRAW, START, SELL, WORK, END, CHOOSE_DRAW = range(8)
+PROMPTS = {START: "start", SELL: "sell", WORK: "work", CHOOSE_DRAW: "draw"}
 BROWN, BLUE, YELLOW, GREEN = range(4)
 START_PRIORITY = (BROWN, BLUE, YELLOW)  # 'Az építkezés kezdete': brown, else blue, else yellow
 
@@ -63,6 +80,11 @@ class State:
     turns: int = 0
     restarts: int = 0
     end_drawn: bool = False
+    draw_choices: list[int] = field(default_factory=list)  # phase 3 decision: numbers of cards allowed
+    idle: bool = False  # this turn's draw is the idle refill ('up to 7')
+    quiet_turns: int = 0  # consecutive turns that changed nothing (stall rule)
+    busy: bool = False  # this turn drew a card or made a forced sale
+    stalled: bool = False
     # per-seat figures for metrics and components
     coins_by_colour: list[list[int]] = field(default_factory=list)
     built_by_colour: list[list[int]] = field(default_factory=list)
@@ -83,7 +105,7 @@ class Xanadu(EngineBase):
     Raises ``ValueError`` for a player count outside 2-6.
     """
 
-    info = GameInfo("xanadu", "1", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
+    info = GameInfo("xanadu", "2", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
     Options = Options
     load_data = staticmethod(load_data)
 
@@ -132,6 +154,7 @@ class Xanadu(EngineBase):
         self._build = tuple(Build(i) for i in ids)
         self._start = tuple(PlaceStart(i) for i in ids)
         self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
+        self._draw_cards = tuple(DrawCards(k) for k in range(max(self.options.hand_limit, self.r.restart_hand) + 1))
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
@@ -178,6 +201,8 @@ class Xanadu(EngineBase):
             return tuple(sell[c] for c in s.built[s.active]) + (END_SELLING,)
         if ph == START:
             return tuple(self._start[c] for c in self.start_options(s.hands[s.start_queue[0]]))
+        if ph == CHOOSE_DRAW:
+            return tuple(self._draw_cards[k] for k in s.draw_choices)
         return ()
 
     def apply_action(self, s: State, a) -> None:
@@ -209,11 +234,16 @@ class Xanadu(EngineBase):
                 self._end_selling(s)
             case EndTurn():
                 self._end_turn(s)
+            case DrawCards(count):
+                if count not in s.draw_choices or s.phase != CHOOSE_DRAW:
+                    raise ValueError(f"cannot draw {count} cards now (allowed: {s.draw_choices})")
+                self._start_draws(s, count)
             case PlaceStart(card):
                 seat = s.start_queue[0]
                 s.hands[seat].remove(card)
                 s.pending[seat].append(card)
                 s.start_left -= 1
+                s.busy = True
             case _:
                 raise ValueError(f"not a Xanadu action: {a!r}")
         self._advance(s)
@@ -241,6 +271,8 @@ class Xanadu(EngineBase):
             tuple(s.coins), tuple(s.pool), tuple(s.perm_used), s.sold, s.acted, s.builds,
             len(s.draw), s.top_left, s.end_in, s.reshuffles, tuple(s.discard), s.turns,
             self.r.build_limit, self.r.builds_per_turn, self.options.hand_limit, s.restarting,
+            tuple(s.draw_choices) if ph == CHOOSE_DRAW else (), self.bonus, self.options.bonus_on_every_sale,
+            s.quiet_turns,
         )
 
     def scores(self, s: State) -> tuple[float, ...]:
@@ -324,10 +356,70 @@ class Xanadu(EngineBase):
                 return f"seat {s.active}: builds {nm(card)}"
             case EndTurn():
                 return f"seat {s.active}: ends phase 2"
+            case DrawCards(count):
+                return f"seat {s.active}: draws {count} card{'s' * (count != 1)} (allowed {s.draw_choices})"
         return repr(a)
 
     def stalled(self, s: State) -> bool:
-        return False
+        """True when the game ended by the stall rule (a whole round that changed nothing; the
+        runner reports it as truncated)."""
+        return s.stalled
+
+    def end_reason(self, s: State) -> str:
+        """Why a game at ``TERMINAL`` ended: ``"finished"`` (the End of Game card was drawn,
+        'Dobópakli és a játék vége') or ``"stalled"`` (a whole round of turns changed nothing, see
+        the module docstring). Xanadu has no round cap (``"round_cap"`` never occurs; the runner's
+        decision cap is separate). ``"unfinished"`` for a state that is not terminal."""
+        if s.phase != END:
+            return "unfinished"
+        return "stalled" if s.stalled else "finished"
+
+    def notes(self) -> tuple[str, ...]:
+        """Plain-sentence warnings about the option combination in play (RULINGS §4 'Variant
+        combinations'), for the run's report; empty when there is nothing to say."""
+        o, n, out = self.options, self.num_players, []
+        if n >= 5 and o.longer and o.reshuffles_before_end is None:
+            out.append("longer adds nothing at 5-6 players: both mean three shuffles "
+                       "(the End card goes in at the second reshuffle either way)")
+        if n >= 5 and o.advanced:
+            limit = ("the 5-6 player limit of 4 built cards applies" if o.build_limit is None
+                     else f"build_limit is set to {o.build_limit} explicitly")
+            out.append(f"the rulebook recommends the advanced game for at most 4 players; {limit}")
+        return tuple(out)
+
+    def check_invariants(self, s: State) -> None:
+        """Conservation laws (raise ``AssertionError`` with a short message): every one of the 70
+        cards in exactly one place (draw pile, discard, a hand, the table, under a card as a worker,
+        face down as a starting card); workers fill 0-4 boxes, each with its placer; owners match the
+        table; built cards within the limit; the End card inserted exactly at its reshuffle and
+        within the bottom ``end_card_depth``; tong bao equal the sum of the sales by colour; pool
+        and spendable resources never negative."""
+        zones = [s.draw, s.discard, *s.hands, *s.built, *s.pending, *s.workers.values()]
+        assert sorted(c for z in zones for c in z) == list(range(self.n_cards)), "cards lost or duplicated"
+        assert set(s.owner) == {c for row in s.built for c in row}, "owner map differs from the table"
+        assert set(s.workers) == set(s.owner) == set(s.placers), "worker map differs from the table"
+        for seat, row in enumerate(s.built):
+            assert all(s.owner[c] == seat for c in row), "card on the wrong seat"
+            assert len(row) <= self.r.build_limit, "too many built cards"
+        for c, ws in s.workers.items():
+            assert 0 <= len(ws) <= 4 and len(s.placers[c]) == len(ws), "boxes out of range"
+            assert all(0 <= p < s.n for p in s.placers[c]), "worker placed by no seat"
+        assert set(s.sideways) <= set(s.owner) and all(s.owner[c] == s.active for c in s.sideways), "sideways card"
+        if s.phase in (SELL, WORK, CHOOSE_DRAW):
+            cap = max(self.options.hand_limit, self.r.deal, self.r.restart_hand)
+            assert all(len(h) <= cap for h in s.hands), "hand over the limit"
+        assert s.builds <= self.r.builds_per_turn, "too many builds this turn"
+        assert all(x >= 0 for x in s.pool) and all(x >= 0 for x in s.perm_used), "negative pool"
+        if s.phase == WORK:
+            assert all(x >= 0 for x in self.available(s)), "spent resources the seat did not have"
+        assert s.end_in == (s.reshuffles >= self.r.reshuffles_before_end), "End card inserted at the wrong reshuffle"
+        assert 0 <= s.top_left <= len(s.draw), "End card position outside the pile"
+        if s.end_in:
+            assert len(s.draw) - s.top_left <= self.options.end_card_depth, "End card above the bottom cards"
+        assert all(x >= 0 for x in s.coins), "negative tong bao"
+        assert [sum(x) for x in s.coins_by_colour] == s.coins, "tong bao differ from the sum of sales"
+        assert all(s.sales[i] + s.forced[i] <= len(s.sold_ids[i]) for i in range(s.n)), "sale counts"
+        assert 0 <= s.quiet_turns <= s.n, "stall counter out of range"
 
     # ------------------------------------------------------------------ helpers used by tests too
     def _name(self, c: int) -> str:
@@ -430,7 +522,7 @@ class Xanadu(EngineBase):
             return
         # 'no built card left anywhere': everyone draws up to 7 and places starting cards again
         s.restarts += 1
-        n, me, lim = s.n, s.active, self.options.restart_hand
+        n, me, lim = s.n, s.active, self.r.restart_hand  # as at the setup of the variant (RULINGS §4)
         order = [(me + k) % n for k in range(n)]
         s.to_draw = [seat for seat in order for _ in range(max(0, lim - len(s.hands[seat])))]
         s.start_queue = order
@@ -441,11 +533,20 @@ class Xanadu(EngineBase):
     def _end_turn(self, s: State) -> None:
         me, o = s.active, self.options
         room = max(0, o.hand_limit - len(s.hands[me]))
-        if not s.sold and not s.acted and o.refill_when_idle:
-            k = room
+        s.idle = not s.sold and not s.acted and o.refill_when_idle
+        k = room if s.idle else min(room, o.draw_sold if s.sold else o.draw_nothing_sold)
+        if o.draw == "forced" or k == 0:
+            self._start_draws(s, k)
+            return
+        # 'húzhat' (may draw): the allowed number or none; 'up to 7': any number up to the room
+        s.draw_choices = list(range(k + 1)) if s.idle else [0, k]
+        s.phase = CHOOSE_DRAW
+
+    def _start_draws(self, s: State, k: int) -> None:
+        me = s.active
+        if s.idle:
             s.refills[me] += k > 0  # counted when the idle turn draws at least one card
-        else:
-            k = min(room, o.draw_sold if s.sold else o.draw_nothing_sold)
+        s.draw_choices = []
         s.to_draw = [me] * k
         s.phase = TURN_DRAW
 
@@ -458,7 +559,15 @@ class Xanadu(EngineBase):
             for c in [c for c in s.built[seat] if len(s.workers[c]) == 4]:
                 self._sell_card(s, c, bonus=bonus)
                 s.forced[seat] += 1
+                s.busy = True
+        quiet = not (s.sold or s.acted or s.busy)
+        s.quiet_turns = s.quiet_turns + 1 if quiet else 0
+        s.busy = False
         s.turns += 1
+        if s.quiet_turns >= s.n:  # a whole round changed nothing: the game is stalled
+            s.stalled = True
+            s.phase = END
+            return
         s.active = (s.active + 1) % s.n
         s.sold = s.acted = False
         s.builds = 0
@@ -485,6 +594,7 @@ class Xanadu(EngineBase):
         if s.end_in and s.top_left:
             s.top_left -= 1
         s.hands[seat].append(card)
+        s.busy = True
 
     def _reshuffle(self, s: State) -> bool:
         """The draw pile is empty at a draw: shuffle the discard into a new pile (the End card into
@@ -556,7 +666,7 @@ class Xanadu(EngineBase):
         """A full state consistent with ``obs``: the cards ``obs.seat`` cannot see (others' hands,
         workers and face-down starting cards, the draw pile) redrawn at random from the unseen."""
         n, me = obs.num_players, obs.seat
-        phase = {"start": START, "sell": SELL, "work": WORK}.get(obs.prompt, END)
+        phase = {"start": START, "sell": SELL, "work": WORK, "draw": CHOOSE_DRAW}.get(obs.prompt, END)
         s = self.new_blank(n)
         s.phase, s.active = phase, obs.active
         s.hands[me] = list(obs.hand)
@@ -566,6 +676,8 @@ class Xanadu(EngineBase):
         s.start_queue, s.start_left = list(obs.start_queue), obs.start_left
         s.pending[me] = list(obs.my_start)
         s.restarting = obs.restarting
+        s.draw_choices, s.quiet_turns = list(obs.draw_choices), obs.quiet_turns
+        s.idle = phase == CHOOSE_DRAW and not obs.sold_this_turn and not obs.acted_this_turn and self.options.refill_when_idle
         s.sold, s.acted, s.builds = obs.sold_this_turn, obs.acted_this_turn, obs.builds_this_turn
         s.pool, s.perm_used = list(obs.pool), list(obs.perm_used)
         s.end_in, s.top_left, s.reshuffles, s.turns = obs.end_card_in, obs.top_left, obs.reshuffles, obs.turns

@@ -32,7 +32,7 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """A frozen per-seat view. ``prompt``: ``start`` | ``sell`` | ``work`` | ``none``.
+    """A frozen per-seat view. ``prompt``: ``start`` | ``sell`` | ``work`` | ``draw`` | ``none``.
 
     ``built[s]`` lists seat ``s``'s built cards; ``placers[s][i]`` the seats whose workers cover
     ``built[s][i]`` (bottom box first). Seats count from the start player, clockwise.
@@ -71,10 +71,22 @@ class Observation:
     builds_per_turn: int
     hand_limit: int
     restarting: bool  # the starting cards being placed follow a 'no built card left' restart
+    draw_choices: tuple[int, ...]  # prompt 'draw': the numbers of cards the active seat may draw
+    sale_bonus: tuple[int, ...]  # tong bao added to a phase-1 sale, per colour (5-6 players: 0, 0, 1, 2)
+    bonus_on_every_sale: bool  # the bonus applies to forced and end-of-game sales too
+    quiet_turns: int  # consecutive turns without a sale, worker, build, draw or forced sale (stall rule)
 
     def price(self, card: int, covered: int) -> int:
-        """Current sale price of ``card`` under ``covered`` workers (lowest uncovered box)."""
-        return self.cards[card].prices[covered]
+        """Tong bao a phase-1 sale of ``card`` under ``covered`` workers pays: the lowest uncovered
+        box (the final price under 4) plus the 5-6 player colour bonus ('Eladási ár', '5 vagy 6
+        személyes változat')."""
+        c = self.cards[card]
+        return c.prices[covered] + self.sale_bonus[c.colour]
+
+    def end_price(self, card: int, covered: int) -> int:
+        """Tong bao a forced or end-of-game sale pays (the bonus only with ``bonus_on_every_sale``)."""
+        c = self.cards[card]
+        return c.prices[covered] + (self.sale_bonus[c.colour] if self.bonus_on_every_sale else 0)
 
     def covered(self, card: int) -> int:
         """Workers on built card ``card`` (0 when not built)."""

@@ -1,0 +1,116 @@
+"""Observation helpers shared by the Xanadu strategies (they see only the seat's ``Observation``).
+
+Ties among equally valued choices are always broken with the strategy's ``rng`` (``pick``), never
+by seat, list position or card id (issue 17, DESIGN "Strategies").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from sim.games.xanadu.actions import EndTurn
+from sim.games.xanadu.observation import Observation
+
+T = TypeVar("T")
+
+
+def pick(items: Iterable[T], key: Callable[[T], float], rng: random.Random) -> T | None:
+    """The item with the highest ``key``; among ties one chosen uniformly with ``rng``. ``None``
+    when ``items`` is empty. The tie set is put in a canonical order (``repr``) first, so the
+    result does not depend on the order of ``items``."""
+    best: list[T] = []
+    top = None
+    for x in items:
+        v = key(x)
+        if top is None or v > top:
+            top, best = v, [x]
+        elif v == top:
+            best.append(x)
+    if not best:
+        return None
+    if len(best) == 1:
+        return best[0]
+    best.sort(key=repr)
+    return best[int(rng.random() * len(best))]
+
+
+def end_turn(legal: Sequence) -> EndTurn:
+    """The ``EndTurn`` action of a phase-2 legal list (wherever it sits in the list)."""
+    return next(a for a in legal if isinstance(a, EndTurn))
+
+
+def table(obs: Observation) -> list[tuple[int, int, int]]:
+    """Every built card as (card, owner, workers on it)."""
+    return [(c, s, len(obs.placers[s][i])) for s, row in enumerate(obs.built) for i, c in enumerate(row)]
+
+
+def permanent(obs: Observation, seat: int) -> list[int]:
+    """Per resource: printed permanent resources and the Khan's help of ``seat``'s built cards."""
+    out = [0] * len(obs.resources)
+    for i, c in enumerate(obs.built[seat]):
+        card = obs.cards[c]
+        if card.permanent >= 0:
+            out[card.permanent] += 1
+        for k in range(len(obs.placers[seat][i])):
+            if card.khan[k] >= 0:
+                out[card.khan[k]] += 1
+    return out
+
+
+def available(obs: Observation) -> list[int]:
+    """What the active seat can still spend this turn, per resource."""
+    perm = permanent(obs, obs.active)
+    return [a + b - u for a, b, u in zip(obs.pool, perm, obs.perm_used, strict=True)]
+
+
+def price(obs: Observation, card: int, covered: int) -> int:
+    """Phase-1 sale price in tong bao, the 5-6 player bonus included (``Observation.price``)."""
+    return obs.price(card, covered)
+
+
+def wealth(obs: Observation, seat: int) -> int:
+    """Tong bao plus what ``seat``'s table would sell for now (end-of-game sale prices)."""
+    return obs.coins[seat] + sum(obs.end_price(c, n) for c, s, n in table(obs) if s == seat)
+
+
+def plan_workers(obs: Observation, card: int, max_workers: int, me: int,
+                 rng: random.Random) -> tuple[int, int] | None:
+    """Greedy plan to gather ``card``'s missing resources with at most ``max_workers`` workers.
+
+    Returns ``(workers needed, first target)`` (target -1 when nothing is missing), or None when
+    the greedy plan fails. Each step takes the lowest free box that covers most of what is still
+    missing, preferring boxes that raise own prices and lower others' (ties: ``rng``).
+    """
+    avail = available(obs)
+    need = [max(0, c - a) for c, a in zip(obs.cards[card].cost, avail, strict=True)]
+    if not any(need):
+        return 0, -1
+    side = set(obs.sideways)
+    rows = table(obs)
+    level = {c: n for c, s, n in rows if n < 4 and c not in side}
+    owner = {c: s for c, s, _ in rows}
+    first = -1
+    for step in range(max_workers):
+        def score(t: int, need=need) -> float:
+            n = level[t]
+            if n >= 4:
+                return 0.0
+            useful = sum(min(b, x) for b, x in zip(obs.cards[t].boxes[n], need, strict=True))
+            if not useful:
+                return 0.0
+            delta = obs.cards[t].prices[n + 1] - obs.cards[t].prices[n]
+            return 10 * useful + (delta if owner[t] == me else -0.5 * delta)
+
+        best = pick(level, score, rng)
+        if best is None or score(best) <= 0:
+            return None
+        box = obs.cards[best].boxes[level[best]]
+        need = [max(0, x - b) for b, x in zip(box, need, strict=True)]
+        level[best] += 1
+        if first < 0:
+            first = best
+        if not any(need):
+            return step + 1, first
+    return None
