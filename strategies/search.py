@@ -180,12 +180,10 @@ class SearchStrategy(ScriptedStrategy):
             if it >= len(legal) and self._decided(root, budget - it):
                 break  # no remaining simulation can change the most visited move
         seat = next(iter(root.children))[0]
-        best, key = legal[0], (-1, -math.inf)
-        for a in legal:  # most visited, then best mean, then the engine's order
-            child = root.children.get((seat, a))
-            if child is not None and (child.visits, child.total / child.visits) > key:
-                best, key = a, (child.visits, child.total / child.visits)
-        return best
+        keys = {a: (c.visits, c.total / c.visits) for a in legal if (c := root.children.get((seat, a))) is not None}
+        top = max(keys.values())
+        tied = [a for a in legal if keys.get(a) == top]  # most visited, then best mean, then the rng
+        return tied[0] if len(tied) == 1 else tied[int(rng.random() * len(tied))]
 
     def _candidates(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> list[Any]:
         """The distinct moves the portfolio's strategies would play, in portfolio order.

@@ -313,7 +313,8 @@ def test_portfolio_search_plays_only_moves_of_its_plans(name, plans):
     agreed = disagreed = 0
     for s, p in decision_points(game, 5, every=3):
         obs, legal = game.observe(s, p), game.legal_actions(s)
-        proposals = {make_strategy(x, {}, name, game=game).choose(obs, legal, random.Random(1)) for x in plans}
+        shared = random.Random(1)  # search asks its plans in portfolio order on one stream
+        proposals = {make_strategy(x, {}, name, game=game).choose(obs, legal, shared) for x in plans}
         before = search.simulations
         move = search.choose(obs, legal, random.Random(1))
         assert move in proposals
