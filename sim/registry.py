@@ -16,7 +16,6 @@ import sys
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
@@ -209,4 +208,4 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     return strategy
 
 
-LOOKUP = SimpleNamespace(get_game=get_game, make_strategy=make_strategy, resolve_strategy=resolve_strategy)
+LOOKUP = sys.modules[__name__]  # this module: get_game, make_strategy, resolve_strategy (looked up late)
