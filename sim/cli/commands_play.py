@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,14 +20,43 @@ from ..runs import check as check_run
 from ..runs import fixed
 from ..runs import until_ci as sequential
 from ..runs.sweep import run_sweep
+from ..store import break_lock as take_lock_over
 from ..store import unlock
 from .group import cli
 from .options import check_out, check_writable, no_grid, run_folder, run_options, speed
 
 
+def _sigterm_stops():
+    """Make SIGTERM stop a run as Ctrl-C does (workers killed, finished chunks kept, the resume
+    command printed); returns the previous handler (None off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, stop)
+
+
+def _break_lock(out_dir: Path, wanted: bool) -> None:
+    """``--break-lock``: remove the folder's lock first, saying which."""
+    said = take_lock_over(out_dir) if wanted else None
+    if said:
+        click.echo(f"warning: --break-lock {said}", err=True)
+
+
+def _refuse_plugins(out_dir: Path) -> None:
+    """``--resume --no-plugins``: refuse a run folder whose config names import strings."""
+    names = [s.name for s in load_run_config(out_dir).strategies if ":" in s.name]
+    if names:
+        raise SimError(f"strategy import string '{names[0][:80]}' in {out_dir / 'config.json'} refused: plugins are"
+                       " off (--no-plugins)")
+
+
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None):
-    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
+          until_ci=None, max_games=None, no_plugins=False, break_lock=False):
+    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
+    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first."""
     from polars.exceptions import ComputeError
 
 
@@ -41,15 +72,20 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         raise SimError("--until-ci cannot be combined with --resume")
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
+    old_term = _sigterm_stops()
     try:
         if resume_dir:
             out_dir = Path(resume_dir)
+            if no_plugins:
+                _refuse_plugins(out_dir)
+            _break_lock(out_dir, break_lock)
             again = sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume
             outcome = again(out_dir, jobs=jobs, **opts)
             rc = None
         elif config:
-            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
+            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "plugins": False if no_plugins else None})
             out_dir = run_folder(rc, out, config)
+            _break_lock(out_dir, break_lock)
             if rc.sweep:
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
                            f" values); `sim sweep {config}` plays the grid", err=True)
@@ -72,6 +108,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
@@ -86,10 +125,14 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample) -> None:
-    """Play the games of CONFIG in parallel and write tables, figures and a report."""
+        min_sample, no_plugins, break_lock) -> None:
+    """Play the games of CONFIG in parallel and write tables, figures and a report.
+
+    Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
+    (after an interruption: sim run --resume reports/demo)
+    """
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games)
+                          until_ci, max_games, no_plugins, break_lock)
     t0 = time.perf_counter()
     with _unlock(out_dir):
         rep = build_report(out_dir, min_sample=min_sample)
@@ -124,7 +167,7 @@ def _previous_run_of(folder: Path, rc) -> bool:
               help="Evaluate the checks on an existing run folder instead of playing (checks from CONFIG if given, "
                    "else from the folder's config).")
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-          min_sample, junit, run_dir) -> None:
+          min_sample, no_plugins, break_lock, junit, run_dir) -> None:
     """Run CONFIG and evaluate its `checks:`; exit 0 when all pass, 1 when any fails, 2 for bad input.
 
     Prints one line per check; --junit FILE writes them for CI systems. A run folder from an earlier
@@ -137,9 +180,12 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if junit:
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
-        checks = (load_config(config) if config else load_run_config(out_dir)).checks
+        if config:  # the checks of CONFIG, only on a run of the same experiment
+            given = load_config(config, {"plugins": False if no_plugins else None})
+            check_run.same_experiment(given, out_dir, config)
+        checks = (given if config else load_run_config(out_dir)).checks
     else:
-        rc = load_config(config) if config else None  # checks are validated before any game is played
+        rc = load_config(config, {"plugins": False if no_plugins else None}) if config else None  # checked before play
         if rc is not None and not rc.checks:
             raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
         if junit:
@@ -147,7 +193,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
             force = check_run.previous_run_of(run_folder(rc, out, config), rc)
         out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
-                              quiet, until_ci, max_games)
+                              quiet, until_ci, max_games, no_plugins, break_lock)
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample)

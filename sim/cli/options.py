@@ -56,6 +56,11 @@ def speed(rate: float) -> str:
     return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
+no_plugins_option = click.option(
+    "--no-plugins", is_flag=True,
+    help="Refuse every strategy import string (package.module:Class): for configs from untrusted sources.")
+
+
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
@@ -78,6 +83,9 @@ def run_options(f):
         click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
         click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
                      help="Seat-games a component needs before the report claims anything about it."),
+        no_plugins_option,
+        click.option("--break-lock", is_flag=True,
+                     help="Take over the run folder's lock (.lock) left by a process that is not sim (pid reused)."),
     ]
     for opt in reversed(opts):
         f = opt(f)

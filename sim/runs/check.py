@@ -11,6 +11,7 @@ from ..analysis.report import analyse
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
 from ..config import RunConfig, load_run_config
+from .fixed import check_same_experiment, check_same_rules
 
 
 def previous_run_of(folder: Path, rc: RunConfig) -> bool:
@@ -22,6 +23,15 @@ def previous_run_of(folder: Path, rc: RunConfig) -> bool:
         return load_run_config(folder).source == rc.source
     except SimError:
         return False
+
+
+def same_experiment(rc: RunConfig, out_dir: Path, config: str) -> None:
+    """``sim check CONFIG --run RUN``: refuse (``SimError`` naming both values) unless RUN was made
+    from the same experiment as CONFIG (game, seed, size, strategies, options, data, engine and
+    plugin versions), so CI never reports checks of one config on another run."""
+    load_run_config(out_dir)  # a run folder at all
+    check_same_experiment(rc, out_dir, "checked against it", what=config)
+    check_same_rules(rc, out_dir, "checked against it")
 
 
 def evaluate_run(out_dir: Path, checks: dict, min_sample: int) -> tuple[list[CheckResult], RunTables]:
