@@ -96,7 +96,7 @@ def _verify(chunks: Path, man: Path) -> Chunk:
         if not f.is_file():
             raise ValueError(f"{f.name} is missing")
         if sha256_file(f) != rec.get("sha256"):
-            raise ValueError(f"{f.name} is not the file that was written (content hash differs)")
+            raise ValueError(f"{f.name} is damaged: its content hash differs from the chunk manifest")
         files[name] = f
     return Chunk(start, stop, files, man)
 
@@ -117,8 +117,10 @@ def set_aside(out: Path, files: list[Path], reason: str) -> None:
                      " held count as missing (`sim run --resume` plays them again)\n")
 
 
-def scan(out: Path) -> list[Chunk]:
-    """The verified chunks of ``out/chunks`` in game order. Everything else there is set aside."""
+def scan(out: Path, problems: list[str] | None = None) -> list[Chunk]:
+    """The verified chunks of ``out/chunks`` in game order. Everything else there is set aside
+    (and why is appended to ``problems`` when given)."""
+    problems = [] if problems is None else problems
     chunks = out / "chunks"
     if not chunks.is_dir():
         return []
@@ -130,17 +132,19 @@ def scan(out: Path) -> list[Chunk]:
         except ValueError as exc:
             m = re.fullmatch(r"manifest-(\d{12})\.json", man.name)
             own = sorted(chunks.glob(f"*-{m.group(1)}.parquet")) if m else []
-            set_aside(out, [man, *own], f"chunk {man.name} is damaged ({exc})")
+            problems.append(f"chunk {m.group(1) if m else man.name} is damaged ({exc})")
+            set_aside(out, [man, *own], problems[-1])
             continue
         clash = next((g for g in good if c.start < g.stop and g.start < c.stop), None)
         if clash is not None:
-            set_aside(out, [man, *c.files.values()],
-                       f"its games {c.start}-{c.stop - 1} overlap those of chunk {clash.manifest.name}")
+            problems.append(f"the games {c.start}-{c.stop - 1} of chunk {man.name} overlap those of {clash.manifest.name}")
+            set_aside(out, [man, *c.files.values()], problems[-1])
             continue
         good.append(c)
         used |= {man, *c.files.values()}
     strays = sorted(f for f in chunks.iterdir() if f not in used and not f.name.endswith(".tmp"))
     if strays:
+        problems.append(f"{', '.join(f.name for f in strays[:4])} not part of a chunk whose manifest and contents agree")
         set_aside(out, strays, "not part of a chunk whose manifest and contents agree")
     return sorted(good, key=lambda c: c.start)
 

@@ -131,9 +131,11 @@ def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str)
                         f"output folder '{out}' is not empty and {what}") + "; use --out for another")
     if not force:
         unfinished = kind == "run" and (out / "config.json").is_file() and (out / "chunks").is_dir()
+        sweep = kind == "sweep" and (out / "sweep.json").is_file()
         raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
                        + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
-                          if unfinished else " or --out for another"))
+                          if unfinished else f", --out for another, or `sim sweep --resume {out}` to complete it"
+                          " (--force deletes its finished points)" if sweep else " or --out for another"))
     lock(out)  # refuse while another sim process uses it
     shutil.rmtree(out)
 
@@ -153,7 +155,7 @@ def lock(out: Path) -> None:
             if pid == os.getpid():
                 return
             if pid and _alive(pid):
-                raise SimError(f"run folder '{out}' is in use by another sim process (pid {pid}, lock file {path});"
+                raise SimError(f"run folder '{out}' is in use by another sim process (pid {pid}); lock file {path}:"
                                " wait for it to finish or stop it first. If no sim process uses it (the pid was"
                                " reused after a restart), take the lock over with --break-lock") from None
             path.unlink(missing_ok=True)  # stale: its process is gone
@@ -265,13 +267,15 @@ def merge_chunks(out: Path) -> None:
     streamed, so memory stays flat in the number of games. Refuses (``SimError``) when games of the
     manifest have no verified chunk or the merged tables do not cover each game exactly once; then
     records the tables' row counts and hashes in ``manifest.json`` (the commit) and removes the chunks."""
-    chunks = integrity.scan(out)
+    problems: list[str] = []
+    chunks = integrity.scan(out, problems)
     man = read_json(out / "manifest.json", missing_ok=True) or {}
     if isinstance(man.get("games"), int):
         gaps = missing_ranges(man["games"], [(c.start, c.stop) for c in chunks])
         if gaps:
             idx = [i for a, b in gaps for i in range(a, min(b, a + 1000))]
-            raise SimError(f"cannot merge '{out}': games {integrity.ranges_text(idx)} have no verified chunk;"
+            why = f" ({'; '.join(problems[:3])}: set aside)" if problems else ""
+            raise SimError(f"cannot merge '{out}': games {integrity.ranges_text(idx)} have no verified chunk{why};"
                            f" `sim run --resume {out}` plays them")
     for table in TABLES:
         files = [c.files[table] for c in chunks if table in c.files]

@@ -19,11 +19,11 @@ from ..data import read_json
 from ..runs import check as check_run
 from ..runs import fixed
 from ..runs import until_ci as sequential
-from ..runs.sweep import run_sweep
+from ..runs.sweep import resume_sweep, run_sweep
 from ..store import break_lock as take_lock_over
 from ..store import unlock
 from .group import cli
-from .options import check_out, check_writable, no_grid, run_folder, run_options, speed
+from .options import check_out, check_writable, no_grid, no_plugins_option, run_folder, run_options, speed
 
 
 def _sigterm_stops():
@@ -208,7 +208,9 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+              help="Complete an interrupted sweep folder (no CONFIG): finished points are kept.")
 @click.option("--games", type=int, help="Override the number of games per point.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
@@ -223,20 +225,39 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
-def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports) -> None:
-    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
+@no_plugins_option
+def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
+          no_plugins) -> None:
+    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
+
+    Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
+    (after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep)
+    """
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
         raise SimError("--scheduler needs --backend dask")
     check_out(out)
-    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed})
-    if not rc.sweep:
-        raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
-    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
-    t0 = time.perf_counter()
-    pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                           echo=click.echo, point_reports=point_reports)
+    if resume_dir:
+        if config or games or seed is not None or out or force:
+            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
+                           " --out or --force")
+        out_dir = Path(resume_dir)
+        if no_plugins:
+            _refuse_plugins(out_dir)
+        t0 = time.perf_counter()
+        pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler, echo=click.echo)
+        rc = load_run_config(out_dir)
+    else:
+        if not config:
+            raise SimError("missing CONFIG (or --resume SWEEP_DIR); see `sim sweep --help`")
+        rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "plugins": False if no_plugins else None})
+        if not rc.sweep:
+            raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
+        out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
+        t0 = time.perf_counter()
+        pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                               echo=click.echo, point_reports=point_reports)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
     click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
