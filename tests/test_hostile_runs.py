@@ -36,7 +36,7 @@ game: traders_of_osaka
 players: 3
 games: {games}
 seed: 5
-chunk_size: 10
+chunk_size: {chunk}
 strategies:
   - {{name: osaka.trader}}
   - {{name: {second}}}
@@ -44,9 +44,10 @@ strategies:
 """
 
 
-def write(tmp_path: Path, games: int = 40, second: str = "osaka.shipper", extra: str = "", name: str = "c.yaml") -> Path:
+def write(tmp_path: Path, games: int = 40, second: str = "osaka.shipper", extra: str = "", name: str = "c.yaml",
+          chunk: int = 10) -> Path:
     p = tmp_path / name
-    p.write_text(CFG.format(games=games, second=second) + extra)
+    p.write_text(CFG.format(games=games, second=second, chunk=chunk) + extra)
     return p
 
 
@@ -173,7 +174,7 @@ def test_05_resume_refuses_an_edited_plugin_module(tmp_path):
 
 # 6. `sim check OTHER.yaml --run RUN` with another seed or another game: refused, report untouched
 @pytest.mark.parametrize("other, named", [
-    (CFG.format(games=40, second="osaka.shipper").replace("seed: 5", "seed: 6"), "seed = 5"),
+    (CFG.format(games=40, second="osaka.shipper", chunk=10).replace("seed: 5", "seed: 6"), "seed = 5"),
     ("game: alpenzian\nplayers: 1\ngames: 40\nseed: 5\nstrategies:\n  - {name: alpenzian.flowers}\n", "game = "),
 ])
 def test_06_check_run_refuses_another_experiment(tmp_path, other, named):
@@ -187,16 +188,18 @@ def test_06_check_run_refuses_another_experiment(tmp_path, other, named):
 
 
 # 7. an import string naming any callable ran it (os:system); modules and classes are now checked first
-@pytest.mark.parametrize("name", ["os:system", "subprocess:call", "builtins:exec"])
-def test_07_a_config_cannot_run_a_command(tmp_path, name):
+@pytest.mark.parametrize("name, param", [("os:system", "command"), ("subprocess:call", "args")])
+def test_07_a_config_cannot_run_a_command(tmp_path, name, param):
+    """Before the fix the command ran during `sim validate` (the marker file appeared)."""
     marker = tmp_path / "ran"
     cfg = tmp_path / "evil.yaml"
+    shell = ", shell: true" if param == "args" else ""
     cfg.write_text(f"game: traders_of_osaka\nplayers: 2\ngames: 2\nseed: 1\nstrategies:\n"
-                   f"  - {{name: '{name}', params: {{command: 'touch {marker}', args: 'touch {marker}'}}}}\n"
+                   f"  - {{name: '{name}', params: {{{param}: 'touch {marker}'{shell}}}}}\n"
                    "  - {name: random}\n")
     res = sim("validate", cfg)
+    assert not marker.exists(), "the command ran"
     assert res.exit_code == 2 and "standard-library module" in res.output, res.output
-    assert not marker.exists()
 
 
 def test_07_no_plugins_refuses_every_import_string_before_importing(tmp_path):
@@ -233,7 +236,7 @@ def test_09_a_looping_strategy_times_out_and_the_run_goes_on(tmp_path, monkeypat
 
 @pytest.mark.integration
 def test_09_a_worker_killed_by_its_strategy_fails_its_games_and_the_run_goes_on(tmp_path):
-    cfg = write(tmp_path, 4, second="'bad_strategies:Exiter'", extra="jobs: 2\nchunk_size: 2\n")
+    cfg = write(tmp_path, 4, second="'bad_strategies:Exiter'", extra="jobs: 2\n", chunk=2)
     proc = subprocess.run([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"],
                           env=env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
@@ -260,7 +263,7 @@ def _running(pid: int) -> bool:
 @pytest.mark.integration
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_10_a_signal_to_the_parent_leaves_no_worker(tmp_path, sig):
-    cfg = write(tmp_path, 4000, extra="chunk_size: 25\n")
+    cfg = write(tmp_path, 4000, chunk=25)
     out = tmp_path / "o"
     proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(out), "--quiet", "--jobs", "2"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
