@@ -131,7 +131,7 @@ def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str)
                         f"output folder '{out}' is not empty and {what}") + "; use --out for another")
     if not force:
         unfinished = kind == "run" and (out / "config.json").is_file() and (out / "chunks").is_dir()
-        sweep = kind == "sweep" and (out / "sweep.json").is_file()
+        sweep = kind == "sweep" and (out / "sweep.json").is_file() and not (out / "sweep.parquet").is_file()
         raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
                        + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
                           if unfinished else f", --out for another, or `sim sweep --resume {out}` to complete it"
