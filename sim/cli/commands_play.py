@@ -128,8 +128,9 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         min_sample, no_plugins, break_lock) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
 
+    \b
     Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
-    (after an interruption: sim run --resume reports/demo)
+    after an interruption: sim run --resume reports/demo
     """
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
                           until_ci, max_games, no_plugins, break_lock)
@@ -230,8 +231,9 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
           no_plugins) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
 
+    \b
     Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
-    (after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep)
+    after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
     """
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")

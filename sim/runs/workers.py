@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 
 from joblib import Parallel, delayed
 from joblib.externals.loky import get_reusable_executor
-from joblib.externals.loky.process_executor import TerminatedWorkerError
+from joblib.externals.loky.process_executor import BrokenProcessPool
 
 from ..play import failed_range, play_range
 
@@ -49,7 +49,7 @@ def local_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> 
                     delayed(play_range)(setup_json, a, b) for a, b in ranges):
                 pending.pop((res[0], res[1]), None)
                 yield res
-        except TerminatedWorkerError:
+        except BrokenProcessPool:  # TerminatedWorkerError: a worker died
             kill_workers()
             yield from _careful(setup_json, list(pending), n)
         finished = True
@@ -67,15 +67,20 @@ def _careful(setup_json: str, ranges: list[tuple[int, int]], n: int) -> Iterator
         running: dict = {}
         suspects: list[tuple[int, int]] = []
         while (queue or running) and not suspects:
-            while queue and len(running) < n:
+            while queue and len(running) < n and not suspects:
                 r = queue.popleft()
-                running[ex.submit(play_range, setup_json, *r)] = r
+                try:
+                    running[ex.submit(play_range, setup_json, *r)] = r
+                except BrokenProcessPool:  # a worker died since the last result
+                    suspects.append(r)
+            if suspects:
+                break
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in done:
                 r = running.pop(f)
                 try:
                     res = f.result()
-                except TerminatedWorkerError:
+                except BrokenProcessPool:
                     suspects.append(r)
                     continue
                 yield res
@@ -93,7 +98,7 @@ def _alone(setup_json: str, r: tuple[int, int]) -> Iterator[Result]:
     try:
         yield get_reusable_executor(max_workers=1).submit(play_range, setup_json, a, b).result()
         return
-    except TerminatedWorkerError as exc:
+    except BrokenProcessPool as exc:
         kill_workers()
         reason = str(exc).splitlines()[0][:200]
     if b - a == 1:
