@@ -229,9 +229,24 @@ def run_problems(out: Path) -> list[str]:
             rows = pl.scan_parquet(p).select(pl.len()).collect().item()
             problems.append(f"{name}.parquet is not the file the run wrote (content hash differs; it holds {rows}"
                             f" rows, the run wrote {rec.get('rows')})")
+    problems += _config_problems(out, man)
     if isinstance(man.get("games"), int) and isinstance(man.get("players"), int):
         problems += coverage_problems(out, man["games"], man["players"])
     return problems
+
+
+def _config_problems(out: Path, man: dict) -> list[str]:
+    """Where ``config.json`` no longer says what the run was made with (``experiment`` in the manifest)."""
+    try:
+        cfg = read_json(out / "config.json", missing_ok=True) or {}
+    except SimError as exc:
+        return [str(exc)]
+    out_lines = []
+    for key, then in (man.get("experiment") or {}).items():
+        if key in cfg and cfg[key] != then:
+            out_lines.append(f"config.json says {key} = {str(cfg[key])[:100]}, but the run was made with {key} ="
+                             f" {str(then)[:100]} (edited after the run?)")
+    return out_lines
 
 
 def verify_run(out: Path) -> None:

@@ -161,6 +161,15 @@ def test_05_resume_refuses_an_edited_config(tmp_path):
     assert not (part / "games.parquet").exists()
 
 
+def test_05_report_refuses_a_config_edited_after_the_run(tmp_path):
+    out = finished(tmp_path, 20)
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["seed"] = 12
+    (out / "config.json").write_text(json.dumps(cfg))
+    res = sim("report", out)
+    assert res.exit_code == 2 and "seed = 12" in res.output and "seed = 5" in res.output, res.output
+
+
 def test_05_resume_refuses_an_edited_plugin_module(tmp_path):
     (tmp_path / "plug_issue19.py").write_text(
         "from strategies.common import RandomStrategy\n\nclass Mine(RandomStrategy):\n    pass\n")

@@ -16,12 +16,12 @@ from ..analysis.sweep_figures import point_figures
 from ..api import SimError
 from ..config import RunConfig, load_run_config
 from ..config.grid import Point, points
-from ..data import read_json
+from ..data import read_json, write_file_atomic
 from . import fixed
 
 
 def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True) -> None:
-    (out / "sweep.json").write_text(json.dumps({
+    write_file_atomic(out / "sweep.json", json.dumps({
         "point_reports": point_reports, "game": rc.game, "seed": rc.seed, "games": rc.games, "keys": list(rc.sweep),
         "points": [{"index": p.index, "label": p.label, "values": p.values, "folder": f"point-{p.index:03d}"} for p in pts],
     }, indent=2, default=str) + "\n")
@@ -45,7 +45,7 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
             out.rmdir()
         raise
     write_manifest(out, rc, pts, point_reports)
-    (out / "config.json").write_text(json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
+    write_file_atomic(out / "config.json", json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
     return pts, _play_points(rc, out, pts, False, progress=progress, backend=backend, scheduler=scheduler,
                              n_resamples=n_resamples, echo=echo, point_reports=point_reports)
 
