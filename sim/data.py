@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -87,8 +88,15 @@ def parse_yaml(text: str, source: str) -> Located:
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise SimError(f"{source}{where}: YAML syntax error: {problem}") from None
+    except RecursionError:
+        raise SimError(f"{source}: nested too deeply (mappings or lists inside each other beyond what a config or"
+                       " data file needs)") from None
     lines: dict[tuple, int] = {}
-    value = {} if node is None else _convert(node, (), lines, source)
+    try:
+        value = {} if node is None else _convert(node, (), lines, source)
+    except RecursionError:
+        raise SimError(f"{source}: nested too deeply (mappings or lists inside each other beyond what a config or"
+                       " data file needs)") from None
     return Located(value, source, lines)
 
 
@@ -119,6 +127,8 @@ def read_json(path: str | Path, missing_ok: bool = False) -> dict | None:
         raise SimError(f"{p}: cannot read file: {exc}") from None
     try:
         value = json.loads(text)
+    except RecursionError:
+        raise SimError(f"{p} is damaged: nested too deeply; sim writes this file, was it edited by hand?") from None
     except json.JSONDecodeError as exc:
         raise SimError(f"{p} is damaged: not valid JSON ({exc.msg}, line {exc.lineno}); sim writes this file,"
                        " was it edited by hand?") from None
@@ -177,7 +187,7 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         elif err["type"] == "missing":
             msg = "required key is missing"
         got = err.get("input")
-        tail = f" (got {got!r})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
+        tail = f" (got {quote(got)})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
         out.append(f"{doc.where(path)}: {msg}{tail}{exponent_hint(got if isinstance(got, str) else msg)}")
     return "\n".join(out)
 
@@ -193,6 +203,40 @@ def exponent_hint(value: Any) -> str:
     x = float(found.group())
     plain = f"{int(x)}" if x.is_integer() and abs(x) < 1e18 else f"{x!r}"
     return f"; YAML reads {found.group()} as text: write {plain} or {x:.1e}"
+
+
+QUOTE_LIMIT = 200  # characters of a user's file an error message may show
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to at most ``limit`` characters (an error must not print a whole file
+    that was named by mistake, such as ``data: {track: /etc/passwd}``)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit:,} more characters)"
+
+
+def write_file_atomic(path: str | Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, fsync and
+    ``os.replace``: the file is either the old one or the whole new one, never half-written.
+
+    Raises ``SimError`` naming the path when it cannot be written (disk full, file-size limit,
+    permissions); the temporary file is removed."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise SimError(f"cannot write {path}: {exc.strerror or exc}; nothing half-written was left (free space or"
+                       " raise the file-size limit, then run the command again)") from None
 
 
 def file_hash(text: str) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -130,6 +132,8 @@ class Setup:
     labels: tuple
     seating: str = "rotate"
     module_folder: str = ""
+    plugins: bool = True
+    game_timeout_s: float = 60.0
 
     @property
     def max_decisions(self) -> int:
@@ -225,7 +229,8 @@ def prepared(setup_json: str) -> tuple[Setup, Any, list[Any]]:
     add_module_folder(setup.module_folder)
     game = setup.build_game()
     # game=game lets strategies that need the forward model (search) receive it via bind()
-    factories = [partial(make_strategy, name, params, setup.game, game=game) for name, params in setup.strategies]
+    factories = [partial(make_strategy, name, params, setup.game, game=game, plugins=setup.plugins)
+                 for name, params in setup.strategies]
     return setup, game, factories
 
 
@@ -262,7 +267,8 @@ class _Rows:
             "game_index": gi, "seat": -1 if seat is None else seat,
             "strategy": "" if seat is None else setup.labels[order[seat]],
             "exception": type(exc.__cause__ or exc).__name__, "message": str(exc),
-            "traceback": traceback.format_exc(), "seed": setup.seed,
+            "traceback": traceback.format_exc() if exc.__traceback__ is not None else f"{type(exc).__name__}: {exc}\n",
+            "seed": setup.seed,
         })
         for k, v in (("game_index", gi), ("n_decisions", 0), ("truncated", False), ("failed", True),
                      ("n_winners", 0), ("winners", []), ("end_reason", "failed"), ("deal_index", deal_index(setup, gi))):
@@ -323,22 +329,78 @@ def _outcome(game: Any, result: GameResult) -> dict:
     }
 
 
+class GameTimeout(BaseException):
+    """A game ran longer than ``game_timeout_s`` (a BaseException, so a strategy's own
+    ``except Exception`` cannot swallow it)."""
+
+
+class WorkerDied(RuntimeError):
+    """The worker process playing a game ended abruptly (``os._exit``, a crash, out of memory)."""
+
+
+class _TimeLimit:
+    """Per-game time limit with ``SIGALRM`` (``signal.setitimer``), where the platform has it and
+    this is the main thread (joblib's loky workers and ``--jobs 1``); elsewhere (Dask threads) no limit."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.on = (seconds > 0 and hasattr(signal, "setitimer")
+                   and threading.current_thread() is threading.main_thread())
+
+    def __enter__(self) -> _TimeLimit:
+        if self.on:
+            self.old = signal.signal(signal.SIGALRM, self._ring)
+        return self
+
+    def _ring(self, signum, frame) -> None:
+        raise GameTimeout(f"the game ran over game_timeout_s = {self.seconds:g} s and was stopped")
+
+    def arm(self) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def disarm(self) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def __exit__(self, *exc) -> None:
+        if self.on:
+            self.disarm()
+            signal.signal(signal.SIGALRM, self.old)
+
+
 def play_range(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
     """Play games ``start..stop-1`` of a run; return ``(start, stop, tables)`` with the tables
     ``games``, ``players``, ``metrics``, ``components`` and ``errors``.
 
-    Never raises for a game's fault: a failing game is a row of ``errors`` with its seed.
+    Never raises for a game's fault: a failing game, or one running over ``game_timeout_s``
+    (``GameTimeout``), is a row of ``errors`` with its seed.
     """
     setup, game, factories = prepared(setup_json)
     rows = _Rows()
+    with _TimeLimit(setup.game_timeout_s) as limit:
+        for gi in range(start, stop):
+            try:
+                limit.arm()
+                try:
+                    result, order = play_one(setup, game, factories, gi)
+                    outcome = _outcome(game, result)
+                finally:
+                    limit.disarm()
+            except (Exception, SystemExit, GameTimeout) as exc:  # recorded with its seed, never kills the run
+                rows.add_failed(setup, gi, exc)
+                continue
+            rows.add_game(setup, gi, result, order, outcome)
+    return start, stop, rows.tables()
+
+
+def failed_range(setup_json: str, start: int, stop: int, reason: str) -> tuple[int, int, dict[str, pl.DataFrame]]:
+    """The tables of games ``start..stop-1`` recorded as failed with ``reason`` (``WorkerDied``),
+    without playing them: for games whose worker process died."""
+    setup = Setup.from_json(setup_json)
+    rows = _Rows()
     for gi in range(start, stop):
-        try:
-            result, order = play_one(setup, game, factories, gi)
-            outcome = _outcome(game, result)
-        except (Exception, SystemExit) as exc:  # recorded with its seed, never kills the run (Ctrl-C does)
-            rows.add_failed(setup, gi, exc)
-            continue
-        rows.add_game(setup, gi, result, order, outcome)
+        rows.add_failed(setup, gi, WorkerDied(reason))
     return start, stop, rows.tables()
 
 
@@ -349,7 +411,8 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
     describe = getattr(game, "describe", None)
     chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
-    seated = [_Guard(make_strategy(*setup.strategies[k], setup.game, game=game), seat) for seat, k in enumerate(order)]
+    seated = [_Guard(make_strategy(*setup.strategies[k], setup.game, game=game, plugins=setup.plugins), seat)
+              for seat, k in enumerate(order)]
     lines = [f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order)]
     narrate = getattr(game, "narrate", None)  # optional: what an action set off (payments, ...)
     state = game.new_initial_state()

@@ -8,7 +8,9 @@ every ``strategies.<game>`` subpackage, installed packages registering in the en
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
@@ -21,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .api import OptionError, ParamsError, SimError
+from .data import quote
 
 
 @cache
@@ -93,20 +96,17 @@ def strategies() -> dict[str, Any]:
     return dict(sorted(found.items()))
 
 
-def resolve_strategy(name: str) -> Any:
-    """Factory for a registry name or an import string ``package.module:factory``.
+def resolve_strategy(name: str, plugins: bool = True) -> Any:
+    """Factory for a registry name or an import string ``package.module:Class``.
 
-    Raises ``SimError`` when the name is unknown or the import string does not resolve.
+    An import string imports that module (its code runs, as a pytest plugin's does: the trust
+    boundary, README "Plugins") and must name a class with a ``choose(obs, legal, rng)`` method;
+    that is checked before anything is called. Standard-library and builtin modules are refused
+    before import, and with ``plugins=False`` (``--no-plugins``, ``plugins: false``) every import
+    string is. Raises ``SimError`` when the name is unknown, refused or does not resolve.
     """
     if ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            obj: Any = importlib.import_module(module_name)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise SimError(f"strategy import string '{name}' does not resolve: {exc}") from None
-        return obj
+        return _import_string(name, plugins)
     found = strategies()
     if name not in found:
         raise SimError(f"unknown strategy '{name}'; known strategies: {', '.join(found)}")
@@ -117,6 +117,48 @@ def resolve_strategy(name: str) -> Any:
         except Exception as exc:  # a broken plugin must not hide behind a traceback
             raise SimError(f"strategy '{name}' (entry point {factory.value}) failed to load: {exc}") from None
     return factory
+
+
+def _import_string(name: str, plugins: bool) -> Any:
+    """The strategy class an import string names, after the checks of ``resolve_strategy``."""
+    module_name, _, attr = name.partition(":")
+    if not plugins:
+        raise SimError(f"strategy import string '{name}' refused: plugins are off (--no-plugins or plugins: false),"
+                       " so only registered names (`sim list strategies`) may be used")
+    top = module_name.split(".")[0]
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        raise SimError(f"strategy import string '{name}' names the standard-library module '{top}': an import string"
+                       " must name a strategy class of your own (package.module:Class)")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise SimError(f"strategy import string '{name}' does not resolve: {exc}") from None
+    if not inspect.isclass(obj) or not callable(getattr(obj, "choose", None)):
+        what = repr(obj)
+        what = what if len(what) <= 80 else what[:80] + "..."
+        raise SimError(f"strategy import string '{name}' resolves to {what}, which is not a strategy factory: it must"
+                       " name a class with a choose(obs, legal, rng) method")
+    return obj
+
+
+def plugin_hashes(names: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """SHA-256 of the source file of every module the import strings among ``names`` load
+    (``{module: hash}``, registry names skipped), for the run manifest: resuming with edited
+    plugin code would mix two versions of a strategy. A module without a source file hashes to "?"."""
+    out = {}
+    for name in names:
+        if ":" not in name:
+            continue
+        module = name.partition(":")[0]
+        try:
+            spec = importlib.util.find_spec(module)
+            origin = spec.origin if spec is not None else None
+            out[module] = hashlib.sha256(Path(origin).read_bytes()).hexdigest() if origin else "?"
+        except (ImportError, ValueError, OSError):
+            out[module] = "?"
+    return dict(sorted(out.items()))
 
 
 def strategy_params(factory: Any) -> dict[str, Any]:
@@ -170,7 +212,7 @@ def check_plays(factory: Any, name: str, game_name: str) -> None:
         raise SimError(f"strategy '{name}' plays {', '.join(allowed)}, not '{game_name}'")
 
 
-def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None) -> Any:
+def make_strategy(name: str, params: dict | None, game_name: str, game: Any = None, plugins: bool = True) -> Any:
     """Build a strategy for one seat. Raises ``SimError`` for bad params or a game it cannot play.
 
     Two optional hooks on the built strategy (for strategies that need the forward model or other
@@ -179,9 +221,10 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     receives the game object, the stateless forward model, never a state (called when ``game`` is
     given, as a run does). ``lookup`` is this module's ``LOOKUP`` (``get_game``, ``make_strategy``,
     ``resolve_strategy``), passed down so that strategies never import the registry above them.
-    A strategy still only ever sees observations in ``choose``.
+    A strategy still only ever sees observations in ``choose``. ``plugins=False`` refuses import
+    strings (``resolve_strategy``).
     """
-    factory = (":" not in name and _fast_factory(name, game_name)) or resolve_strategy(name)
+    factory = (":" not in name and _fast_factory(name, game_name)) or resolve_strategy(name, plugins)
     check_plays(factory, name, game_name)
     if not callable(factory):
         raise SimError(f"strategy '{name}' resolves to {factory!r}, which is not a strategy factory")
@@ -196,7 +239,7 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
         raise ParamsError(f"strategy '{name}': bad params: {text}; it takes: {known or 'no parameters'}",
                           problems[0][0]) from None
     except Exception as exc:
-        raise SimError(f"strategy '{name}': bad params {params!r}: {exc}") from None
+        raise SimError(f"strategy '{name}': bad params {quote(params)}: {quote(str(exc))[1:-1]}") from None
     if not callable(getattr(strategy, "choose", None)):
         raise SimError(f"strategy '{name}': {factory!r} built {type(strategy).__name__}, which has no choose(obs, legal, rng)")
     check = getattr(strategy, "check_game", None)

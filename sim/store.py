@@ -3,9 +3,10 @@ done, setting aside unreadable chunks. It knows no games and no configs: it stor
 JSON handed to it.
 
 Layout: ``config.json`` (the resolved config), ``config.yaml`` (the original file),
-``manifest.json``, ``chunks/<table>-<first game, 12 digits>.parquet`` while playing (a chunk's
-``games`` file is written last, so a chunk counts as done only when all its tables are on
-disk), then ``<table>.parquet`` merged in ``(game_index, seat)`` order.
+``manifest.json``, ``chunks/<table>-<first game, 12 digits>.parquet`` while playing with the
+chunk's manifest ``chunks/manifest-<first game>.json`` written last (a chunk counts as done only
+when its manifest and files agree: ``sim.integrity``), then ``<table>.parquet`` merged in
+``(game_index, seat)`` order; ``set-aside/`` holds chunk files that were not accepted.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import os
 import platform
 import re
 import shutil
-import sys
 import time
 from contextlib import contextmanager
 from importlib import metadata
@@ -23,23 +23,27 @@ from pathlib import Path
 
 import polars as pl
 
-from . import __version__
+from . import __version__, integrity
 from .api import SimError
 from .data import read_json
 
 TABLES = ("games", "players", "metrics", "components", "errors")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
-             "report.md", "report.html"} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
+             "report.md", "report.html", integrity.SET_ASIDE} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> None:
     """Write a Parquet file via a temporary name, fsync and ``os.replace`` (never half-written)."""
     tmp = path.with_name(path.name + ".tmp")
-    df.write_parquet(tmp)
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        df.write_parquet(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # disk full, size limit, interrupted: leave nothing half-written
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
@@ -65,10 +69,10 @@ def manifest(facts: dict) -> dict:
 def write_run_files(out: Path, config_json: str, source: str, facts: dict) -> None:
     """Write ``config.json`` (the resolved config), a copy of the config file ``source`` as
     ``config.yaml`` (when it exists) and ``manifest.json`` (``manifest(facts)``)."""
-    (out / "config.json").write_text(json.dumps(json.loads(config_json), indent=2) + "\n")
+    integrity.write_json_atomic(out / "config.json", json.loads(config_json))
     if source and Path(source).is_file():
         shutil.copyfile(source, out / "config.yaml")
-    (out / "manifest.json").write_text(json.dumps(manifest(facts), indent=2) + "\n")
+    integrity.write_json_atomic(out / "manifest.json", manifest(facts))
 
 
 def read_config(out: Path) -> dict:
@@ -95,7 +99,8 @@ def _foreign(out: Path, kind: str) -> list[str]:
     if kind == "sweep":
         return sorted(p.name for p in out.iterdir()
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
-    return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+    return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES
+                  and not (p.name.startswith(".") and p.name.endswith(".tmp")))
 
 
 def prepare_output(out: Path, force: bool, config_file: str | None = None, kind: str = "run") -> None:
@@ -126,9 +131,11 @@ def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str)
                         f"output folder '{out}' is not empty and {what}") + "; use --out for another")
     if not force:
         unfinished = kind == "run" and (out / "config.json").is_file() and (out / "chunks").is_dir()
+        sweep = kind == "sweep" and (out / "sweep.json").is_file() and not (out / "sweep.parquet").is_file()
         raise SimError(f"output folder '{out}' already exists and is not empty; use --force to replace it"
                        + (f", --out for another, or `sim run --resume {out}` to complete its unfinished run"
-                          if unfinished else " or --out for another"))
+                          if unfinished else f", --out for another, or `sim sweep --resume {out}` to complete it"
+                          " (--force deletes its finished points)" if sweep else " or --out for another"))
     lock(out)  # refuse while another sim process uses it
     shutil.rmtree(out)
 
@@ -148,8 +155,9 @@ def lock(out: Path) -> None:
             if pid == os.getpid():
                 return
             if pid and _alive(pid):
-                raise SimError(f"run folder '{out}' is in use by another sim process (pid {pid}); wait for it"
-                               " to finish or stop it first") from None
+                raise SimError(f"run folder '{out}' is in use by another sim process (pid {pid}); lock file {path}:"
+                               " wait for it to finish or stop it first. If no sim process uses it (the pid was"
+                               " reused after a restart), take the lock over with --break-lock") from None
             path.unlink(missing_ok=True)  # stale: its process is gone
             continue
         with os.fdopen(fd, "w") as fh:
@@ -172,6 +180,19 @@ def locked(out: Path, keep: bool = False):
         unlock(out)
 
 
+def break_lock(out: Path) -> str | None:
+    """Remove the run folder's lock whoever holds it (``--break-lock``: a lock whose pid now
+    belongs to an unrelated process). Returns a sentence naming the lock file and its pid, or None
+    when there was no lock."""
+    path = Path(out) / ".lock"
+    try:
+        pid = path.read_text().strip()
+        path.unlink()
+    except OSError:
+        return None
+    return f"removed lock file {path} (it named pid {pid or '?'})"
+
+
 def unlock(out: Path) -> None:
     path = out / ".lock"
     try:
@@ -191,10 +212,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_chunk(out: Path, start: int, tables: dict[str, pl.DataFrame]) -> None:
-    """Write one finished chunk's tables into ``out/chunks``, its ``games`` file last."""
+def write_chunk(out: Path, start: int, tables: dict[str, pl.DataFrame], stop: int | None = None) -> None:
+    """Write one finished chunk's tables into ``out/chunks``, then its manifest (game range
+    ``[start, stop)``, row counts, content hashes: ``sim.integrity``), which makes it count."""
+    files = {}
     for name in (*[t for t in tables if t != "games"], "games"):
-        write_atomic(tables[name], out / "chunks" / f"{name}-{start:012d}.parquet")
+        files[name] = out / "chunks" / f"{name}-{start:012d}.parquet"
+        write_atomic(tables[name], files[name])
+    if stop is None:
+        idx = tables["games"]["game_index"]
+        stop = int(idx.max()) + 1 if idx.len() else start + 1
+    integrity.write_chunk_manifest(out, start, stop, files, {k: v.height for k, v in tables.items()})
 
 
 def clear_partial(out: Path) -> None:
@@ -204,43 +232,10 @@ def clear_partial(out: Path) -> None:
         tmp.unlink()
 
 
-def _chunk_start(f: Path) -> str:
-    """The 12-digit first game of the chunk a table file belongs to (``players-000000000020.parquet``)."""
-    return f.name.split("-")[-1].removesuffix(".parquet")
-
-
-def _chunk_files(out: Path, start: str) -> list[Path]:
-    """Every table file of the chunk starting at game ``start`` (its 12-digit name suffix)."""
-    return sorted((out / "chunks").glob(f"*-{start}.parquet"))
-
-
-def _set_aside(out: Path, start: str, problem: str) -> None:
-    """Rename a damaged chunk's files to ``*.damaged`` (removed with ``chunks/`` once the run is
-    merged), so its games count as missing and are played again."""
-    for f in _chunk_files(out, start):
-        f.rename(f.with_name(f.name + ".damaged"))
-    sys.stderr.write(f"warning: chunk {start} in {out / 'chunks'} is damaged ({problem}); set aside as *.damaged,"
-                     " its games are played again\n")
-
-
 def done_games(out: Path) -> list[tuple[int, int]]:
-    """Ranges ``[start, stop)`` of the chunks already on disk (their ``games`` file exists).
-    A chunk with an unreadable file is set aside (its games are then missing, so played again)."""
-    done = []
-    for f in sorted((out / "chunks").glob("games-*.parquet")):
-        start = _chunk_start(f)
-        reading = f
-        try:
-            for reading in _chunk_files(out, start):
-                pl.read_parquet_schema(reading)
-            reading = f
-            idx = pl.read_parquet(f, columns=["game_index"])["game_index"]
-        except Exception as exc:  # junk or a truncated file: polars raises several kinds
-            _set_aside(out, start, f"{reading.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
-            continue
-        if idx.len():
-            done.append((int(idx.min()), int(idx.max()) + 1))
-    return done
+    """Ranges ``[start, stop)`` of the chunks on disk whose manifest and files agree
+    (``integrity.scan``); anything else in ``chunks/`` is set aside, so its games are played again."""
+    return [(c.start, c.stop) for c in integrity.scan(out)]
 
 
 def missing_ranges(games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -261,18 +256,29 @@ def todo_ranges(games: int, done: list[tuple[int, int]], jobs: int, chunk_size: 
 
 
 def chunk_tables(out: Path, table: str, columns: list[str] | None = None) -> pl.DataFrame:
-    """One table over every finished chunk on disk (for decisions taken while a run goes on)."""
-    files = sorted((out / "chunks").glob(f"{table}-*.parquet"))
+    """One table over every verified chunk on disk (for decisions taken while a run goes on)."""
+    files = [c.files[table] for c in integrity.scan(out) if table in c.files]
     return pl.concat([pl.read_parquet(f, columns=columns) for f in files], how="diagonal_relaxed")
 
 
 def merge_chunks(out: Path) -> None:
-    """Concatenate ``chunks/<table>-*.parquet`` (each a contiguous run of game indices, in
-    order) into ``<table>.parquet``: ordered by ``(game_index, seat)`` without a global sort,
-    streamed, so memory stays flat in the number of games. Then removes the chunks."""
-    done = {f.name.split("-")[-1] for f in (out / "chunks").glob("games-*.parquet")}
+    """Concatenate the verified chunks (``integrity.scan``, each a contiguous run of game indices,
+    in order) into ``<table>.parquet``: ordered by ``(game_index, seat)`` without a global sort,
+    streamed, so memory stays flat in the number of games. Refuses (``SimError``) when games of the
+    manifest have no verified chunk or the merged tables do not cover each game exactly once; then
+    records the tables' row counts and hashes in ``manifest.json`` (the commit) and removes the chunks."""
+    problems: list[str] = []
+    chunks = integrity.scan(out, problems)
+    man = read_json(out / "manifest.json", missing_ok=True) or {}
+    if isinstance(man.get("games"), int):
+        gaps = missing_ranges(man["games"], [(c.start, c.stop) for c in chunks])
+        if gaps:
+            idx = [i for a, b in gaps for i in range(a, min(b, a + 1000))]
+            why = f" ({'; '.join(problems[:3])}: set aside)" if problems else ""
+            raise SimError(f"cannot merge '{out}': games {integrity.ranges_text(idx)} have no verified chunk{why};"
+                           f" `sim run --resume {out}` plays them")
     for table in TABLES:
-        files = sorted(f for f in (out / "chunks").glob(f"{table}-*.parquet") if f.name.split("-")[-1] in done)
+        files = [c.files[table] for c in chunks if table in c.files]
         if not files:
             continue
         tmp = out / f"{table}.parquet.tmp"
@@ -280,15 +286,33 @@ def merge_chunks(out: Path) -> None:
         try:
             pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed").sink_parquet(tmp)
         except Exception as exc:
+            tmp.unlink(missing_ok=True)
             bad = next((f for f in files if not _readable(f)), None)
             if bad is None:
                 raise
-            tmp.unlink(missing_ok=True)
-            _set_aside(out, _chunk_start(bad), bad.name)
+            integrity.set_aside(out, [f for f in (out / "chunks").iterdir() if f.name.endswith(bad.name[-20:])]
+                                 + [integrity.manifest_path(out, int(_chunk_start(bad)))], f"{bad.name} is unreadable")
             raise SimError(f"chunk file {bad} is damaged ({str(exc).splitlines()[0]}); its chunk was set aside:"
                            f" `sim run --resume {out}` plays its games again") from None
         os.replace(tmp, out / f"{table}.parquet")
+    _commit(out, man)
     shutil.rmtree(out / "chunks", ignore_errors=True)
+
+
+def _commit(out: Path, man: dict) -> None:
+    """Check the merged tables cover the manifest's games, then record them in ``manifest.json``."""
+    if isinstance(man.get("games"), int) and isinstance(man.get("players"), int):
+        problems = integrity.coverage_problems(out, man["games"], man["players"])
+        if problems:
+            raise SimError(f"the merged tables of '{out}' are incomplete: {'; '.join(problems[:4])}; the chunks are"
+                           f" kept: `sim run --resume {out}`")
+    if man:
+        integrity.write_json_atomic(out / "manifest.json", {**man, "tables": integrity.table_record(out, TABLES)})
+
+
+def _chunk_start(f: Path) -> str:
+    """The 12-digit first game of the chunk a table file belongs to (``players-000000000020.parquet``)."""
+    return f.name.split("-")[-1].removesuffix(".parquet")
 
 
 def _readable(f: Path) -> bool:

@@ -43,3 +43,20 @@ class Quitter(ScriptedStrategy):
         import sys
 
         sys.exit(3)
+
+
+class Looper(ScriptedStrategy):
+    """Never returns: an infinite loop on its first decision (``game_timeout_s`` must stop it)."""
+
+    def choose(self, obs, legal, rng):
+        while True:
+            pass
+
+
+class Exiter(ScriptedStrategy):
+    """Kills its whole process with ``os._exit(7)`` on its first decision (a crashing worker)."""
+
+    def choose(self, obs, legal, rng):
+        import os
+
+        os._exit(7)

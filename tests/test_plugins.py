@@ -124,7 +124,8 @@ def test_plugin_refuses_other_games(fresh_registry):
     ("strategies.common:NoSuchThing", r"does not resolve: .*NoSuchThing"),
     (":Thing", r"does not resolve"),
     ("strategies.common:STRATEGIES", r"resolves to .* which is not a strategy factory"),
-    ("collections:OrderedDict", r"has no choose\(obs, legal, rng\)"),
+    ("collections:OrderedDict", r"standard-library module 'collections'"),
+    ("sim.api:SimError", r"resolves to .* which is not a strategy factory: it must name a class with a choose"),
 ])
 def test_names_that_resolve_to_nothing_give_clear_errors(name, message):
     with pytest.raises(SimError, match=message):

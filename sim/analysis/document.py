@@ -13,6 +13,8 @@ from pathlib import Path
 
 import polars as pl
 
+from ..data import write_file_atomic
+
 
 def pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.1f}%"
@@ -123,13 +125,15 @@ STYLE = ("body{font-family:system-ui,sans-serif;max-width:64em;margin:2em auto;p
 
 def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tuple[Path, Path]:
     """Write ``figures/*.png``, ``report.md`` and ``report.html``; return the two report paths.
+    Every file goes through a temporary file and a rename: ``SimError`` naming the path when one
+    cannot be written (disk full, file-size limit), and nothing half-written is left.
 
     ``checks``: results of ``sim check`` (``sim.analysis.checks.CheckResult``), shown after the findings.
     """
     run_dir = Path(run_dir)
     (run_dir / "figures").mkdir(exist_ok=True)
     for name, (_, png) in rep.figures.items():
-        (run_dir / "figures" / f"{name}.png").write_bytes(png)
+        write_file_atomic(run_dir / "figures" / f"{name}.png", png)
     md = [f"# {rep.title}", ""] + ([f"**{rep.verdict}**", ""] if rep.verdict else [])
     md += ["## Findings", ""] + [f"- {f}" for f in rep.findings]
     body = [f"<h1>{html.escape(rep.title)}</h1>"] + ([f"<p class='verdict'><b>{html.escape(rep.verdict)}</b></p>"]
@@ -163,8 +167,8 @@ def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tupl
             body.append(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,{b64}">'
                         f'<figcaption>{html.escape(cap)}</figcaption></figure>')
     md_path = run_dir / "report.md"
-    md_path.write_text("\n".join(md) + "\n")
+    write_file_atomic(md_path, "\n".join(md) + "\n")
     html_path = run_dir / "report.html"
-    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}</title>"
+    write_file_atomic(html_path, f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(rep.title)}</title>"
                          f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return md_path, html_path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..data import read_json
+from ..data import read_json, write_file_atomic
 from . import charts, sweep_compare
 from .document import STYLE, html_table, md_table
 
@@ -86,7 +86,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         png = buf.getvalue()
-        (out / "figures" / f"sweep_{fig_name}.png").write_bytes(png)
+        write_file_atomic(out / "figures" / f"sweep_{fig_name}.png", png)
         series = list(dict.fromkeys(t["series"].to_list()))
         rows = []
         for label in dict.fromkeys(t["label"].to_list()):
@@ -103,7 +103,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
         body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
                  f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
     md_path, html_path = out / "report.md", out / "report.html"
-    md_path.write_text("\n".join(md) + "\n")
-    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    write_file_atomic(md_path, "\n".join(md) + "\n")
+    write_file_atomic(html_path, f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                          f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return md_path, html_path

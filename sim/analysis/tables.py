@@ -7,9 +7,43 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import store
+from .. import integrity, store
 from ..api import SimError
 from ..data import read_json
+
+# the columns every run writes, and the kind of values they hold (a table may have more columns)
+COLUMNS = {
+    "games": {"game_index": "integer", "n_decisions": "integer", "truncated": "boolean", "failed": "boolean",
+              "n_winners": "integer", "winners": "list"},
+    "players": {"game_index": "integer", "seat": "integer", "strategy": "text", "score": "number",
+                "rank": "integer", "won": "boolean"},
+    "metrics": {"game_index": "integer", "seat": "integer", "metric": "text", "value": "number"},
+    "components": {"game_index": "integer", "seat": "integer", "kind": "text", "component": "text"},
+    "errors": {"game_index": "integer", "seed": "integer"},
+}
+_KIND = {"integer": lambda d: d.is_integer(), "number": lambda d: d.is_numeric(), "boolean": lambda d: d == pl.Boolean,
+         "text": lambda d: d in (pl.Utf8, pl.Categorical), "list": lambda d: isinstance(d, pl.List)}
+
+
+def check_columns(run_dir: Path) -> None:
+    """Raise ``SimError`` naming the table, column, expected kind and the type found when a table
+    of ``run_dir`` lacks a column every run writes or holds other values there."""
+    for name, cols in COLUMNS.items():
+        p = run_dir / f"{name}.parquet"
+        if not p.is_file():
+            continue
+        try:
+            schema = pl.read_parquet_schema(p)
+        except Exception as exc:  # a damaged file must not end in a traceback
+            raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0][:200]})") from None
+        for col, kind in cols.items():
+            if col not in schema:
+                if name in ("games", "players") or any(c in schema for c in cols):
+                    raise SimError(f"{p}: column '{col}' is missing (a run writes it: {kind} values)")
+                continue
+            if schema[col] != pl.Null and not _KIND[kind](schema[col]):  # Null: no rows (every game failed)
+                raise SimError(f"{p}: column '{col}' holds {schema[col]} values, but a run writes {kind} values"
+                               " there; was the table edited or written by something else?")
 
 
 @dataclass
@@ -28,8 +62,10 @@ class RunTables:
 
 
 def load_tables(run_dir: Path) -> RunTables:
-    """Read a finished run folder. Raises ``SimError`` when it is not one (naming what is missing)
-    or a table or JSON file is damaged."""
+    """Read a finished run folder, after checking its columns and its integrity (every table is
+    the file the run wrote and covers exactly the manifest's games: ``sim.integrity``). Raises
+    ``SimError`` when it is not one (naming what is missing or duplicated) or a table or JSON file
+    is damaged."""
     run_dir = Path(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
@@ -38,6 +74,8 @@ def load_tables(run_dir: Path) -> RunTables:
                 if (run_dir / "chunks").is_dir() and (run_dir / "config.json").is_file() else "")
         raise SimError(f"'{run_dir}' is not a finished run folder (missing {', '.join(missing)}){hint}")
     config = store.read_config(run_dir)
+    check_columns(run_dir)
+    integrity.verify_run(run_dir)
     absent = [k for k in ("game", "players", "seed", "labels", "strategies", "seating") if k not in config]
     if absent:
         raise SimError(f"{run_dir / 'config.json'}: not a valid run config (missing {', '.join(absent)});"

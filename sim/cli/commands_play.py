@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,15 +20,53 @@ from ..data import read_json
 from ..runs import check as check_run
 from ..runs import fixed
 from ..runs import until_ci as sequential
-from ..runs.sweep import run_sweep
+from ..runs.sweep import resume_sweep, run_sweep
+from ..store import break_lock as take_lock_over
 from ..store import unlock
 from .group import cli
-from .options import check_out, check_writable, confidence_option, no_grid, run_folder, run_options, speed
+from .options import (
+    check_out,
+    check_writable,
+    confidence_option,
+    no_grid,
+    no_plugins_option,
+    run_folder,
+    run_options,
+    speed,
+)
+
+
+def _sigterm_stops():
+    """Make SIGTERM stop a run as Ctrl-C does (workers killed, finished chunks kept, the resume
+    command printed); returns the previous handler (None off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, stop)
+
+
+def _break_lock(out_dir: Path, wanted: bool) -> None:
+    """``--break-lock``: remove the folder's lock first, saying which."""
+    said = take_lock_over(out_dir) if wanted else None
+    if said:
+        click.echo(f"warning: --break-lock {said}", err=True)
+
+
+def _refuse_plugins(out_dir: Path) -> None:
+    """``--resume --no-plugins``: refuse a run folder whose config names import strings."""
+    names = [s.name for s in load_run_config(out_dir).strategies if ":" in s.name]
+    if names:
+        raise SimError(f"strategy import string '{names[0][:80]}' in {out_dir / 'config.json'} refused: plugins are"
+                       " off (--no-plugins)")
 
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None, confidence=None):
-    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``."""
+          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False):
+    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
+    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first."""
     from polars.exceptions import ComputeError
 
 
@@ -42,15 +82,21 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         raise SimError("--until-ci cannot be combined with --resume")
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
+    old_term = _sigterm_stops()
     try:
         if resume_dir:
             out_dir = Path(resume_dir)
+            if no_plugins:
+                _refuse_plugins(out_dir)
+            _break_lock(out_dir, break_lock)
             again = sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume
             outcome = again(out_dir, jobs=jobs, **opts)
             rc = None
         elif config:
-            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence})
+            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
+                                      "plugins": False if no_plugins else None})
             out_dir = run_folder(rc, out, config)
+            _break_lock(out_dir, break_lock)
             if rc.sweep:
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
                            f" values); `sim sweep {config}` plays the grid", err=True)
@@ -73,6 +119,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
@@ -88,10 +137,15 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @run_options
 @confidence_option
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence) -> None:
-    """Play the games of CONFIG in parallel and write tables, figures and a report."""
+        min_sample, confidence, no_plugins, break_lock) -> None:
+    """Play the games of CONFIG in parallel and write tables, figures and a report.
+
+    \b
+    Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
+    after an interruption: sim run --resume reports/demo
+    """
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games, confidence)
+                          until_ci, max_games, confidence, no_plugins, break_lock)
     t0 = time.perf_counter()
     with _unlock(out_dir):
         rep = build_report(out_dir, min_sample=min_sample, confidence=confidence)
@@ -133,7 +187,7 @@ def _previous_run_of(folder: Path, rc) -> bool:
                    "instead of 3, for CI systems that know only two states.")
 @confidence_option
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-          min_sample, junit, run_dir, until_decided, inconclusive, confidence) -> None:
+          min_sample, junit, run_dir, until_decided, inconclusive, confidence, no_plugins, break_lock) -> None:
     """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
@@ -154,11 +208,14 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if junit:
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
-        if config:
+        if config:  # the checks of CONFIG, only on a run of the same config and experiment
             check_run.same_config(out_dir, config)
-        checks = (load_config(config) if config else load_run_config(out_dir)).checks
+            given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
+            check_run.same_experiment(given, out_dir, config)
+        checks = (given if config else load_run_config(out_dir)).checks
     else:
-        overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence}
+        overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
+                     "plugins": False if no_plugins else None}
         rc = load_config(config, overrides) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
             raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
@@ -171,7 +228,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                                      backend, scheduler, min_sample)
         else:
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
-                                  quiet, until_ci, max_games, confidence)
+                                  quiet, until_ci, max_games, confidence, no_plugins, break_lock)
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence)
@@ -214,7 +271,9 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+              help="Complete an interrupted sweep folder (no CONFIG): finished points are kept.")
 @click.option("--games", type=int, help="Override the number of games per point.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
@@ -230,20 +289,41 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
 @confidence_option
-def sweep(config, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports, confidence) -> None:
-    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report."""
+@no_plugins_option
+def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
+          confidence, no_plugins) -> None:
+    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
+
+    \b
+    Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
+    after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
+    """
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
         raise SimError("--scheduler needs --backend dask")
     check_out(out)
-    rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence})
-    if not rc.sweep:
-        raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
-    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
-    t0 = time.perf_counter()
-    pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                           echo=click.echo, point_reports=point_reports)
+    if resume_dir:
+        if config or games or seed is not None or out or force:
+            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
+                           " --out or --force")
+        out_dir = Path(resume_dir)
+        if no_plugins:
+            _refuse_plugins(out_dir)
+        t0 = time.perf_counter()
+        pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler, echo=click.echo)
+        rc = load_run_config(out_dir)
+    else:
+        if not config:
+            raise SimError("missing CONFIG (or --resume SWEEP_DIR); see `sim sweep --help`")
+        rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
+                                  "plugins": False if no_plugins else None})
+        if not rc.sweep:
+            raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
+        out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
+        t0 = time.perf_counter()
+        pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                               echo=click.echo, point_reports=point_reports)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
     click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")

@@ -23,7 +23,7 @@ from ..registry import (
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import game_streams
 from .group import cli
-from .options import confidence_option
+from .options import confidence_option, no_plugins_option
 
 
 @cli.command()
@@ -42,12 +42,14 @@ def report(run_dir: str, min_sample: int, confidence: float | None) -> None:
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--games", type=int, help="The number of games, as `sim run --games` gives it.")
 @click.option("--seed", type=int, help="The root seed, as `sim run --seed` gives it.")
-def validate(config: str, games: int | None, seed: int | None) -> None:
+@no_plugins_option
+def validate(config: str, games: int | None, seed: int | None, no_plugins: bool) -> None:
     """Check CONFIG (keys, game, strategies, options, data files) without playing.
 
     Accepts exactly what `sim run` accepts: games and seed may come from --games and --seed.
+    A config from an untrusted source: `sim validate --no-plugins untrusted.yaml` (no import string runs).
     """
-    rc = load_config(config, {"games": games, "seed": seed})
+    rc = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
     click.echo(f"{config}: ok ({rc.game}, {rc.players} players, {rc.games} games, strategies: {', '.join(rc.labels)})")
 
 

@@ -61,6 +61,9 @@ def confidence_option(f):
     return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True),
                         help="Confidence level of every interval and test, e.g. 0.99 (default: the config's"
                              " 'confidence', else 0.95).")(f)
+no_plugins_option = click.option(
+    "--no-plugins", is_flag=True,
+    help="Refuse every strategy import string (package.module:Class): for configs from untrusted sources.")
 
 
 def run_options(f):
@@ -85,6 +88,9 @@ def run_options(f):
         click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
         click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
                      help="Seat-games a component needs before the report claims anything about it."),
+        no_plugins_option,
+        click.option("--break-lock", is_flag=True,
+                     help="Take over the run folder's lock (.lock) left by a process that is not sim (pid reused)."),
     ]
     for opt in reversed(opts):
         f = opt(f)

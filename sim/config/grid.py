@@ -26,7 +26,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..api import SimError
-from ..data import Located, parse_yaml, read_yaml
+from ..data import Located, parse_yaml, quote, read_yaml
 from ..registry import get_game
 from .models import RunConfig, build_game
 
@@ -122,7 +122,7 @@ def _message(exc: Exception) -> str:
     """One line for an invalid point: pydantic's first error with its value, else the message."""
     if isinstance(exc, ValidationError):
         err = exc.errors()[0]
-        got = "" if isinstance(err["input"], dict) else f" (got {err['input']!r})"
+        got = "" if isinstance(err["input"], dict) else f" (got {quote(err['input'])})"
         return f"{err['msg'].removeprefix('Value error, ')}{got}"
     return str(exc)
 

@@ -16,7 +16,7 @@ from ..api import OptionError, SimError
 from ..data import Located, format_validation, read_json, read_yaml
 from ..registry import add_module_folder, check_plays, get_game, make_strategy, resolve_strategy
 from .grid import validate_sweep
-from .models import PROPORTION_CHECKS, Config, RunConfig, StrategySpec, build_game
+from .models import MULTIPLAYER_CHECKS, PROPORTION_CHECKS, Config, RunConfig, StrategySpec, build_game
 
 
 def _labels(specs: list[StrategySpec]) -> tuple[str, ...]:
@@ -82,11 +82,11 @@ def _check_strategies(doc: Located, cfg: Config) -> tuple[str, ...]:
         add_module_folder(Path(doc.source).resolve().parent)
     for i, spec in enumerate(cfg.strategies):
         try:
-            check_plays(resolve_strategy(spec.name), spec.name, cfg.game)
+            check_plays(resolve_strategy(spec.name, cfg.plugins), spec.name, cfg.game)
         except SimError as exc:
             raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
         try:
-            make_strategy(spec.name, spec.params, cfg.game)
+            make_strategy(spec.name, spec.params, cfg.game, plugins=cfg.plugins)
         except SimError as exc:
             key = getattr(exc, "key", "")
             path = ("strategies", i, "params") + ((key,) if key in spec.params else ())
@@ -117,6 +117,10 @@ def _checks(doc: Located, cfg: Config) -> dict:
         if name in PROPORTION_CHECKS and spec["threshold"] > 1:
             raise SimError(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
                            f" got {spec['threshold']}")
+        if cfg.players == 1 and name in MULTIPLAYER_CHECKS:
+            raise SimError(f"{doc.where(('checks', name))}: {name} has no meaning in a one-player (solo) game: nobody"
+                           " is beaten, so there are no win rates between seats or strategies; solo runs take"
+                           " max_truncated_share, max_failed_games, min_completion and max_stalled")
     return checks
 
 
@@ -184,6 +188,7 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         seating=_seating(doc, cfg, labels), confidence=cfg.confidence, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
         source=str(Path(doc.source).resolve()) if doc.source else "",
         sweep=cfg.sweep or {}, checks=_checks(doc, cfg), sweep_baseline=_baseline(doc, cfg),
+        plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
     )
     _check_builds(doc, rc, cfg)
     if rc.sweep:

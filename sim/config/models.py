@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..api import no_coercion
 from ..registry import build_game as _build
@@ -63,6 +63,9 @@ class Checks(BaseModel):
 
 
 PROPORTION_CHECKS = tuple(n for n in Checks.model_fields if n != "max_failed_games")
+# checks about seats, strategies or winning against others: no meaning in a one-player game
+MULTIPLAYER_CHECKS = ("max_seat_win_rate", "min_seat_win_rate", "max_strategy_win_rate", "min_strategy_win_rate",
+                      "max_first_player_advantage", "min_balance", "max_drawishness")
 
 
 class Config(BaseModel):
@@ -84,6 +87,8 @@ class Config(BaseModel):
     sweep: dict[str, list[Any]] | None = None
     sweep_baseline: dict[str, Any] | StrictInt | None = None  # the point the others are compared with (default: first)
     checks: Checks | None = None
+    plugins: StrictBool = True  # false: import strings are refused (configs from untrusted sources)
+    game_timeout_s: float = Field(60.0, gt=0, le=86_400)  # a game running longer is stopped and recorded as failed
 
 
 class RunConfig(BaseModel):
@@ -110,6 +115,8 @@ class RunConfig(BaseModel):
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
     confidence: float = 0.95
     sweep_baseline: dict[str, Any] | int | None = None
+    plugins: bool = True
+    game_timeout_s: float = 60.0
 
     def to_json(self) -> str:
         return self.model_dump_json()

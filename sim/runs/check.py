@@ -21,6 +21,7 @@ from ..config import RunConfig, build_game, load_run_config
 from ..data import read_json
 from ..play import deal_size
 from . import fixed
+from .fixed import check_same_experiment, check_same_rules
 
 
 def previous_run_of(folder: Path, rc: RunConfig) -> bool:
@@ -41,6 +42,15 @@ def _results(t: RunTables, checks: dict, min_sample: int, confidence: float | No
     results = evaluate({k: (v if isinstance(v, dict) else v.model_dump()) for k, v in checks.items()}, rep.tables,
                        played, failed, rep.level)
     return results, rep
+
+
+def same_experiment(rc: RunConfig, out_dir: Path, config: str) -> None:
+    """``sim check CONFIG --run RUN``: refuse (``SimError`` naming both values) unless RUN was made
+    from the same experiment as CONFIG (game, seed, size, strategies, options, data, engine and
+    plugin versions), so CI never reports checks of one config on another run."""
+    load_run_config(out_dir)  # a run folder at all
+    check_same_experiment(rc, out_dir, "checked against it", what=config)
+    check_same_rules(rc, out_dir, "checked against it")
 
 
 def evaluate_run(out_dir: Path, checks: dict, min_sample: int,

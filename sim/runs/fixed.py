@@ -8,7 +8,8 @@ done, so an interrupted run keeps every finished chunk.
 
 from __future__ import annotations
 
-import os
+import hashlib
+import json
 import shutil
 import sys
 import time
@@ -16,14 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
+from joblib import delayed
 from tqdm import tqdm
 
-from .. import store
+from .. import integrity, store
 from ..api import SimError
-from ..config import RunConfig, build_game, dump_resolved, load_run_config
-from ..data import read_json
+from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
+from ..data import quote, read_json
 from ..play import Setup, play_range
+from ..registry import plugin_hashes
+from .workers import local_results
 
 
 def setup_of(rc: RunConfig) -> Setup:
@@ -32,6 +35,7 @@ def setup_of(rc: RunConfig) -> Setup:
         game=rc.game, players=rc.players, seed=rc.seed, options=dict(rc.options), data=dict(rc.data),
         strategies=tuple((s.name, dict(s.params)) for s in rc.strategies), labels=tuple(rc.labels),
         seating=rc.seating, module_folder=str(Path(rc.source).resolve().parent) if rc.source else "",
+        plugins=rc.plugins, game_timeout_s=rc.game_timeout_s,
     )
 
 
@@ -66,9 +70,8 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
     elif jobs == 1:
         for a, b in ranges:
             yield play_range(setup_json, a, b)
-    else:  # never more workers than chunks or than this machine can start
-        n = max(1, min(jobs, len(ranges), 4 * (os.cpu_count() or 1)))
-        yield from Parallel(n_jobs=n, return_as="generator_unordered")(calls)
+    else:  # worker processes; a dying worker fails only its games (``workers``)
+        yield from local_results(setup_json, ranges, jobs)
 
 
 def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, progress: bool = True,
@@ -88,7 +91,7 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
         bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
     try:
         for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):
-            store.write_chunk(out, start, tables)
+            store.write_chunk(out, start, tables, stop)
             failed += tables["errors"].height
             truncated += int(tables["games"]["truncated"].sum())
             bar.update(stop - start)
@@ -107,12 +110,31 @@ def todo_ranges(rc: RunConfig, games: int, done: list[tuple[int, int]]) -> list[
     return store.todo_ranges(games, done, rc.jobs, rc.chunk_size)
 
 
+EXPERIMENT_KEYS = ("game", "players", "games", "seed", "strategies", "labels", "options", "data", "seating",
+                   "game_timeout_s")
+
+
+def experiment(rc: RunConfig) -> dict:
+    """What makes two runs the same experiment: the resolved config without how it is played
+    (jobs, chunk size, output folder, checks, sweep)."""
+    d = json.loads(rc.to_json())
+    return {k: d.get(k) for k in EXPERIMENT_KEYS}
+
+
+def config_hash(rc: RunConfig) -> str:
+    """SHA-256 of ``experiment(rc)`` (canonical JSON), recorded in the manifest."""
+    return hashlib.sha256(json.dumps(experiment(rc), sort_keys=True).encode()).hexdigest()
+
+
 def facts(rc: RunConfig, game: Any) -> dict:
-    """What the manifest records about a run: seed, size, game, engine version, data-file hashes."""
+    """What the manifest records about a run: seed, size, game, engine version, data-file hashes,
+    the resolved experiment and its hash, and the source hash of every plugin module."""
+    add_config_folder(rc)
     return {
         "seed": rc.seed, "games": rc.games, "players": rc.players, "game": rc.game,
         "engine_version": game.info.version, "data_hashes": getattr(getattr(game, "data", None), "hashes", {}),
-        "strategies": list(rc.labels),
+        "strategies": list(rc.labels), "config_hash": config_hash(rc), "experiment": experiment(rc),
+        "plugin_hashes": plugin_hashes([s.name for s in rc.strategies]),
         "notes": list(game.notes()) if hasattr(game, "notes") else [],  # warnings about the option combination
     }
 
@@ -155,9 +177,36 @@ def reopen(out: Path, jobs: int | None) -> RunConfig:
     if jobs:
         rc = rc.model_copy(update={"jobs": jobs})
     check_same_rules(rc, out, "resumed")
+    check_same_experiment(rc, out, "resumed")
+    if integrity.committed(out):  # merged; a kill may have landed while its chunks were being removed
+        shutil.rmtree(out / "chunks", ignore_errors=True)
+        raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
     if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
         raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
     return rc
+
+
+def check_same_experiment(rc: RunConfig, out: Path, verb: str, what: str = "config.json") -> None:
+    """Refuse (``SimError`` naming both values) when ``rc`` is not the experiment recorded in the
+    manifest of ``out`` (seed, size, game, strategies, options, ...), or a plugin module's source
+    changed since: results would mix two experiments or two versions of a strategy. ``what``
+    names where ``rc`` comes from."""
+    man = read_json(out / "manifest.json", missing_ok=True) or {}
+    before = man.get("experiment")
+    if before is None:  # a run folder from before manifests recorded the experiment: compare what they hold
+        before = {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
+    now = experiment(rc)
+    for key in EXPERIMENT_KEYS:
+        if key in before and before[key] != now[key]:
+            raise SimError(f"'{out}' was made with {key} = {quote(before[key])}, but {what} now says {key} ="
+                           f" {quote(now[key])}: results would mix two experiments, so it cannot be {verb}")
+    add_config_folder(rc)
+    now_code = plugin_hashes([s.name for s in rc.strategies])
+    for module, digest in (man.get("plugin_hashes") or {}).items():
+        if now_code.get(module) != digest:
+            raise SimError(f"plugin module '{module}' changed since '{out}' was made (source sha256 {digest[:12]} then,"
+                           f" {str(now_code.get(module, 'absent'))[:12]} now): results would mix two versions of a"
+                           f" strategy, so it cannot be {verb}")
 
 
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import store
+from .. import integrity, store
 from ..analysis.report import build_report
 from ..analysis.sweep_figures import point_figures
 from ..api import SimError
-from ..config import RunConfig
+from ..config import RunConfig, load_run_config
 from ..config.grid import Point, points
+from ..data import read_json, write_file_atomic
 from . import fixed
 
 
@@ -31,7 +32,7 @@ def baseline_index(rc: RunConfig, pts: list[Point]) -> int:
 
 
 def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True) -> None:
-    (out / "sweep.json").write_text(json.dumps({
+    write_file_atomic(out / "sweep.json", json.dumps({
         "point_reports": point_reports, "game": rc.game, "seed": rc.seed, "games": rc.games, "keys": list(rc.sweep),
         "baseline": baseline_index(rc, pts), "confidence": rc.confidence, "seating": rc.seating,
         "points": [{"index": p.index, "label": p.label, "values": p.values, "folder": f"point-{p.index:03d}"} for p in pts],
@@ -56,18 +57,53 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
             out.rmdir()
         raise
     write_manifest(out, rc, pts, point_reports)
-    (out / "config.json").write_text(json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
+    write_file_atomic(out / "config.json", json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
+    return pts, _play_points(rc, out, pts, False, progress=progress, backend=backend, scheduler=scheduler,
+                             n_resamples=n_resamples, echo=echo, point_reports=point_reports)
+
+
+def resume_sweep(out: Path, *, progress: bool = True, backend: str = "local", scheduler: str | None = None,
+                 n_resamples: int = 1000, echo=None) -> tuple[list[Point], pl.DataFrame]:
+    """Continue an interrupted sweep folder (``sim sweep --resume DIR``): finished points are kept,
+    an interrupted point is resumed, the others are played; then the figure table is rebuilt.
+    Raises ``SimError`` when ``out`` is not a sweep folder or its grid no longer builds the same points."""
+    if not (out / "sweep.json").is_file():
+        raise SimError(f"'{out}' is not a sweep folder (no sweep.json)")
+    rc = load_run_config(out)
+    doc = read_json(out / "sweep.json")
+    pts = points(rc, out)
+    if [p.label for p in pts] != [q.get("label") for q in doc.get("points", [])]:
+        raise SimError(f"'{out}': the grid in its config.json no longer gives the points of sweep.json; was it edited?")
+    return pts, _play_points(rc, out, pts, True, progress=progress, backend=backend, scheduler=scheduler,
+                             n_resamples=n_resamples, echo=echo, point_reports=bool(doc.get("point_reports", True)))
+
+
+def _play_point(p: Point, pdir: Path, resume: bool, **opts) -> fixed.RunOutcome | None:
+    """Play one point into ``pdir`` (locked on return); with ``resume``, keep a finished point
+    (None) and complete an interrupted one."""
+    if resume and (integrity.committed(pdir) or ((pdir / "games.parquet").is_file() and not (pdir / "chunks").is_dir())):
+        store.lock(pdir)
+        return None
+    if resume and (pdir / "config.json").is_file() and (pdir / "chunks").is_dir():
+        return fixed.resume(pdir, keep_lock=True, **opts)
+    return fixed.run(p.rc, pdir, force=True, keep_lock=True, **opts)
+
+
+def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, progress: bool, backend: str,
+                 scheduler: str | None, n_resamples: int, echo, point_reports: bool) -> pl.DataFrame:
+    """Play (or, with ``resume``, complete) every point; write and return ``sweep.parquet``."""
     frames = []
     for p in pts:
         pdir = out / f"point-{p.index:03d}"
-        o = fixed.run(p.rc, pdir, force=True, progress=progress, backend=backend, scheduler=scheduler,
-                       keep_lock=True)
+        o = _play_point(p, pdir, resume, progress=progress, backend=backend, scheduler=scheduler)
         try:
-            if point_reports:
+            if point_reports and (o is not None or not (pdir / "report.html").is_file()):
                 build_report(pdir)
         finally:
             store.unlock(pdir)
-        if echo:
+        if echo and o is None:
+            echo(f"point {p.index} ({p.label}): finished before, kept")
+        elif echo:
             echo(f"point {p.index} ({p.label}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
         f = point_figures(pdir, n_resamples, p.rc.confidence).with_columns(
             point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
@@ -75,5 +111,5 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
             **{k: pl.lit(str(v)) for k, v in p.values.items()})
         frames.append(f)
     table = pl.concat(frames, how="diagonal_relaxed")
-    table.write_parquet(out / "sweep.parquet")
-    return pts, table
+    store.write_atomic(table, out / "sweep.parquet")
+    return table

@@ -21,7 +21,7 @@ from ..analysis.stats import complete_players
 from ..analysis.summaries import win_table
 from ..api import SimError
 from ..config import RunConfig, build_game
-from ..data import read_json
+from ..data import read_json, write_file_atomic
 from ..play import deal_size
 from . import fixed
 
@@ -56,7 +56,7 @@ def _rule(width: float, max_games: int, first: int, confidence: float = 0.95) ->
 
 
 def _write_stopping(out: Path, stopping: dict) -> None:
-    (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
+    write_file_atomic(out / "stopping.json", json.dumps(stopping, indent=2) + "\n")
 
 
 def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, force: bool = False,
@@ -126,9 +126,10 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
         stop = min(max_games, max(stop + first, min(target, stop * 4)))
         stop = min(max_games, -(-stop // k) * k) if stop < max_games else stop
     bar.close()
-    store.merge_chunks(out)
+    # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
     stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
     _write_stopping(out, stopping)
+    store.merge_chunks(out)
     return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0)
 
 
