@@ -9,21 +9,19 @@ a ``Setup`` from a config and stores what ``play_range`` returns.
 from __future__ import annotations
 
 import copy
-import json
 import signal
 import threading
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, sample_chance
-from .registry import add_module_folder, build_game, make_strategy
-from .seeding import deal_assignments, game_streams
+from .registry import add_module_folder, make_strategy
+from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
 ERROR_SCHEMA = {
     "game_index": pl.Int64, "seat": pl.Int64, "strategy": pl.Utf8, "exception": pl.Utf8,
@@ -114,94 +112,12 @@ def play_game(
         apply_action(state, action)
 
 
-@dataclass(frozen=True)
-class Setup:
-    """A run resolved to plain values: what the workers need to play its games.
-
-    ``strategies``: one ``(name, params)`` per configured strategy, ``labels`` their names in the
-    tables; ``seating``: ``rotate``, ``fixed`` or ``permute`` (deals, see ``seat_labels``); ``module_folder``: where import-string
-    strategies next to the config are found ("" for none). Crosses process boundaries as JSON.
-    """
-
-    game: str
-    players: int
-    seed: int
-    options: dict
-    data: dict
-    strategies: tuple
-    labels: tuple
-    seating: str = "rotate"
-    module_folder: str = ""
-    plugins: bool = True
-    game_timeout_s: float = 60.0
-
-    @property
-    def max_decisions(self) -> int:
-        return int(self.options["max_decisions"])
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> Setup:
-        d = json.loads(text)
-        d["strategies"] = tuple((n, p) for n, p in d["strategies"])
-        d["labels"] = tuple(d["labels"])
-        return cls(**d)
-
-    def build_game(self) -> Any:
-        """The game of this setup (``SimError`` on bad data files, ``ValueError`` on bad options)."""
-        return build_game(self.game, self.players, self.options, {k: Path(v) for k, v in self.data.items()})
-
-
 class StrategyError(RuntimeError):
     """A strategy raised or returned an illegal action; carries the seat."""
 
     def __init__(self, seat: int, message: str):
         super().__init__(message)
         self.seat = seat
-
-
-def seat_labels(setup: Setup, game_index: int) -> list[int]:
-    """Index into ``setup.strategies`` for each seat of game ``game_index``.
-
-    ``rotate``: seat i plays strategy (i + game_index) mod players, so over any ``players``
-    consecutive games each strategy plays each seat once. ``fixed``: seat i plays strategy i.
-    ``permute``: game ``g`` is assignment ``g % k`` of deal ``g // k``, the ``k`` assignments of
-    ``sim.seeding.deal_assignments`` (every distinct assignment for up to 4 seats, a balanced set
-    for 5-6).
-    """
-    n = setup.players
-    if setup.seating == "fixed":
-        return list(range(n))
-    if setup.seating == "permute":
-        deal = _deal(setup.labels)
-        return list(deal[game_index % len(deal)])
-    return [(i + game_index) % n for i in range(n)]
-
-
-@lru_cache(maxsize=16)
-def _deal(labels: tuple) -> list[tuple[int, ...]]:
-    return deal_assignments(tuple(labels.index(lab) for lab in labels))
-
-
-def deal_size(setup: Setup) -> int:
-    """Games per deal: the number of assignments under ``permute``, else 1 (each game its own deal)."""
-    return len(_deal(tuple(setup.labels))) if setup.seating == "permute" else 1
-
-
-def deal_index(setup: Setup, game_index: int) -> int:
-    """The deal of game ``game_index``: ``game_index // deal_size`` (= ``game_index`` unless permute)."""
-    return game_index // deal_size(setup)
-
-
-def streams(setup: Setup, game_index: int) -> tuple[Any, list[Any]]:
-    """``(chance, seat streams)`` of a game: seat streams from the game index, the chance stream
-    from the deal (so every game of a deal sees the same shuffles; = the game's own unless permute)."""
-    chance, seat_rngs = game_streams(setup.seed, game_index, setup.players)
-    if setup.seating == "permute":
-        chance = game_streams(setup.seed, deal_index(setup, game_index), setup.players)[0]
-    return chance, seat_rngs
 
 
 class _Guard:
