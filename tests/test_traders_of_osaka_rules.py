@@ -280,3 +280,15 @@ def test_insurance_example_three_cards_insure_four_goods():
     s.phase = 6
     t.pay(RED)  # insured goods are sold as normal: 3 x 2 = 6 -> 10 -> 2 VP
     assert s.vp[0] == 2
+
+
+def test_describe_insurance_counts_only_exposed_goods():
+    """A red 2 has two icons but only one red good is exposed: one good is insured."""
+    t = Table(2)
+    g, s = t.g, t.s
+    s.ships = [WAVES1, OSAKA, EDO, OSAKA]
+    t.goods(0, (RED, 5))
+    t.hand(0, (RED, 2))
+    s.edo, s.phase = [GREEN], 6
+    g._advance(s)
+    assert g.describe(s, Insure(s.hands[0][0])) == "seat 0: insures 1 red good(s) with red 2 (sinking: red)"

@@ -491,8 +491,10 @@ class TradersOfOsaka(EngineBase):
                 waiting = ", ".join(self.colours[c] for c in s.edo)
                 return f"seat {s.active}: orders the {self.colours[colour]} payment next (ships at Edo: {waiting})"
             case Insure(card):
+                seat, colour = s.insure_queue[0], self.colour[card]
+                exposed = sum(1 for g in s.goods[seat] if self.colour[g] == colour and g not in s.insured)
                 sinking = ", ".join(self.colours[c] for c in s.sinking)
-                return (f"seat {s.insure_queue[0]}: insures {self.icons[card]} {self.colours[self.colour[card]]}"
+                return (f"seat {seat}: insures {min(self.icons[card], exposed)} {self.colours[colour]}"
                         f" good(s) with {name(card)} (sinking: {sinking})")
             case EndInsurance():
                 return f"seat {s.insure_queue[0]}: insures nothing more"
