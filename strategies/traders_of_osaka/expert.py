@@ -41,7 +41,7 @@ class Expert(OsakaBase):
         horizon_tokens: float = Field(4.0, gt=0, description="tokens short of the end below which held goods lose value")
         reply_weight: float = Field(0.7, ge=0, le=1, description="weight of the next player's best reply (buying)")
         reserve_weight: float = Field(0.0, ge=0, description="weight of the set value a reserved good adds for me")
-        dry_cards: int = Field(5, ge=0, description="buy when draw pile + discard hold fewer cards (avoid a stall)")
+        dry_cards: int = Field(5, ge=0, description="buy when draw pile + discard hold fewer cards than this per player (avoid a stall)")
         focus: float = Field(1.0, ge=0, description="setup token: penalty per rival token of a colour")
 
     def token_score(self, obs: Observation, colour: int) -> float:
@@ -61,7 +61,7 @@ class Expert(OsakaBase):
         if obs.prompt == "insure":
             return self.insure_choice(m, legal, rng)
         values = {a: self.action_value(m, a) for a in legal}
-        if obs.draw_pile_size + len(obs.discard) < self.p.dry_cards and any(isinstance(a, BuyGoods) for a in legal):
+        if obs.draw_pile_size + len(obs.discard) < self.p.dry_cards * obs.num_players and any(isinstance(a, BuyGoods) for a in legal):
             # the deck is running dry: if nobody buys, the game stalls with no winner (RULINGS §2)
             values = {a: v if isinstance(a, BuyGoods) else v - 100.0 for a, v in values.items()}
         return max(legal, key=lambda a: (values[a], rng.random()))
