@@ -28,6 +28,7 @@ class Pos:
     vp: list[float]
     coins: list[float]  # own hand value exactly, others estimated from hand sizes
     ended: bool = False
+    worths: list[float] | None = None  # cache of Model.worth per seat (set once valued; never mutate after)
 
     def copy(self) -> Pos:
         return Pos([g[:] for g in self.goods], set(self.insured), [t[:] for t in self.tokens], self.ships[:],
@@ -158,19 +159,28 @@ class Model:
         return self.w.route_survival
 
     def worth(self, p: Pos, seat: int) -> float:
-        """VP plus the expected payments of the merchandise held (token bonus included) and coins (in VP)."""
-        w = self.w
-        total = p.vp[seat] + w.coin_value * p.coins[seat]
-        left = max(1, self.obs.end_tokens - max(sum(t) for t in p.tokens))
-        horizon = min(1.0, left / w.horizon_tokens)
-        for c in range(self.nc):
-            sold = [g for g in p.goods[seat] if self.colour[g] == c]
-            if not sold:
-                continue
-            vp = self.set_vp(seat, sold, p.tokens[seat], c)
-            safe = sum(g in p.insured for g in sold) / len(sold)
-            total += w.hold_weight * horizon * vp * (safe + (1 - safe) * self.survival(p.ships[c]))
-        return total
+        """VP plus the expected payments of the merchandise held (token bonus included) and coins
+        (in VP); computed for every seat at once and cached on ``p``."""
+        if p.worths is None:
+            w, col, val = self.w, self.colour, self.value
+            left = max(1, self.obs.end_tokens - max(sum(t) for t in p.tokens))
+            horizon = min(1.0, left / w.horizon_tokens)
+            out = []
+            for s in range(self.n):
+                total = p.vp[s] + w.coin_value * p.coins[s]
+                groups: dict[int, list[int]] = {}
+                for g in p.goods[s]:
+                    groups.setdefault(col[g], []).append(g)
+                for c in range(self.nc):
+                    sold = groups.get(c)
+                    if not sold:
+                        continue
+                    vp = -(-(max(val[g] for g in sold) + p.tokens[s][c]) * len(sold) // 5)
+                    safe = sum(g in p.insured for g in sold) / len(sold)
+                    total += w.hold_weight * horizon * vp * (safe + (1 - safe) * self.survival(p.ships[c]))
+                out.append(total)
+            p.worths = out
+        return p.worths[seat]
 
     def value_of(self, p: Pos, seat: int) -> float:
         """``seat``'s standing: a decided game is worth +-100 plus the VP margin; otherwise worth
