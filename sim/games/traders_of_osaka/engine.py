@@ -88,6 +88,7 @@ class State:
     paid_log: list[int] = field(default_factory=list)  # colour of every payment, in order
     sunk_log: list[int] = field(default_factory=list)  # colour of every sunk ship, in order
     passes: int = 0  # consecutive turns passed
+    vp_unbacked: list[int] = field(default_factory=list)  # VP scored whose cards could not be drawn, per seat
     refreshed: bool = False  # the Market was refreshed at the start of this turn
 
 
@@ -160,6 +161,7 @@ class TradersOfOsaka(EngineBase):
             sunk=[0] * n,
             insured_count=[0] * n,
             payments=[0] * n,
+            vp_unbacked=[0] * n,
         )
         s.to_draw = [TO_MARKET] * o.market_size + [TO_FARM] * o.farm_size
         self._advance(s)
@@ -269,7 +271,12 @@ class TradersOfOsaka(EngineBase):
         return tuple(float(v) for v in s.vp)
 
     def winners(self, s: State) -> frozenset[int]:
-        """Most VP; ties by most achievement tokens; then all tied players win ('Victory')."""
+        """Most VP; ties by most achievement tokens; then all tied players win ('Victory').
+
+        For a stalled game (RULINGS §2: no winner) this still names the leaders, as the shared
+        conformance test requires; the runner records a stalled game (``stalled()``,
+        ``end_reason``) without winners.
+        """
         key = [(s.vp[i], sum(s.tokens[i])) for i in range(s.n)]
         best = max(key)
         return frozenset(i for i in range(s.n) if key[i] == best)
@@ -297,28 +304,54 @@ class TradersOfOsaka(EngineBase):
         }
 
     def stalled(self, s: State) -> bool:
-        """True when the game ended because nobody could act (reported as truncated)."""
+        """True when the game ended because nobody could act (RULINGS §2; reported as truncated)."""
         return s.stalled
 
+    def end_reason(self, s: State) -> str:
+        """Why a terminal game ended: ``"finished"`` (a player reached ``end_tokens`` achievement
+        tokens, 'The End of the Game') or ``"stalled"`` (a whole round of passes, RULINGS §2).
+        This engine has no round cap; the decision cap is the runner's. Raises ``ValueError``
+        before the end."""
+        if s.phase != END:
+            raise ValueError("end_reason is defined once the game is over (current_player == TERMINAL)")
+        return "stalled" if s.stalled else "finished"
+
     def check_invariants(self, s: State) -> None:
-        """Conservation laws (raise ``AssertionError``): every card in exactly one zone, ships on
-        the track (at Edo only during a payment), achievement tokens from supply or substitutes,
-        at most ``end_tokens`` each, one reservation piece per seat, cached hand values right."""
+        """Conservation laws; raises ``AssertionError`` with a short message. Cards: each of the
+        108 in exactly one zone (draw, discard, Market, Farm, a hand, merchandise, a VP pile).
+        Ships: on the track, at Edo only during a payment, waiting at Edo exactly when listed.
+        Achievement tokens: supply + held = 12 per colour + substitutes, at most ``end_tokens``
+        each, at least the setup one once chosen. Reservation pieces: one per seat at most, on a
+        Market or Farm card of a seat in play. Scores: VP = VP cards + VP draws owed + VP whose
+        cards could not be drawn ('Bonus from Achievement Tokens', RULINGS §2), and VP scored
+        only by payments. Cached hand values, insured goods held, passes within a round."""
         zones = [s.draw, s.discard, s.market, s.farm, *s.hands, *s.goods, *s.vp_cards]
         seen = sorted(c for z in zones for c in z)
         assert seen == list(range(len(self.cards))), "cards lost or duplicated"
         assert all(0 <= pos <= self.edo for pos in s.ships), "ship off the track"
         if s.phase in (ACTION, PAY, TOKENS):
             assert self.edo not in s.ships, "ship left at Edo"
+        assert all(s.ships[c] == self.edo for c in s.edo), "a payment waits for a ship not at Edo"
+        assert len(set(s.edo)) == len(s.edo), "a ship waits twice at Edo"
         for colour in range(len(self.colours)):
             held = sum(t[colour] for t in s.tokens)
-            assert s.supply[colour] >= 0
-            assert s.supply[colour] + held == self.data.cards.achievement_tokens_per_colour + s.substitutes[colour]
-        assert all(sum(t) <= self.options.end_tokens for t in s.tokens)
-        assert s.hand_value == [sum(self.value[c] for c in h) for h in s.hands]
-        assert s.insured <= {c for g in s.goods for c in g}
+            assert s.supply[colour] >= 0, "negative token supply"
+            assert s.supply[colour] + held == self.data.cards.achievement_tokens_per_colour + s.substitutes[colour], \
+                "achievement tokens lost or duplicated"
+        assert all(sum(t) <= self.options.end_tokens for t in s.tokens), "more tokens than the end needs"
+        if s.phase not in (SETUP, START_TIE, TOKENS):
+            assert all(sum(t) >= 1 for t in s.tokens), "a seat without its setup token"
+        assert s.hand_value == [sum(self.value[c] for c in h) for h in s.hands], "cached hand value wrong"
+        assert s.insured <= {c for g in s.goods for c in g}, "insured card not in merchandise"
         assert len(set(s.reserved.values())) == len(s.reserved), "a seat with two reservation pieces"
-        assert set(s.reserved) <= set(s.market) | set(s.farm)
+        assert all(0 <= seat < s.n for seat in s.reserved.values()), "reservation piece of no seat"
+        assert set(s.reserved) <= set(s.market) | set(s.farm), "reserved card not in the Market or Farm"
+        owed = [s.to_draw.count(TO_VP + seat) for seat in range(s.n)]
+        unbacked = s.vp_unbacked or [0] * s.n
+        for seat in range(s.n):
+            assert s.vp[seat] == len(s.vp_cards[seat]) + owed[seat] + unbacked[seat], "VP differ from their cards"
+            assert s.vp[seat] >= s.payments[seat], "fewer VP than payments scored"
+        assert 0 <= s.passes <= s.n, "passes beyond a round"
 
     def clone(self, s: State) -> State:
         return copy.deepcopy(s)
@@ -379,6 +412,10 @@ class TradersOfOsaka(EngineBase):
             at += len(vp_cards[i])
         for k, c in enumerate(vp_pool[at:]):  # only when the tokens cannot explain the VP cards
             vp_cards[others[k % len(others)] if others else me].append(c)
+        for i in others:
+            vp[i] = len(vp_cards[i])
+        unbacked = [0] * n
+        unbacked[me] = max(0, obs.vp - len(vp_cards[me]))
         # tokens taken from the supply first, then substitutes (``_gain_token``)
         per = self.data.cards.achievement_tokens_per_colour
         taken = [sum(t[c] for t in obs.tokens) for c in range(nc)]
@@ -421,6 +458,7 @@ class TradersOfOsaka(EngineBase):
             sunk=[0] * n,
             insured_count=[0] * n,
             payments=[max(0, sum(t) - 1) for t in obs.tokens],
+            vp_unbacked=unbacked,
         )
         return s
 
@@ -450,9 +488,14 @@ class TradersOfOsaka(EngineBase):
                 zone = "Market" if card in s.market else "Farm"
                 return f"seat {s.active}: reserves {name(card)} in the {zone}"
             case ChoosePayment(colour):
-                return f"seat {s.active}: pays the {self.colours[colour]} ship first"
+                waiting = ", ".join(self.colours[c] for c in s.edo)
+                return f"seat {s.active}: orders the {self.colours[colour]} payment next (ships at Edo: {waiting})"
             case Insure(card):
-                return f"seat {s.insure_queue[0]}: insures with {name(card)}"
+                seat, colour = s.insure_queue[0], self.colour[card]
+                exposed = sum(1 for g in s.goods[seat] if self.colour[g] == colour and g not in s.insured)
+                sinking = ", ".join(self.colours[c] for c in s.sinking)
+                return (f"seat {seat}: insures {min(self.icons[card], exposed)} {self.colours[colour]}"
+                        f" good(s) with {name(card)} (sinking: {sinking})")
             case EndInsurance():
                 return f"seat {s.insure_queue[0]}: insures nothing more"
             case Pass():
@@ -470,12 +513,16 @@ class TradersOfOsaka(EngineBase):
         paid = after.paid_log[len(before.paid_log):]
         sunk = after.sunk_log[len(before.sunk_log):]
         for c, (a, b) in enumerate(zip(before.ships, after.ships, strict=True)):
-            if c in paid:
-                out.append(f"  {self.colours[c]} ship: {track[a]} -> Edo: payment for {self.colours[c]} goods")
+            name = self.colours[c]
+            if c in paid:  # a ship already waiting at Edo (payment order, insurance) did not move
+                moved = "" if a == self.edo else f"{track[a]} -> Edo, "
+                back = f", back to {track[b]}" if b != self.edo else ", waits at Edo while ships sink"
+                out.append(f"  {name} ship: {moved}payment for {name} goods{back}")
             elif c in sunk:
-                out.append(f"  {self.colours[c]} ship: sunk by the Black Tide, back to {track[b]}")
+                out.append(f"  {name} ship: sunk by the Black Tide, back to {track[b]}")
             elif a != b:
-                out.append(f"  {self.colours[c]} ship: {track[a]} -> {track[b]}")
+                waits = " (payment order to choose)" if b == self.edo and c in after.edo else ""
+                out.append(f"  {name} ship: {track[a]} -> {track[b]}{waits}")
         for seat in range(after.n):
             gained = after.vp[seat] - before.vp[seat]
             tokens = [self.colours[c] for c in range(len(self.colours)) if after.tokens[seat][c] > before.tokens[seat][c]]
@@ -492,10 +539,12 @@ class TradersOfOsaka(EngineBase):
             out.append(f"--- turn {after.turns + 1} (round {after.turns // after.n + 1}): seat {after.active} ---")
         if after.phase == END and before.phase != END:
             if after.stalled:
-                out.append("game over: a whole round of passes, nobody can act (truncated)")
+                out.append("game over (stalled): a whole round of passes, nobody can act; no winner (RULINGS §2)")
             else:
                 best = max(range(after.n), key=lambda i: sum(after.tokens[i]))
-                out.append(f"game over: seat {best} has {sum(after.tokens[best])} achievement tokens")
+                won = ", ".join(f"seat {i}" for i in sorted(self.winners(after)))
+                out.append(f"game over (finished): seat {best} has {sum(after.tokens[best])} achievement tokens;"
+                           f" winner(s): {won}")
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -546,6 +595,18 @@ class TradersOfOsaka(EngineBase):
             return []
         return self._distinct([c for c in s.hands[seat] if self.icons[c] and col[c] in exposed])
 
+    def _drop_draws(self, s: State, keep: int, first: bool = False) -> None:
+        """Drop queued draws (all but the first ``keep``, or the first one when ``first``); VP
+        draws dropped are still scored (RULINGS §2) and counted in ``vp_unbacked``."""
+        lo, hi = (0, 1) if first else (keep, len(s.to_draw))
+        dropped = s.to_draw[lo:hi]
+        del s.to_draw[lo:hi]
+        if not s.vp_unbacked:
+            s.vp_unbacked = [0] * s.n
+        for dest in dropped:
+            if dest >= TO_VP:
+                s.vp_unbacked[dest - TO_VP] += 1
+
     def _place_draw(self, s: State, card: int) -> None:
         dest = s.to_draw.pop(0)
         s.draw.remove(card)
@@ -558,6 +619,20 @@ class TradersOfOsaka(EngineBase):
         else:
             s.hands[dest].append(card)
             s.hand_value[dest] += self.value[card]
+
+    def _start_candidates(self, s: State) -> list[int]:
+        """Draw positions that may start (option ``start_player``, RULINGS §2): ``lowest_hand``
+        ('Preparation' 7: lowest hand value, then fewest cards), ``most_coins`` (the Traders of
+        Carthage edition: highest hand value) or ``random`` (everyone). Chance picks among several."""
+        rule = self.options.start_player
+        if rule == "random":
+            return list(range(s.n))
+        if rule == "most_coins":
+            top = max(s.hand_value)
+            return [i for i, v in enumerate(s.hand_value) if v == top]
+        keys = [(v, len(h)) for v, h in zip(s.hand_value, s.hands, strict=True)]
+        low = min(keys)
+        return [i for i, k in enumerate(keys) if k == low]
 
     def _set_start(self, s: State, start: int) -> None:
         """'Preparation' 7: rotate so the start player is seat 0 (clockwise order kept)."""
@@ -624,12 +699,12 @@ class TradersOfOsaka(EngineBase):
             scored.append(seat)
         # draws beyond the cards left would be skipped: never queue them (a huge set value would
         # otherwise queue millions of VP draws)
-        del s.to_draw[len(s.draw) + len(s.discard):]
+        self._drop_draws(s, len(s.draw) + len(s.discard))
         for seat in scored:
             self._gain_token(s, seat, colour)
         if any(sum(t) >= self.options.end_tokens for t in s.tokens):
             s.phase = END  # 'The End of the Game': immediately after step 2
-            s.to_draw.clear()
+            self._drop_draws(s, 0)
             return
         s.paying = colour
         s.sinking = [c for c, pos in enumerate(s.ships) if pos in self.waves]
@@ -681,7 +756,7 @@ class TradersOfOsaka(EngineBase):
                     s.draw, s.discard = s.discard, []
                     s.reshuffles += 1
                     return
-                s.to_draw.pop(0)  # nothing left to draw: the draw is skipped (VP still counted)
+                self._drop_draws(s, 0, first=True)  # nothing left to draw: skipped (VP still count)
                 continue
             ph = s.phase
             if ph == SETUP:
@@ -692,9 +767,7 @@ class TradersOfOsaka(EngineBase):
                 if pos + 1 < s.n:
                     s.setup_pos += 1
                     continue
-                keys = [(v, len(h)) for v, h in zip(s.hand_value, s.hands, strict=True)]
-                low = min(keys)
-                s.tied = [i for i, k in enumerate(keys) if k == low]
+                s.tied = self._start_candidates(s)
                 if len(s.tied) == 1:
                     self._set_start(s, s.tied[0])
                 else:

@@ -24,7 +24,12 @@ class Options(BaseOptions):
     refresh_market_draw: int = Field(2, ge=0, description="refresh step 2: cards drawn into the Market")
     hand_threshold: int = Field(8, ge=1, description="'Preparation' 7: draw until the hand value reaches this (coins)")
     vp_per: int = Field(5, ge=1, description="'Scoring': set value rounded up to a multiple of this; 1 VP each")
-    max_decisions: int = Field(3000, ge=1, description="decision cap (RULINGS §1.5)")
+    start_player: Literal["lowest_hand", "most_coins", "random"] = Field(
+        "lowest_hand",
+        description="RULINGS §2 start player: lowest_hand = 'Preparation' 7 (lowest hand value, then fewest cards,"
+        " then chance); most_coins = the Traders of Carthage edition (highest hand value, then chance); random",
+    )
+    max_decisions: int = Field(3000, ge=1, description="RULINGS §1.5: decision cap, the runner's safety cap")
 
 
 class CardKind(StrictModel):
