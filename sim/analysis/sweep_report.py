@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..api import SimError
 from ..data import read_json
 from . import charts
 from .document import STYLE, html_table, md_table
@@ -41,7 +42,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     out = Path(out)
     meta = read_json(out / "sweep.json")
     keys = meta["keys"]
-    xname = keys[0] if len(keys) == 1 else "point"
+    xname = keys[0] if len(keys) == 1 else ", ".join(keys)  # every chart and table names the swept keys
     chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]
     (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
@@ -84,3 +85,13 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                          f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return md_path, html_path
+
+
+def rebuild_sweep_report(out: Path, figures: list[str] | None = None) -> tuple[Path, Path]:
+    """Rewrite a finished sweep folder's report from its ``sweep.parquet`` (``sim report SWEEP_DIR``).
+    Raises ``SimError`` when the sweep did not finish (no ``sweep.parquet``)."""
+    table_path = Path(out) / "sweep.parquet"
+    if not table_path.is_file():
+        raise SimError(f"'{out}' is a sweep folder without sweep.parquet: the sweep did not finish;"
+                       " run `sim sweep CONFIG --out ... --force` again")
+    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures)

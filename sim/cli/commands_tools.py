@@ -9,6 +9,7 @@ import click
 
 from .. import play
 from ..analysis.report import build_report, summary_text
+from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
 from ..registry import games, get_game, make_strategy, resolve_strategy, strategies, strategy_params
@@ -22,7 +23,16 @@ from .group import cli
 @click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
               help="Seat-games a component needs before the report claims anything about it.")
 def report(run_dir: str, min_sample: int) -> None:
-    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
+    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables.
+
+    On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
+
+    Example: sim report reports/traders_of_osaka/baseline
+    """
+    if (Path(run_dir) / "sweep.json").is_file():
+        _, html_path = rebuild_sweep_report(Path(run_dir))
+        click.echo(f"sweep report: {html_path}")
+        return
     rep = build_report(Path(run_dir), min_sample=min_sample)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")

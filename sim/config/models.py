@@ -5,6 +5,7 @@ Validation with pydantic; unknown keys and silent conversions are errors (see ``
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -62,6 +63,18 @@ class Checks(BaseModel):
 PROPORTION_CHECKS = tuple(n for n in Checks.model_fields if n != "max_failed_games")
 
 
+def usable_cores() -> int:
+    """CPU cores this process may run on: ``os.process_cpu_count()`` (Python 3.13), else the
+    affinity mask (``os.sched_getaffinity``), else ``os.cpu_count()``; at least 1. The default ``jobs``."""
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, count() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
 class Config(BaseModel):
     """The validated config file (see README "Configs")."""
 
@@ -74,11 +87,13 @@ class Config(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     data: dict[str, str] = Field(default_factory=dict)
     seating: Literal["rotate", "fixed"] = "rotate"
-    jobs: StrictInt = Field(1, ge=1, le=1024)
+    jobs: StrictInt | None = Field(None, ge=1, le=1024)  # None: the usable cores (``usable_cores``)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
     sweep: dict[str, list[Any]] | None = None
     checks: Checks | None = None
+    tune: dict[str, Any] | None = None  # ``sim tune`` (validated by ``config.design``)
+    discover: dict[str, Any] | None = None  # ``sim discover`` (validated by ``config.design``)
 
 
 class RunConfig(BaseModel):
@@ -103,6 +118,9 @@ class RunConfig(BaseModel):
     source: str = ""  # the config file, absolute: replay and resume find modules next to it from any folder
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     checks: dict[str, CheckSpec] = Field(default_factory=dict)
+    listed: int = 0  # strategies the config listed (repeated in order to fill the seats); 0: one per seat
+    tune: dict[str, Any] = Field(default_factory=dict)
+    discover: dict[str, Any] = Field(default_factory=dict)
 
     def to_json(self) -> str:
         return self.model_dump_json()

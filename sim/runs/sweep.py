@@ -56,7 +56,8 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
         finally:
             store.unlock(pdir)
         if echo:
-            echo(f"point {p.index} ({p.label}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
+            named = ", ".join(f"{k}={v}" for k, v in p.values.items())
+            echo(f"point {p.index} ({named}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
         f = point_figures(pdir, n_resamples).with_columns(
             point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
             games=pl.lit(p.rc.games, pl.Int64),
