@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from ..api import SimError
 from ..data import Located, parse_yaml, read_yaml
 from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
-from .models import RunConfig, StrategySpec, build_game
+from .models import RunConfig, StrategySpec, build_game, did_you_mean, seat_labels
 
 KEY_FORMS = ("players, seating, options.<option>, data.<file>.<key>[.<key>...], strategies.<N>.name or"
              " strategies.<N>.params.<param>")
@@ -89,8 +89,6 @@ def listed(rc: RunConfig) -> list[StrategySpec]:
 
 
 def _check_strategy_key(rc: RunConfig, key: str) -> None:
-    from .load import did_you_mean  # load imports this module
-
     parts = key.split(".")
     specs = listed(rc)
     if len(parts) < 3 or not parts[1].isdigit() or not (parts[2] == "name" and len(parts) == 3
@@ -115,8 +113,6 @@ def _check_key(rc: RunConfig, key: str) -> None:
     elif kind == "options":
         fields = get_game(rc.game).Options.model_fields
         if rest not in fields:
-            from .load import did_you_mean  # load imports this module
-
             raise SimError(f"unknown option '{rest}'{did_you_mean(rest, fields)}; options of {rc.game}: {', '.join(fields)}")
     elif kind == "data":
         file_key, parts = _path_parts(key)
@@ -164,8 +160,6 @@ def _message(exc: Exception) -> str:
 def _seats(rc: RunConfig, values: dict[str, Any]) -> dict[str, Any]:
     """Players, seating, strategies and labels of a point (``strategies.N.*`` edit listed entry N,
     then the list is repeated to fill the seats); each strategy built once to check it (``SimError``)."""
-    from .load import _labels  # load imports this module
-
     specs = listed(rc)
     for key, value in values.items():
         if key.startswith("strategies."):
@@ -186,7 +180,7 @@ def _seats(rc: RunConfig, values: dict[str, Any]) -> dict[str, Any]:
         for spec in specs:
             make_strategy(spec.name, spec.params, rc.game)
     seats = tuple(specs[i % len(specs)] for i in range(players))
-    return {"players": players, "seating": seating, "strategies": seats, "labels": _labels(list(seats)),
+    return {"players": players, "seating": seating, "strategies": seats, "labels": seat_labels(list(seats)),
             "listed": len(specs) if len(specs) < players else 0}
 
 

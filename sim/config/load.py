@@ -7,7 +7,6 @@ mean ...?" for misspelt keys, options and strategy names (exit status 2).
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 from typing import Any
@@ -26,30 +25,19 @@ from ..registry import (
     strategies,
     strategy_params,
 )
+from .design import discover_plan, tune_plan
 from .grid import validate_sweep
-from .models import PROPORTION_CHECKS, Checks, Config, RunConfig, StrategySpec, build_game, usable_cores
-
-
-def _labels(specs: list[StrategySpec]) -> tuple[str, ...]:
-    """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
-    out: list[str] = []
-    first_params: dict[str, dict] = {}
-    for spec in specs:
-        label = spec.label or spec.name
-        if spec.label is None and label in first_params and first_params[label] != spec.params:
-            k = 2
-            while f"{label}#{k}" in out:
-                k += 1
-            label = f"{label}#{k}"
-        first_params.setdefault(label, spec.params)
-        out.append(label)
-    return tuple(out)
-
-
-def did_you_mean(word: Any, choices: Any) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``choices`` to a misspelt ``word`` (difflib), else ""."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+from .models import (
+    PROPORTION_CHECKS,
+    Checks,
+    Config,
+    RunConfig,
+    StrategySpec,
+    build_game,
+    did_you_mean,
+    usable_cores,
+)
+from .models import seat_labels as _labels
 
 
 def _suggest(exc: ValidationError, text: str, fields_at) -> list[str]:
@@ -237,6 +225,10 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     _check_builds(doc, rc, cfg)
     if rc.sweep:
         validate_sweep(rc, doc)
+    if rc.tune:
+        tune_plan(rc, doc)
+    if rc.discover:
+        discover_plan(rc, doc)
     return rc
 
 

@@ -5,6 +5,7 @@ Validation with pydantic; unknown keys and silent conversions are errors (see ``
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +23,28 @@ class StrategySpec(BaseModel):
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     label: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[^\n\r\t]+$")
+
+
+def seat_labels(specs: list[StrategySpec]) -> tuple[str, ...]:
+    """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
+    out: list[str] = []
+    first_params: dict[str, dict] = {}
+    for spec in specs:
+        label = spec.label or spec.name
+        if spec.label is None and label in first_params and first_params[label] != spec.params:
+            k = 2
+            while f"{label}#{k}" in out:
+                k += 1
+            label = f"{label}#{k}"
+        first_params.setdefault(label, spec.params)
+        out.append(label)
+    return tuple(out)
+
+
+def did_you_mean(word: Any, choices: Any) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices`` to a misspelt ``word`` (difflib), else ""."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class CheckSpec(BaseModel):
