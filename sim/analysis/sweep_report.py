@@ -75,10 +75,10 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
             rows.append(row)
         tab = pl.DataFrame(rows)
         unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
-        md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, 95% interval in brackets.", "",
+        md += ["", f"## {head} against {xname}", "", f"{note} Values{' in ' + unit if unit else ''}, 95% interval in brackets.", "",
                md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
         b64 = base64.b64encode(png).decode()
-        body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
+        body += [f"<h2>{html.escape(head)} against {html.escape(xname)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
                  f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
     md_path, html_path = out / "report.md", out / "report.html"
     md_path.write_text("\n".join(md) + "\n")

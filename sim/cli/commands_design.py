@@ -9,14 +9,10 @@ from pathlib import Path
 
 import click
 
-from ..analysis.halving import plain
-from ..analysis.tune_report import discover_summary, tune_summary, write_discover_report, write_tune_report
 from ..api import SimError
 from ..config import load_config
 from ..config.design import discover_plan, tune_plan
 from ..data import read_yaml
-from ..runs.discover import run_discover
-from ..runs.tune import run_tune
 from .group import cli
 from .options import check_out, check_writable
 
@@ -51,6 +47,8 @@ def _prepare(config: str, jobs, seed, out, json_file, section: str):
 
 
 def _write_json(json_file: str | None, payload: dict) -> None:
+    from ..analysis.halving import plain
+
     if json_file:
         Path(json_file).write_text(json.dumps(plain(payload), indent=2) + "\n")
         click.echo(f"json: {json_file}")
@@ -73,6 +71,10 @@ def tune(config, jobs, seed, out, force, json_file, quiet) -> None:
 
     Example: sim tune configs/traders_of_osaka/tune_end_tokens.yaml --json best.json
     """
+    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
+    from ..analysis.tune_report import tune_summary, write_tune_report
+    from ..runs.tune import run_tune
+
     rc, out_dir = _prepare(config, jobs, seed, out, json_file, "tune")
     plan = tune_plan(rc, read_yaml(config))
     t0 = time.perf_counter()
@@ -101,6 +103,10 @@ def discover(config, jobs, seed, out, force, json_file, quiet) -> None:
 
     Example: sim discover configs/traders_of_osaka/discover_trader.yaml --json found.json
     """
+    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
+    from ..analysis.tune_report import discover_summary, write_discover_report
+    from ..runs.discover import run_discover
+
     rc, out_dir = _prepare(config, jobs, seed, out, json_file, "discover")
     plan = discover_plan(rc, read_yaml(config))
     t0 = time.perf_counter()

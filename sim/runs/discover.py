@@ -10,6 +10,7 @@ Trials are plain fixed-size runs (``fixed.play_point``) in ``OUT/trials``; the s
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,8 +37,10 @@ def _importances(study: optuna.Study) -> dict[str, float]:
     2023, which needs no scikit-learn: how much each parameter's distribution differs between the
     best 10% of trials and all of them), normalised to sum 1; empty when they cannot be computed."""
     try:
-        return dict(optuna.importance.get_param_importances(
-            study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()))
+        with warnings.catch_warnings():  # "quantiles select the same set of trials" with few trials
+            warnings.simplefilter("ignore")
+            return dict(optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()))
     except (RuntimeError, ValueError, ImportError):
         return {}
 
