@@ -192,7 +192,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--games", type=int, help="Override the number of games per point.")
-@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
+@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
 @click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
 @click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
