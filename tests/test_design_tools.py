@@ -350,3 +350,9 @@ def test_replay_find_longest_has_headers(tmp_path):
     res = invoke("replay", tmp_path / "x", "--find", "longest")
     assert res.exit_code == 0 and res.output.startswith(f"game {longest}:")
     assert "--- turn 1: seat 0 (random) ---" in res.output
+
+
+@pytest.mark.parametrize("command", [["tune"], ["discover"], ["init"], ["list"], ["replay"], ["run"], ["report"]])
+def test_new_commands_have_help_with_an_example(command):
+    res = invoke(*command, "--help")
+    assert res.exit_code == 0 and "Example: sim " in res.output
