@@ -31,6 +31,8 @@ TABLES = ("games", "players", "metrics", "components", "errors")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
              "report.md", "report.html", integrity.SET_ASIDE} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
+DESIGN_FILES = {"config.json", "chunks", "data", "trials", "confirm", "study.log", "figures", ".lock",  # tune, discover
+                *(f"{k}.{e}" for k in ("tune", "discover") for e in ("md", "html", "json"))}
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> None:
@@ -99,6 +101,8 @@ def _foreign(out: Path, kind: str) -> list[str]:
     if kind == "sweep":
         return sorted(p.name for p in out.iterdir()
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
+    if kind in ("tune", "discover"):
+        return sorted(p.name for p in out.iterdir() if p.name not in DESIGN_FILES)
     return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES
                   and not (p.name.startswith(".") and p.name.endswith(".tmp")))
 

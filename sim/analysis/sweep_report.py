@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..api import SimError
 from ..data import read_json, write_file_atomic
 from . import charts, sweep_compare
 from .document import STYLE, html_table, md_table
@@ -58,7 +59,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     out = Path(out)
     meta = read_json(out / "sweep.json")
     keys = meta["keys"]
-    xname = keys[0] if len(keys) == 1 else "point"
+    xname = keys[0] if len(keys) == 1 else ", ".join(keys)  # every chart and table names the swept keys
     chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]
     (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
@@ -97,13 +98,23 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
             rows.append(row)
         tab = pl.DataFrame(rows)
         unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
-        md += ["", f"## {head}", "", f"{note} Values{' in ' + unit if unit else ''}, {lev} interval in brackets.", "",
+        md += ["", f"## {head} against {xname}", "", f"{note} Values{' in ' + unit if unit else ''}, {lev} interval in brackets.", "",
                md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
         b64 = base64.b64encode(png).decode()
-        body += [f"<h2>{html.escape(head)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
+        body += [f"<h2>{html.escape(head)} against {html.escape(xname)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
                  f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
     md_path, html_path = out / "report.md", out / "report.html"
     write_file_atomic(md_path, "\n".join(md) + "\n")
     write_file_atomic(html_path, f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                          f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return md_path, html_path
+
+
+def rebuild_sweep_report(out: Path, figures: list[str] | None = None) -> tuple[Path, Path]:
+    """Rewrite a finished sweep folder's report from its ``sweep.parquet`` (``sim report SWEEP_DIR``).
+    Raises ``SimError`` when the sweep did not finish (no ``sweep.parquet``)."""
+    table_path = Path(out) / "sweep.parquet"
+    if not table_path.is_file():
+        raise SimError(f"'{out}' is a sweep folder without sweep.parquet: the sweep did not finish;"
+                       " run `sim sweep CONFIG --out ... --force` again")
+    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures)

@@ -15,8 +15,9 @@ from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import write_sweep_report
 from ..api import SimError
-from ..config import load_config, load_run_config
-from ..data import read_json
+from ..config import load_config, load_run_config, resolve
+from ..config.starter import command_line_config
+from ..data import parse_yaml, read_json
 from ..runs import check as check_run
 from ..runs import fixed
 from ..runs import until_ci as sequential
@@ -64,9 +65,10 @@ def _refuse_plugins(out_dir: Path) -> None:
 
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False):
+          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
-    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first."""
+    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
+    ``given``: a config already resolved (``sim run --game``)."""
     from polars.exceptions import ComputeError
 
 
@@ -92,10 +94,10 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             again = sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume
             outcome = again(out_dir, jobs=jobs, **opts)
             rc = None
-        elif config:
-            rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
-                                      "plugins": False if no_plugins else None})
-            out_dir = run_folder(rc, out, config)
+        elif config or given:
+            rc = given or load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
+                                               "plugins": False if no_plugins else None})
+            out_dir = run_folder(rc, out, config or "from-command-line")
             _break_lock(out_dir, break_lock)
             if rc.sweep:
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
@@ -132,20 +134,44 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     return out_dir, rc, outcome
 
 
+def _from_flags(config, game, players, strategy, games, jobs, seed):
+    """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game."""
+    if game is None:
+        if players is not None or strategy:
+            raise SimError("--players and --strategy go with --game GAME (a config file sets them itself)")
+        return None, None
+    if config:
+        raise SimError("give either CONFIG or --game GAME, not both")
+    text = command_line_config(game, players, games or 1000, 1 if seed is None else seed, list(strategy))
+    return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})
+
+
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
 @confidence_option
+@click.option("--game", help="Play GAME without a config file (with --players, --games, --strategy).")
+@click.option("--players", type=int, help="With --game: the number of players (default: the game's minimum).")
+@click.option("--strategy", multiple=True,
+              help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
+                   "game's expert if it has one, else random).")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence, no_plugins, break_lock) -> None:
+        min_sample, confidence, no_plugins, break_lock, game, players, strategy) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
+
+    Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
+    --strategy random` plays the same as a config file would and writes that config into the run
+    folder (config.yaml), so `sim run RUN_DIR/config.yaml` reruns it.
 
     \b
     Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
     after an interruption: sim run --resume reports/demo
     """
+    text, given = _from_flags(config, game, players, strategy, games, jobs, seed)
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games, confidence, no_plugins, break_lock)
+                          until_ci, max_games, confidence, no_plugins, break_lock, given)
+    if text is not None:
+        (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()
     with _unlock(out_dir):
         rep = build_report(out_dir, min_sample=min_sample, confidence=confidence)
@@ -275,7 +301,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
               help="Complete an interrupted sweep folder (no CONFIG): finished points are kept.")
 @click.option("--games", type=int, help="Override the number of games per point.")
-@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1).")
+@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
 @click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
 @click.option("--force", is_flag=True, help="Replace an existing sweep folder.")

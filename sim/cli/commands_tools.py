@@ -1,4 +1,4 @@
-"""The commands that read or inspect: ``report``, ``validate``, ``list``, ``replay``, ``bench``."""
+"""The commands that read or inspect: ``report``, ``validate``, ``list``, ``replay``, ``bench``, ``init``."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ from pathlib import Path
 import click
 
 from .. import play
+from ..analysis.pick import FIND_KINDS, find_game
 from ..analysis.report import build_report, summary_text
+from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
+from ..config.starter import option_rows, starter_config
 from ..registry import (
     build_any_count,
     games,
@@ -23,7 +26,7 @@ from ..registry import (
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import game_streams
 from .group import cli
-from .options import confidence_option, no_plugins_option
+from .options import check_writable, confidence_option, no_plugins_option
 
 
 @cli.command()
@@ -32,7 +35,16 @@ from .options import confidence_option, no_plugins_option
               help="Seat-games a component needs before the report claims anything about it.")
 @confidence_option
 def report(run_dir: str, min_sample: int, confidence: float | None) -> None:
-    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables."""
+    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables.
+
+    On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
+
+    Example: sim report reports/traders_of_osaka/baseline
+    """
+    if (Path(run_dir) / "sweep.json").is_file():
+        _, html_path = rebuild_sweep_report(Path(run_dir))
+        click.echo(f"sweep report: {html_path}")
+        return
     rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
@@ -54,9 +66,24 @@ def validate(config: str, games: int | None, seed: int | None, no_plugins: bool)
 
 
 @cli.command(name="list")
-@click.argument("what", type=click.Choice(["games", "strategies"]))
-def list_(what: str) -> None:
-    """List registered games or strategies."""
+@click.argument("what", type=click.Choice(["games", "strategies", "options"]))
+@click.argument("game", required=False)
+def list_(what: str, game: str | None) -> None:
+    """List registered games or strategies, or the rule options of GAME.
+
+    `sim list options GAME` prints every rule option with its type, default, allowed values and the
+    rulebook passage or ruling it comes from.
+
+    Example: sim list options traders_of_osaka
+    """
+    if (what == "options") != (game is not None):
+        raise SimError("`sim list options GAME` names a game; `sim list games` and `sim list strategies` take none")
+    if what == "options":
+        for row in option_rows(game):
+            click.echo(f"{row['name']}  ({row['type']}, default {row['default']}, allowed: {row['allowed']})")
+            if row["source"]:
+                click.echo(f"    {row['source']}")
+        return
     if what == "games":
         for name, cls in games().items():
             i = cls.info
@@ -78,16 +105,50 @@ def list_(what: str) -> None:
 
 
 @cli.command()
+@click.argument("game")
+@click.argument("file", type=click.Path(dir_okay=False), required=False)
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def init(game: str, file: str | None, force: bool) -> None:
+    """Write a commented starter config for GAME to FILE (default: GAME.yaml) that validates as written:
+    every rule option at its default with its rulebook source, and examples of sweep, checks, tune, discover.
+
+    Example: sim init traders_of_osaka my_osaka.yaml && sim run my_osaka.yaml
+    """
+    path = Path(file or f"{game}.yaml")
+    text = starter_config(game)
+    if path.exists() and not force:
+        raise SimError(f"{path} exists; use --force to replace it, or name another FILE")
+    check_writable(path, "FILE")
+    path.write_text(text)
+    rc = load_config(path)
+    click.echo(f"wrote {path} ({rc.game}, {rc.players} players, strategies: {', '.join(dict.fromkeys(rc.labels))});"
+               f" run it with: sim run {path}")
+
+
+@cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--game-index", "-i", type=int, required=True, help="Index of the game in the run.")
-def replay(run_dir: str, game_index: int) -> None:
-    """Replay one game of RUN_DIR from its seed and print a readable log."""
+@click.option("--game-index", "-i", type=int, help="Index of the game in the run.")
+@click.option("--find", type=click.Choice(FIND_KINDS),
+              help="Pick the game: longest (most decisions), closest (smallest winning margin), upset (won by the "
+                   "strategy with the lowest win rate), stalled (ended without reaching the decision cap, unfinished).")
+@click.option("--full", is_flag=True, help="Print every line (no collapsing of repeated identical lines).")
+def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -> None:
+    """Replay one game of RUN_DIR from its seed and print a readable log, with a header per round or
+    turn and repeated identical lines collapsed ("... x3").
+
+    Example: sim replay reports/traders_of_osaka/baseline --find closest
+    """
     rc = load_run_config(Path(run_dir))
+    if (game_index is None) == (find is None):
+        raise SimError("give --game-index N or --find longest|closest|upset|stalled")
+    if find is not None:
+        game_index, why = find_game(Path(run_dir), find)
+        click.echo(f"game {game_index}: {why}")
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
     game = check_same_rules(rc, Path(run_dir), "replayed")
     lines, result = play.replay(setup_of(rc), game, game_index)
-    for line in lines:
+    for line in (lines if full else play.collapse(lines)):
         click.echo(line)
     if result is not None:
         s = result.state

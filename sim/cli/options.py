@@ -70,7 +70,7 @@ def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
         click.option("--games", type=int, help="Override the number of games (with --until-ci: the first batch)."),
-        click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else 1)."),
+        click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores)."),
         click.option("--seed", type=int, help="Override the root seed."),
         click.option("--out", type=click.Path(file_okay=False),
                      help="Run folder (default: config 'output', else reports/<game>/<config name>)."),

@@ -1,10 +1,12 @@
-"""Sweep grids: the same run at every point of a grid over options or data values (``sim sweep``).
+"""Sweep grids: the same run at every point of a grid over any setting (``sim sweep``).
 
 ``sweep: {options.end_tokens: [6, 8, 10]}`` in a config plays the config's games once per value;
-several keys give their product. Keys are ``options.<option>`` or ``data.<file>.<path>`` where the
-path walks the data file's mappings and lists (``data.cards.per_colour.2.insurance``); a data point
-is written as a YAML copy of the file (the config's own or the game's packaged one) with the value
-replaced. Every point uses the config's root seed and the same game indices, so game ``i`` draws
+several keys give their product. Keys are ``options.<option>``, ``data.<file>.<path>`` where the
+path walks the data file's mappings and lists (``data.cards.per_colour.2.insurance``), ``players``,
+``seating``, ``strategies.<N>.name`` and ``strategies.<N>.params.<key>`` (N: the index in the
+config's ``strategies`` list, whose entries are repeated in order to fill the seats, so one config
+serves a player-count sweep). A data point is written as a YAML copy of the file (the config's own
+or the game's packaged one) with the value replaced. Every point uses the config's root seed and the same game indices, so game ``i`` draws
 from the same random streams at every point (common random numbers): differences between points
 come from the parameter, not from luck.
 """
@@ -27,8 +29,11 @@ from pydantic import ValidationError
 
 from ..api import SimError
 from ..data import Located, parse_yaml, quote, read_yaml
-from ..registry import get_game
-from .models import RunConfig, build_game
+from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
+from .models import RunConfig, StrategySpec, build_game, did_you_mean, seat_labels
+
+KEY_FORMS = ("players, seating, options.<option>, data.<file>.<key>[.<key>...], strategies.<N>.name or"
+             " strategies.<N>.params.<param>")
 
 
 @dataclass
@@ -78,19 +83,44 @@ def _set_in(doc: Any, parts: list[Any], value: Any, key: str) -> None:
             node = node[part]
 
 
+def listed(rc: RunConfig) -> list[StrategySpec]:
+    """The strategies as the config listed them (before being repeated to fill the seats)."""
+    return list(rc.strategies[:rc.listed or rc.players])
+
+
+def _check_strategy_key(rc: RunConfig, key: str) -> None:
+    parts = key.split(".")
+    specs = listed(rc)
+    if len(parts) < 3 or not parts[1].isdigit() or not (parts[2] == "name" and len(parts) == 3
+                                                          or parts[2] == "params" and len(parts) == 4):
+        raise SimError(f"a strategy sweep key is strategies.<N>.name or strategies.<N>.params.<param>, not '{key}'")
+    n = int(parts[1])
+    if n >= len(specs):
+        raise SimError(f"strategies.{n}: the config lists {len(specs)} strategies (0..{len(specs) - 1})")
+    if parts[2] == "params":
+        known = strategy_params(resolve_strategy(specs[n].name))
+        if known and parts[3] not in known:
+            raise SimError(f"strategy '{specs[n].name}' has no parameter '{parts[3]}'{did_you_mean(parts[3], known)};"
+                           f" it takes: {', '.join(known)}")
+
+
 def _check_key(rc: RunConfig, key: str) -> None:
     kind, _, rest = key.partition(".")
-    if kind == "options":
+    if key in ("players", "seating"):
+        return
+    if kind == "strategies":
+        _check_strategy_key(rc, key)
+    elif kind == "options":
         fields = get_game(rc.game).Options.model_fields
         if rest not in fields:
-            raise SimError(f"unknown option '{rest}'; options of {rc.game}: {', '.join(fields)}")
+            raise SimError(f"unknown option '{rest}'{did_you_mean(rest, fields)}; options of {rc.game}: {', '.join(fields)}")
     elif kind == "data":
         file_key, parts = _path_parts(key)
         if not parts:
             raise SimError("a data sweep key names a value inside a file: data.<file>.<key>[.<key>...]")
         _set_in(copy.deepcopy(_data_doc(rc, file_key).value), parts, None, key)
     else:
-        raise SimError("a sweep key starts with 'options.' or 'data.' (e.g. options.end_tokens)")
+        raise SimError(f"unknown sweep key '{key}'; a sweep key is {KEY_FORMS}")
 
 
 def validate_sweep(rc: RunConfig, doc: Located | None = None) -> None:
@@ -127,6 +157,40 @@ def _message(exc: Exception) -> str:
     return str(exc)
 
 
+def _seats(rc: RunConfig, values: dict[str, Any]) -> dict[str, Any]:
+    """Players, seating, strategies and labels of a point (``strategies.N.*`` edit listed entry N,
+    then the list is repeated to fill the seats); each strategy built once to check it (``SimError``)."""
+    specs = listed(rc)
+    for key, value in values.items():
+        if key.startswith("strategies."):
+            _, n, field, *param = key.split(".")
+            spec = specs[int(n)]
+            upd = {"name": value} if field == "name" else {"params": {**spec.params, param[0]: value}}
+            specs[int(n)] = spec.model_copy(update=upd)
+    players, seating = values.get("players", rc.players), values.get("seating", rc.seating)
+    info = get_game(rc.game).info
+    if not isinstance(players, int) or isinstance(players, bool) or not info.min_players <= players <= info.max_players:
+        raise SimError(f"{rc.game} takes {info.min_players}-{info.max_players} players, not {players!r}")
+    if len(specs) > players:
+        raise SimError(f"{players} players but the config lists {len(specs)} strategies; list at most {players}"
+                       " (they are repeated in order to fill the seats)")
+    if seating not in ("rotate", "fixed"):
+        raise SimError(f"seating is 'rotate' or 'fixed', not {seating!r}")
+    if any(k.startswith("strategies.") for k in values):
+        for spec in specs:
+            make_strategy(spec.name, spec.params, rc.game)
+    seats = tuple(specs[i % len(specs)] for i in range(players))
+    return {"players": players, "seating": seating, "strategies": seats, "labels": seat_labels(list(seats)),
+            "listed": len(specs) if len(specs) < players else 0}
+
+
+def point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -> RunConfig:
+    """The resolved config of ``rc`` with ``values`` (``{sweep key: value}``) applied: what a sweep
+    point, a tuning trial or a discovery trial plays. Data values are written into copies of the
+    data files under ``work/data``. Raises ``SimError`` or ``ValueError`` for an invalid game."""
+    return _point_config(rc, values, work, idx)
+
+
 def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -> RunConfig:
     """The resolved config of a point: options replaced, data values written into copies of the
     data files under ``work/data``; built once to check it (``SimError``/``ValueError``)."""
@@ -135,6 +199,8 @@ def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -
     for key, value in values.items():
         if key.startswith("options."):
             options[key.partition(".")[2]] = value
+        elif key in ("players", "seating") or key.startswith("strategies."):
+            continue
         else:
             file_key, parts = _path_parts(key)
             edits.setdefault(file_key, []).append((parts, value, key))
@@ -147,7 +213,8 @@ def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -
         path.write_text(f"# sweep point {idx}: {values}\n" + yaml.safe_dump(doc, sort_keys=False))
         data[file_key] = str(path.resolve())
     opts = get_game(rc.game).Options(**options).model_dump()
-    prc = rc.model_copy(update={"options": opts, "data": data, "sweep": {}, "output": None})
+    prc = rc.model_copy(update={"options": opts, "data": data, "sweep": {}, "output": None, "tune": {},
+                                "discover": {}, **_seats(rc, values)})
     build_game(prc)
     return prc
 

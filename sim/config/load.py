@@ -1,7 +1,8 @@
 """Run configs: a YAML file naming the game, seats' strategies, options, data files and seed.
 
 ``load_config(path)`` validates everything a run needs before any game is played and raises
-``SimError`` naming the file, line and key of the first problems found (exit status 2).
+``SimError`` naming the file, line and key of every problem found at once, with a "did you
+mean ...?" for misspelt keys, options and strategy names (exit status 2).
 """
 
 from __future__ import annotations
@@ -14,29 +15,55 @@ from pydantic import ValidationError
 
 from ..api import OptionError, SimError
 from ..data import Located, format_validation, read_json, read_yaml
-from ..registry import add_module_folder, check_plays, get_game, make_strategy, resolve_strategy
+from ..registry import (
+    add_module_folder,
+    check_plays,
+    games,
+    get_game,
+    make_strategy,
+    resolve_strategy,
+    strategies,
+    strategy_params,
+)
+from .design import discover_plan, tune_plan
 from .grid import validate_sweep
-from .models import MULTIPLAYER_CHECKS, PROPORTION_CHECKS, Config, RunConfig, StrategySpec, build_game
+from .models import (
+    MULTIPLAYER_CHECKS,
+    PROPORTION_CHECKS,
+    Checks,
+    Config,
+    RunConfig,
+    StrategySpec,
+    build_game,
+    did_you_mean,
+    usable_cores,
+)
+from .models import seat_labels as _labels
 
 
-def _labels(specs: list[StrategySpec]) -> tuple[str, ...]:
-    """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
-    out: list[str] = []
-    first_params: dict[str, dict] = {}
-    for spec in specs:
-        label = spec.label or spec.name
-        if spec.label is None and label in first_params and first_params[label] != spec.params:
-            k = 2
-            while f"{label}#{k}" in out:
-                k += 1
-            label = f"{label}#{k}"
-        first_params.setdefault(label, spec.params)
-        out.append(label)
-    return tuple(out)
+def _suggest(exc: ValidationError, text: str, fields_at) -> list[str]:
+    """``format_validation`` lines, each unknown key followed by the closest known one:
+    ``fields_at(loc)`` gives the known keys of the mapping holding an error's key."""
+    lines = text.split("\n")
+    for i, err in enumerate(exc.errors()):
+        if err["type"] == "extra_forbidden" and i < len(lines):
+            lines[i] += did_you_mean(err["loc"][-1], fields_at(err["loc"][:-1]))
+    return lines
 
 
-def _validated(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config, dict]:
-    """The file's keys plus command-line overrides, validated as a ``Config``; ``(config, raw)``."""
+def _top_fields(loc: tuple) -> Any:
+    if not loc:
+        return Config.model_fields
+    if loc[0] == "strategies":
+        return StrategySpec.model_fields
+    if loc[0] == "checks":
+        return Checks.model_fields
+    return ()
+
+
+def _validated(doc: Located, overrides: dict[str, Any] | None, problems: list[str]) -> tuple[Config | None, dict]:
+    """The file's keys plus command-line overrides, validated as a ``Config``; ``(config, raw)``.
+    ``config`` is None when invalid (its problems appended); a bad command-line value raises at once."""
     raw = dict(doc.value) if isinstance(doc.value, dict) else doc.value
     if not isinstance(raw, dict):
         raise SimError(f"{doc.source}: a config must be a mapping of keys (game, players, ...), got {type(raw).__name__}")
@@ -51,76 +78,91 @@ def _validated(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config, 
                  for e in exc.errors() if e["loc"] and e["loc"][0] in flags]  # the value came from the command line
         if lines:
             raise SimError("\n".join(lines)) from None
-        text = format_validation(exc, doc)
+        text = "\n".join(_suggest(exc, format_validation(exc, doc), _top_fields))
         if any(e["type"] == "missing" and e["loc"][0] in ("games", "seed") for e in exc.errors()):
             text += "\n(games and seed may also be given on the command line: --games N, --seed S)"
-        raise SimError(text) from None
+        problems.append(text)
+        return None, raw
 
 
-def _game_class(doc: Located, cfg: Config) -> Any:
-    """The game class, after checking the player count and one strategy per seat."""
+def _game_class(doc: Located, raw: dict, problems: list[str]) -> Any:
+    """The game class, after checking the player count and the number of strategies (a list shorter
+    than the player count is repeated in order); None (problems appended) when unusable."""
+    name = raw.get("game")
+    if not isinstance(name, str):
+        return None
     try:
-        cls = get_game(cfg.game)
+        cls = get_game(name)
     except SimError as exc:
-        raise SimError(f"{doc.where(('game',))}: {exc}") from None
-    info = cls.info
-    if not info.min_players <= cfg.players <= info.max_players:
-        raise SimError(
-            f"{doc.where(('players',))}: {info.title or info.name} takes {info.min_players}-{info.max_players}"
-            f" players, not {cfg.players}"
-        )
-    if len(cfg.strategies) != cfg.players:
-        raise SimError(
-            f"{doc.where(('strategies',))}: expected one strategy per seat ({cfg.players}), got {len(cfg.strategies)}"
-        )
+        problems.append(f"{doc.where(('game',))}: {exc}{did_you_mean(name, games())}")
+        return None
+    info, players, specs = cls.info, raw.get("players"), raw.get("strategies")
+    if isinstance(players, int) and not info.min_players <= players <= info.max_players:
+        problems.append(f"{doc.where(('players',))}: {info.title or info.name} takes {info.min_players}-"
+                        f"{info.max_players} players, not {players}")
+    elif isinstance(players, int) and isinstance(specs, list) and len(specs) > players:
+        problems.append(f"{doc.where(('strategies',))}: {len(specs)} strategies for {players} seats; list at most"
+                        f" one per seat (a shorter list is repeated in order to fill the seats)")
     return cls
 
 
-def _check_strategies(doc: Located, cfg: Config) -> tuple[str, ...]:
-    """Build every seat's strategy once (names, params, games it plays); return the labels."""
+def _check_strategies(doc: Located, game: str, specs: list, problems: list[str], plugins: bool = True) -> None:
+    """Build every listed strategy once (names, params, games it plays); problems appended."""
     if doc.source:
         add_module_folder(Path(doc.source).resolve().parent)
-    for i, spec in enumerate(cfg.strategies):
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            continue  # reported by the Config model
+        name, params = spec["name"], spec.get("params") or {}
         try:
-            check_plays(resolve_strategy(spec.name, cfg.plugins), spec.name, cfg.game)
+            check_plays(resolve_strategy(name, plugins), name, game)
         except SimError as exc:
-            raise SimError(f"{doc.where(('strategies', i, 'name'))}: {exc}") from None
+            hint = did_you_mean(name, strategies()) if ":" not in name and "unknown" in str(exc) else ""
+            problems.append(f"{doc.where(('strategies', i, 'name'))}: {exc}{hint}")
+            continue
+        if not isinstance(params, dict):
+            continue
         try:
-            make_strategy(spec.name, spec.params, cfg.game, plugins=cfg.plugins)
+            make_strategy(name, params, game, plugins=plugins)
         except SimError as exc:
             key = getattr(exc, "key", "")
-            path = ("strategies", i, "params") + ((key,) if key in spec.params else ())
-            raise SimError(f"{doc.where(path)}: {exc}") from None
+            path = ("strategies", i, "params") + ((key,) if key in params else ())
+            hint = did_you_mean(key, strategy_params(resolve_strategy(name))) if "unknown parameter" in str(exc) else ""
+            problems.append(f"{doc.where(path)}: {exc}{hint}")
+
+
+def _seat_labels(doc: Located, cfg: Config, problems: list[str]) -> tuple[str, ...]:
     labels = _labels(cfg.strategies)
     if len(set(labels)) < len(labels) and len(set(labels)) < len({(s.name, repr(s.params)) for s in cfg.strategies}):
         dup = next(lab for lab in labels if labels.count(lab) > 1)
-        raise SimError(f"{doc.where(('strategies',))}: label '{dup}' names two different strategies; labels must"
-                       " tell strategies apart in the tables")
+        problems.append(f"{doc.where(('strategies',))}: label '{dup}' names two different strategies; labels must"
+                        " tell strategies apart in the tables")
     return labels
 
 
-def _data_paths(doc: Located, cfg: Config) -> dict[str, str]:
+def _data_paths(doc: Located, cfg: Config, problems: list[str]) -> dict[str, str]:
     """Absolute paths of the replaced data files (relative paths are from the config's folder)."""
     base = Path(doc.source).parent if doc.source else Path(".")
     data = {}
     for key, value in cfg.data.items():
         path = Path(value) if Path(value).is_absolute() else (base / value)
         if not path.is_file():
-            raise SimError(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
+            problems.append(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
+            continue
         data[key] = str(path.resolve())
     return data
 
 
-def _checks(doc: Located, cfg: Config) -> dict:
+def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
     checks = {k: v for k, v in (cfg.checks.model_dump() if cfg.checks else {}).items() if v is not None}
     for name, spec in checks.items():
         if name in PROPORTION_CHECKS and spec["threshold"] > 1:
-            raise SimError(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
-                           f" got {spec['threshold']}")
+            problems.append(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
+                            f" got {spec['threshold']}")
         if cfg.players == 1 and name in MULTIPLAYER_CHECKS:
-            raise SimError(f"{doc.where(('checks', name))}: {name} has no meaning in a one-player (solo) game: nobody"
-                           " is beaten, so there are no win rates between seats or strategies; solo runs take"
-                           " max_truncated_share, max_failed_games, min_completion and max_stalled")
+            problems.append(f"{doc.where(('checks', name))}: {name} has no meaning in a one-player (solo) game:"
+                            " nobody is beaten, so there are no win rates between seats or strategies; solo runs"
+                            " take max_truncated_share, max_failed_games, min_completion and max_stalled")
     return checks
 
 
@@ -170,29 +212,62 @@ def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
         raise SimError(f"{doc.where(key)}: {exc}") from None
 
 
+def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict:
+    """The game's complete options (defaults filled in); problems appended, with suggestions."""
+    if not isinstance(options, dict):
+        return {}
+    try:
+        return cls.Options(**options).model_dump()
+    except ValidationError as exc:
+        problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), lambda loc: cls.Options.model_fields))
+        return {}
+
+
+def _first_problems(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config | None, Any, dict, list[str]]:
+    """Everything that can be checked key by key, all at once: ``(config, game class, options, problems)``."""
+    problems: list[str] = []
+    cfg, raw = _validated(doc, overrides, problems)
+    cls = _game_class(doc, raw, problems)
+    options: dict = {}
+    if cls is not None:
+        options = _options(doc, cls, raw.get("options", {}), problems)
+        if isinstance(raw.get("strategies"), list):
+            _check_strategies(doc, cls.info.name, raw["strategies"], problems, raw.get("plugins") is not False)
+    return cfg, cls, options, problems
+
+
 def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
     """Validate a parsed config document (plus CLI overrides) into a ``RunConfig``.
 
-    Raises ``SimError`` with file, line, key and the expected value for every problem.
+    A ``strategies`` list shorter than ``players`` is repeated in order to fill the seats.
+    Raises ``SimError`` listing every problem found (one per line: file, line, key, the expected
+    value and, for a misspelt key, option or strategy name, the closest known one).
     """
-    cfg, _ = _validated(doc, overrides)
-    cls = _game_class(doc, cfg)
-    labels = _check_strategies(doc, cfg)
-    try:
-        options = cls.Options(**cfg.options).model_dump()
-    except ValidationError as exc:
-        raise SimError(format_validation(exc, doc, ("options",))) from None
+    cfg, cls, options, problems = _first_problems(doc, overrides)
+    if cfg is None or cls is None or problems:
+        raise SimError("\n".join(problems) or f"{doc.where(('game',))}: required key is missing")
+    seats = [cfg.strategies[i % len(cfg.strategies)] for i in range(cfg.players)]
+    full = cfg.model_copy(update={"strategies": seats})
+    labels = _seat_labels(doc, full, problems)
+    data, checks = _data_paths(doc, cfg, problems), _checks(doc, cfg, problems)
+    if problems:
+        raise SimError("\n".join(problems))
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
-        strategies=tuple(cfg.strategies), labels=labels, options=options, data=_data_paths(doc, cfg),
-        seating=_seating(doc, cfg, labels), confidence=cfg.confidence, jobs=cfg.jobs, chunk_size=cfg.chunk_size, output=cfg.output,
-        source=str(Path(doc.source).resolve()) if doc.source else "",
-        sweep=cfg.sweep or {}, checks=_checks(doc, cfg), sweep_baseline=_baseline(doc, cfg),
-        plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
+        strategies=tuple(seats), labels=labels, options=options, data=data,
+        seating=_seating(doc, full, labels), confidence=cfg.confidence, jobs=cfg.jobs or usable_cores(),
+        chunk_size=cfg.chunk_size, output=cfg.output, source=str(Path(doc.source).resolve()) if doc.source else "",
+        sweep=cfg.sweep or {}, checks=checks, sweep_baseline=_baseline(doc, cfg),
+        listed=len(cfg.strategies) if len(cfg.strategies) < cfg.players else 0,
+        tune=cfg.tune or {}, discover=cfg.discover or {}, plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
     )
     _check_builds(doc, rc, cfg)
     if rc.sweep:
         validate_sweep(rc, doc)
+    if rc.tune:
+        tune_plan(rc, doc)
+    if rc.discover:
+        discover_plan(rc, doc)
     return rc
 
 

@@ -5,6 +5,8 @@ Validation with pydantic; unknown keys and silent conversions are errors (see ``
 
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,6 +23,28 @@ class StrategySpec(BaseModel):
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     label: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[^\n\r\t]+$")
+
+
+def seat_labels(specs: list[StrategySpec]) -> tuple[str, ...]:
+    """Label per seat spec: ``label`` or the name; repeated names with different params get #2, #3."""
+    out: list[str] = []
+    first_params: dict[str, dict] = {}
+    for spec in specs:
+        label = spec.label or spec.name
+        if spec.label is None and label in first_params and first_params[label] != spec.params:
+            k = 2
+            while f"{label}#{k}" in out:
+                k += 1
+            label = f"{label}#{k}"
+        first_params.setdefault(label, spec.params)
+        out.append(label)
+    return tuple(out)
+
+
+def did_you_mean(word: Any, choices: Any) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices`` to a misspelt ``word`` (difflib), else ""."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class CheckSpec(BaseModel):
@@ -68,6 +92,18 @@ MULTIPLAYER_CHECKS = ("max_seat_win_rate", "min_seat_win_rate", "max_strategy_wi
                       "max_first_player_advantage", "min_balance", "max_drawishness")
 
 
+def usable_cores() -> int:
+    """CPU cores this process may run on: ``os.process_cpu_count()`` (Python 3.13), else the
+    affinity mask (``os.sched_getaffinity``), else ``os.cpu_count()``; at least 1. The default ``jobs``."""
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, count() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
 class Config(BaseModel):
     """The validated config file (see README "Configs")."""
 
@@ -81,7 +117,7 @@ class Config(BaseModel):
     data: dict[str, str] = Field(default_factory=dict)
     seating: Literal["rotate", "fixed", "permute"] | None = None  # None: permute when the strategies differ
     confidence: float = Field(0.95, gt=0.5, lt=1)  # level of every interval and test in the report
-    jobs: StrictInt = Field(1, ge=1, le=1024)
+    jobs: StrictInt | None = Field(None, ge=1, le=1024)  # None: the usable cores (``usable_cores``)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
     sweep: dict[str, list[Any]] | None = None
@@ -89,6 +125,8 @@ class Config(BaseModel):
     checks: Checks | None = None
     plugins: StrictBool = True  # false: import strings are refused (configs from untrusted sources)
     game_timeout_s: float = Field(60.0, gt=0, le=86_400)  # a game running longer is stopped and recorded as failed
+    tune: dict[str, Any] | None = None  # ``sim tune`` (validated by ``config.design``)
+    discover: dict[str, Any] | None = None  # ``sim discover`` (validated by ``config.design``)
 
 
 class RunConfig(BaseModel):
@@ -117,6 +155,9 @@ class RunConfig(BaseModel):
     sweep_baseline: dict[str, Any] | int | None = None
     plugins: bool = True
     game_timeout_s: float = 60.0
+    listed: int = 0  # strategies the config listed (repeated in order to fill the seats); 0: one per seat
+    tune: dict[str, Any] = Field(default_factory=dict)
+    discover: dict[str, Any] = Field(default_factory=dict)
 
     def to_json(self) -> str:
         return self.model_dump_json()

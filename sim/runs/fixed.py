@@ -243,3 +243,17 @@ def is_unfinished_until_ci(out: Path) -> bool:
     """Whether ``out`` holds an interrupted ``--until-ci`` run (its rule in ``stopping.json``)."""
     stopping = read_json(out / "stopping.json", missing_ok=True)
     return stopping is not None and not stopping.get("finished", True)
+
+
+def play_point(rc: RunConfig, values: dict, folder: Path, games: int, *, seed: int | None = None,
+               index: int = 0) -> tuple[Any, Any]:
+    """Play ``games`` games of ``rc`` with ``values`` applied (sweep keys, ``config.grid.point_config``;
+    data copies under ``folder.parent/data``) into run folder ``folder``, replaced if present, and
+    return its ``(games, players)`` tables: one trial of ``sim tune`` / ``sim discover``.
+    ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point."""
+    from ..config.grid import point_config
+
+    prc = point_config(rc, values, folder.parent, index).model_copy(
+        update={"games": games, "seed": rc.seed if seed is None else seed})
+    run(prc, folder, force=True, progress=False)
+    return store.read_table(folder, "games"), store.read_table(folder, "players")

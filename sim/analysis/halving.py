@@ -1,0 +1,157 @@
+"""Successive halving of the game budget over an Optuna study (``sim tune``, ``sim discover``).
+
+Every trial is first evaluated on ``rungs[0]`` games (Optuna's sampler learns from these values:
+``study.tell``); then the best ``1/eta`` of the trials are evaluated again on ``eta`` times as many
+games, and so on up to the last rung or until one trial is left (Jamieson & Talwalkar 2016,
+"Non-stochastic best arm identification and hyperparameter optimization"). Every evaluation uses
+the same root seed and game indices (common random numbers), so trials differ by their parameters,
+not by luck. The sampler: ``GridSampler`` over every combination when all parameters are integers
+or choices with at most ``grid_max`` combinations, else ``TPESampler`` (seeded).
+
+Knows no files, configs or runs: ``evaluate(params, games)`` is passed in.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import optuna
+from optuna.storages import JournalStorage
+from optuna.storages.journal import JournalFileBackend
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+
+@dataclass
+class Record:
+    """One trial: its number, parameters, and per budget (games) ``(loss, figure, ci_low, ci_high)``."""
+
+    number: int
+    params: dict[str, Any]
+    by_games: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return max(self.by_games)
+
+    @property
+    def loss(self) -> float:
+        return self.by_games[self.games][0]
+
+    def as_dict(self) -> dict:
+        g = self.games
+        loss, fig, lo, hi = self.by_games[g]
+        return {"number": self.number, "params": self.params, "games": g, "loss": loss, "figure": fig,
+                "ci": [lo, hi], "by_games": {str(k): list(v) for k, v in sorted(self.by_games.items())}}
+
+
+CONFIRM_KEY = 0x7E57  # spawn key of the confirmation seed
+
+
+def fresh_seed(seed: int) -> int:
+    """A root seed independent of ``seed`` (``SeedSequence(seed, spawn_key=(0x7E57,))``), for a
+    confirmation run: its games share no random stream with the trials'."""
+    return int(np.random.SeedSequence(seed, spawn_key=(CONFIRM_KEY,)).generate_state(1, np.uint64)[0] % 2**63)
+
+
+def study_in(path: Path, name: str, sampler: optuna.samplers.BaseSampler) -> optuna.Study:
+    """A new Optuna study (minimising) saved in the journal file ``path``; reload it with
+    ``optuna.load_study(study_name=name, storage=JournalStorage(JournalFileBackend(str(path))))``."""
+    storage = JournalStorage(JournalFileBackend(str(path)))
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler, direction="minimize")
+
+
+def distributions(params: list) -> dict[str, optuna.distributions.BaseDistribution]:
+    """Optuna distributions of ``config.design.Param``-like objects (key, kind, low, high, choices)."""
+    out: dict[str, optuna.distributions.BaseDistribution] = {}
+    for p in params:
+        if p.kind == "int":
+            out[p.key] = optuna.distributions.IntDistribution(int(p.low), int(p.high))
+        elif p.kind == "float":
+            out[p.key] = optuna.distributions.FloatDistribution(float(p.low), float(p.high))
+        else:
+            out[p.key] = optuna.distributions.CategoricalDistribution(list(p.choices))
+    return out
+
+
+def sampler_for(params: list, trials: int, grid_max: int, seed: int) -> tuple[optuna.samplers.BaseSampler, int, str]:
+    """``(sampler, number of trials, description)``: the grid when it is small enough, else TPE."""
+    sizes = [p.size for p in params]
+    if all(p.kind in ("int", "choice") for p in params) and math.prod(sizes) <= grid_max:
+        grid = {p.key: p.values() for p in params}
+        n = math.prod(len(v) for v in grid.values())
+        return optuna.samplers.GridSampler(grid, seed=seed), n, f"grid of all {n} combinations"
+    return optuna.samplers.TPESampler(seed=seed), trials, f"TPE, {trials} trials"
+
+
+def _tell(study: optuna.Study, trial: optuna.Trial, value: float) -> None:
+    try:
+        study.tell(trial, value)
+    except RuntimeError:
+        # GridSampler calls study.stop() after the last combination, which ask-and-tell cannot
+        # take (optuna docs, GridSampler note; optuna issue 4121); the value is stored first.
+        pass
+
+
+def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], tuple[float, float, float, float]],
+             rungs: list[int], n_trials: int, eta: int, echo: Callable[[str], None] | None = None) -> list[Record]:
+    """Run the trials and the halving; return every trial's record (best first by its last budget).
+
+    ``evaluate(params, games)`` returns ``(loss, figure, ci_low, ci_high)``; the loss is minimised.
+    ``echo`` receives one progress line per evaluation.
+    """
+    space = distributions(params)
+    records: list[Record] = []
+    for i in range(n_trials):
+        trial = study.ask(space)
+        rec = Record(trial.number, dict(trial.params))
+        rec.by_games[rungs[0]] = evaluate(rec.params, rungs[0])
+        _tell(study, trial, rec.loss if math.isfinite(rec.loss) else 1e300)
+        records.append(rec)
+        if echo:
+            echo(_line(rec, rungs[0], f"trial {i + 1}/{n_trials}"))
+    alive = records
+    for games in rungs[1:]:
+        if len(alive) <= 1:
+            break
+        alive = sorted(alive, key=lambda r: r.loss)[:max(1, math.ceil(len(alive) / eta))]
+        for rec in alive:
+            rec.by_games[games] = evaluate(rec.params, games)
+            if echo:
+                echo(_line(rec, games, f"trial {rec.number + 1} again"))
+    return sorted(records, key=lambda r: (-r.games, r.loss))
+
+
+def _line(rec: Record, games: int, head: str) -> str:
+    loss, fig, lo, hi = rec.by_games[games]
+    values = ", ".join(f"{k.split('.')[-1]}={_fmt(v)}" for k, v in rec.params.items())
+    return f"{head} ({games} games): {values} -> {fig:.4g} (95% CI {lo:.4g} to {hi:.4g}), loss {loss:.4g}"
+
+
+def _fmt(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def grid_values(params: list) -> list[dict]:
+    """Every combination of int/choice parameters (for tests and reports)."""
+    return [dict(zip([p.key for p in params], combo, strict=True))
+            for combo in itertools.product(*(p.values() for p in params))]
+
+
+def plain(value: Any) -> Any:
+    """``value`` with NaN and infinities as None and numpy numbers as Python ones (strict JSON)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

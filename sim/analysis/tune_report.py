@@ -1,0 +1,169 @@
+"""The reports of ``sim tune`` (``tune.md``/``tune.html``) and ``sim discover``
+(``discover.md``/``discover.html``), from the result dictionaries the runs return.
+
+Charts: the figure against each parameter, one point per trial at its largest game budget, with
+its 95% interval (matplotlib object API, no global state).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from .document import STYLE, html_table, md_table
+
+RELOAD = ("import optuna; from optuna.storages import JournalStorage; from optuna.storages.journal import "
+          "JournalFileBackend; study = optuna.load_study(study_name='{name}', storage=JournalStorage("
+          "JournalFileBackend('{path}')))")
+
+
+def _num(v) -> str:
+    if v is None or v != v:
+        return "n/a"
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def param_chart(trials: list[dict], key: str, ylabel: str, target: float | None) -> Figure:
+    """The figure against parameter ``key``: one point per trial (its largest budget) with its 95%
+    interval; a dashed line at ``target``. ``trials``: ``halving.Record.as_dict()`` rows."""
+    fig = Figure(figsize=(6.4, 3.6))
+    ax = fig.add_subplot()
+    xs = [t["params"][key] for t in trials]
+    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
+    cats = [] if numeric else sorted({str(x) for x in xs})
+    for t in trials:
+        x = t["params"][key] if numeric else cats.index(str(t["params"][key]))
+        y, (lo, hi) = t["figure"], t["ci"]
+        if y is None or y != y:
+            continue
+        err = [[y - lo], [hi - y]] if lo is not None and hi is not None and lo == lo else None
+        ax.errorbar([x], [y], yerr=err, fmt="o", ms=4, capsize=3, alpha=0.35 + 0.65 * (t["games"] == trials[0]["games"]),
+                    color="tab:blue")
+    if target is not None:
+        ax.axhline(target, ls="--", color="tab:red", lw=1, label="target")
+        ax.legend(loc="best", fontsize=8)
+    if cats:
+        ax.set_xticks(range(len(cats)), cats)
+    ax.set_xlabel(key)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{ylabel} against {key} (95% intervals; darker: largest budget)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    return buf.getvalue()
+
+
+def trials_table(trials: list[dict], value_name: str, scale: float = 1.0) -> pl.DataFrame:
+    """One row per trial: its number, parameter values, games, figure with interval, loss."""
+    rows = []
+    for t in trials:
+        lo, hi = t["ci"]
+        row = {"trial": t["number"] + 1}
+        row.update({k.split(".")[-1]: _num(v) for k, v in t["params"].items()})
+        row.update({"games": t["games"], value_name: f"{_num(_s(t['figure'], scale))} ({_num(_s(lo, scale))}–"
+                    f"{_num(_s(hi, scale))})", "loss": _num(t["loss"])})
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def _s(v, scale):
+    return None if v is None else v * scale
+
+
+def write_document(out: Path, name: str, title: str, paragraphs: list[str], tables: list[tuple[str, pl.DataFrame]],
+                   charts: list[tuple[str, Figure]]) -> tuple[Path, Path]:
+    """``out/NAME.md`` and ``out/NAME.html`` (self-contained) plus ``out/figures/NAME_*.png``."""
+    (out / "figures").mkdir(exist_ok=True)
+    md = [f"# {title}", ""] + [p + "\n" for p in paragraphs]
+    body = [f"<h1>{html.escape(title)}</h1>"] + [f"<p>{html.escape(p)}</p>" for p in paragraphs]
+    for head, tab in tables:
+        md += [f"## {head}", "", md_table(tab), ""]
+        body += [f"<h2>{html.escape(head)}</h2>", html_table(tab)]
+    for i, (head, fig) in enumerate(charts):
+        png = _png(fig)
+        (out / "figures" / f"{name}_{i}.png").write_bytes(png)
+        md += [f"## {head}", "", f"![{head}](figures/{name}_{i}.png)", ""]
+        body += [f"<h2>{html.escape(head)}</h2>",
+                 f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+                 "</figure>"]
+    md_path, html_path = out / f"{name}.md", out / f"{name}.html"
+    md_path.write_text("\n".join(md) + "\n")
+    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+    return md_path, html_path
+
+
+def tune_summary(result: dict) -> str:
+    """One paragraph: the best value and its confirmation figure with interval, against the target."""
+    t = result["target"]
+    best = ", ".join(f"{k} = {_num(v)}" for k, v in result["best"].items())
+    lo, hi = result["ci"]
+    goal = t["value"] if t["kind"] != "seat_spread" else None
+    inside = "" if goal is None or lo is None else (
+        f" The target {goal:g} is {'inside' if lo <= goal <= hi else 'outside'} this interval.")
+    return (f"Best: {best}. On {result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}) "
+            f"the figure ({t['describe']}) is {_num(result['objective'])} (95% CI {_num(lo)} to {_num(hi)}).{inside}")
+
+
+def write_tune_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
+    """``tune.md`` / ``tune.html`` of a ``runs.tune.run_tune`` result written into ``out``."""
+    t = result["target"]
+    keys = list(result["best"])
+    method = (f"Sampler: {result['sampler']} (Optuna). Every trial played the config's root seed and game indices "
+              f"(common random numbers). Games per trial: {' -> '.join(map(str, result['rungs']))}; after each "
+              f"budget the best third (1/eta) of the trials went on to the next (successive halving). The best "
+              f"trial was then replayed on fresh seeds. Intervals are 95% percentile bootstraps over games.")
+    study = ("The Optuna study is saved in study.log (a JournalStorage file); reload it with: "
+             + RELOAD.format(name="tune", path=out / "study.log"))
+    ylabel = t["column"] if t["kind"] == "metric" else t["kind"].replace("_", " ")
+    goal = t["value"] if t["kind"] != "seat_spread" else 0.0
+    charts = [(f"{ylabel} against {k}", param_chart(result["trials"], k, ylabel, goal)) for k in keys]
+    return write_document(out, "tune", f"Tuning report: {game}, {', '.join(keys)} towards {t['describe']}",
+                          [tune_summary(result), method, study], [("Trials", trials_table(result["trials"], ylabel))],
+                          charts)
+
+
+def discover_summary(result: dict) -> str:
+    """Plain sentences: whether a dominant plan was found, by how much, and what drives it."""
+    b, d = result["win_rate"]["best"], result["win_rate"]["default"]
+    fair = result["fair_share"]
+    params = ", ".join(f"{k} = {_num(v)}" for k, v in result["best_params"].items())
+    imp = sorted(result["importances"].items(), key=lambda kv: -kv[1])
+    drivers = ", ".join(f"{k} ({v:.0%})" for k, v in imp[:3]) or "not computable"
+    verdict = ("A dominant plan was found" if result["dominant"] else "No dominant plan was found")
+    return (f"{verdict}: {result['strategy']} with {params} wins {b['value']:.1%} (95% CI {b['ci'][0]:.1%}–"
+            f"{b['ci'][1]:.1%}) of {b['games']} fresh games, against a fair share of {fair:.1%} (binomial p = "
+            f"{result['p_vs_fair']:.3g}; dominant means the whole interval above the fair share, at least "
+            f"{result['margin']:.0%} above it, p < 0.05). With its default parameters it wins {d['value']:.1%} "
+            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of the same games; exact paired McNemar test p = {result['p']:.3g} "
+            f"({result['paired']['only_a']} games won only by the best parameters, {result['paired']['only_b']} only"
+            f" by the defaults). Parameters that drive the win rate (Optuna importances): {drivers}.")
+
+
+def write_discover_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
+    """``discover.md`` / ``discover.html`` of a ``runs.discover.run_discover`` result written into ``out``."""
+    keys = list(result["trials"][0]["params"]) if result["trials"] else []
+    method = (f"Sampler: {result['sampler']} (Optuna), maximising {result['strategy']}'s win rate against the "
+              f"config's other seats. Every trial played the config's root seed and game indices (common random "
+              f"numbers); games per trial {' -> '.join(map(str, result['rungs']))}, the best third going on "
+              f"(successive halving). Best and default parameters were then replayed on the same "
+              f"{result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}). Win rates over "
+              "complete games with 95% Wilson intervals.")
+    study = ("The Optuna study is saved in study.log; reload it with: "
+             + RELOAD.format(name="discover", path=out / "study.log"))
+    imp = pl.DataFrame({"parameter": list(result["importances"]),
+                        "importance": [f"{v:.0%}" for v in result["importances"].values()]})
+    charts = [(f"win rate against {k.split('.')[-1]}", param_chart(result["trials"], k, "win rate", result["fair_share"]))
+              for k in keys]
+    tables = [("Parameter importances", imp), ("Trials", trials_table(result["trials"], "win rate (%)", 100.0))]
+    return write_document(out, "discover", f"Discovery report: {game}, {result['strategy']}",
+                          [discover_summary(result), method, study], tables, charts)

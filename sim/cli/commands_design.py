@@ -1,0 +1,118 @@
+"""The designer's commands: ``tune`` (a rule value towards a balance target) and ``discover``
+(a dominant plan for one seat's strategy)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..api import SimError
+from ..config import load_config
+from ..config.design import discover_plan, tune_plan
+from ..data import read_yaml
+from .group import cli
+from .options import check_out, check_writable
+
+
+def design_options(f):
+    """Options ``tune`` and ``discover`` share."""
+    opts = [
+        click.option("--jobs", type=int, help="Worker processes per trial (default: config 'jobs', else the usable cores)."),
+        click.option("--seed", type=int, help="Override the root seed (the same for every trial)."),
+        click.option("--out", type=click.Path(file_okay=False),
+                     help="Output folder (default: reports/<game>/<config name>-tune or -discover)."),
+        click.option("--force", is_flag=True, help="Replace an existing output folder of the same kind."),
+        click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Also write the result as JSON here."),
+        click.option("--quiet", is_flag=True, help="No line per trial."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def _prepare(config: str, jobs, seed, out, json_file, section: str):
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    check_out(out)
+    rc = load_config(config, {"jobs": jobs, "seed": seed})
+    if not getattr(rc, section):
+        raise SimError(f"{config}: no '{section}:' section; see `sim {section} --help` for an example")
+    if json_file:
+        check_writable(Path(json_file), "--json")
+    out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-{section}"
+    return rc, out_dir
+
+
+def _write_json(json_file: str | None, payload: dict) -> None:
+    from ..analysis.halving import plain
+
+    if json_file:
+        Path(json_file).write_text(json.dumps(plain(payload), indent=2) + "\n")
+        click.echo(f"json: {json_file}")
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@design_options
+def tune(config, jobs, seed, out, force, json_file, quiet) -> None:
+    """Find the value of options, data values or strategy parameters that brings a balance figure
+    to its target (Optuna: grid for small integer ranges, else TPE; successive halving of the games
+    per trial; the best value confirmed on fresh seeds). CONFIG needs a `tune:` section:
+
+    \b
+      tune:
+        params: {options.end_tokens: [3, 12]}     # int range; {float: [a, b]}; {choice: [..]}
+        target: {metric: n_decisions, value: 150} # or {first_player_advantage: 0},
+                                                  # {seat_spread: min}, {strategy_gap: [A, B]}
+        max_games: 900                            # games per trial grow from `games` to this
+
+    Example: sim tune configs/traders_of_osaka/tune_end_tokens.yaml --json best.json
+    """
+    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
+    from ..analysis.tune_report import tune_summary, write_tune_report
+    from ..runs.tune import run_tune
+
+    rc, out_dir = _prepare(config, jobs, seed, out, json_file, "tune")
+    plan = tune_plan(rc, read_yaml(config))
+    t0 = time.perf_counter()
+    result = run_tune(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
+    _, html_path = write_tune_report(out_dir, plain(result), rc.game)
+    click.echo(tune_summary(plain(result)))
+    click.echo(f"tuned in {time.perf_counter() - t0:.1f} s; report: {html_path} (and tune.md; study.log)")
+    _write_json(json_file, {k: result[k] for k in ("best", "objective", "ci", "target", "loss", "confirm", "trials")})
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@design_options
+def discover(config, jobs, seed, out, force, json_file, quiet) -> None:
+    """Search one seat's strategy parameters (its documented Params) for the highest win rate against
+    the config's other seats, then replay the best and the default parameters on the same fresh
+    seeds (paired McNemar test). Says whether a dominant plan exists and which parameters drive it.
+    CONFIG needs a `discover:` section:
+
+    \b
+      discover:
+        seat: 0                        # index in the config's strategies list
+        params: {min_goods: [1, 8]}    # optional: narrow or widen a parameter's range
+        trials: 40                     # TPE trials (a small integer space is searched whole)
+        max_games: 900
+
+    Example: sim discover configs/traders_of_osaka/discover_trader.yaml --json found.json
+    """
+    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
+    from ..analysis.tune_report import discover_summary, write_discover_report
+    from ..runs.discover import run_discover
+
+    rc, out_dir = _prepare(config, jobs, seed, out, json_file, "discover")
+    plan = discover_plan(rc, read_yaml(config))
+    t0 = time.perf_counter()
+    result = run_discover(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
+    _, html_path = write_discover_report(out_dir, plain(result), rc.game)
+    click.echo(discover_summary(plain(result)))
+    click.echo(f"searched in {time.perf_counter() - t0:.1f} s; report: {html_path} (and discover.md; study.log)")
+    _write_json(json_file, {k: result[k] for k in ("best_params", "win_rate", "p", "fair_share", "dominant",
+                                                   "importances", "defaults", "trials")})

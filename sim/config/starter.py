@@ -1,0 +1,96 @@
+"""Configs without writing YAML: the rule options of a game described (``sim list options``), a
+config from command-line flags (``sim run --game``) and a commented starter file (``sim init``)."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import yaml
+
+from ..api import SimError
+from ..registry import check_plays, get_game, resolve_strategy, strategies
+
+
+def option_rows(game: str) -> list[dict[str, str]]:
+    """Every rule option of ``game``: ``name, type, default, allowed, source`` (the rulebook passage
+    or ruling from the option's pydantic ``Field(description=...)``). ``SimError`` for an unknown game."""
+    rows = []
+    for name, info in get_game(game).Options.model_fields.items():
+        rows.append({"name": name, "type": _type_name(info.annotation), "default": repr(info.default),
+                     "allowed": _allowed(info), "source": info.description or ""})
+    return rows
+
+
+def _type_name(ann: Any) -> str:
+    text = getattr(ann, "__name__", None) if typing.get_origin(ann) is None else None
+    return text or str(ann).replace("typing.", "")
+
+
+def _allowed(info: Any) -> str:
+    """``>= 1``, ``0 .. 10``, ``one of 'a', 'b'`` or ``any`` from a field's constraints."""
+    args = typing.get_args(info.annotation)
+    lits = [a for a in ([info.annotation] + list(args)) if typing.get_origin(a) is typing.Literal]
+    if lits:
+        return "one of " + ", ".join(repr(v) for lit in lits for v in typing.get_args(lit))
+    bounds = {}
+    for m in info.metadata:
+        for k in ("ge", "gt", "le", "lt"):
+            if getattr(m, k, None) is not None:
+                bounds[k] = getattr(m, k)
+    if not bounds:
+        return "true/false" if info.annotation is bool else "any"
+    low = f">= {bounds['ge']}" if "ge" in bounds else f"> {bounds['gt']}" if "gt" in bounds else ""
+    high = f"<= {bounds['le']}" if "le" in bounds else f"< {bounds['lt']}" if "lt" in bounds else ""
+    return " and ".join(x for x in (low, high) if x) + (" (or null: by player count)" if type(None) in args else "")
+
+
+def default_strategy(game: str) -> str:
+    """The game's expert (a registered ``*.expert`` strategy that plays it) if there is one, else ``random``."""
+    for name in strategies():
+        if name.endswith(".expert"):
+            try:
+                check_plays(resolve_strategy(name), name, game)
+            except SimError:
+                continue
+            return name
+    return "random"
+
+
+def command_line_config(game: str, players: int | None, games: int, seed: int, names: list[str]) -> str:
+    """The YAML config equivalent to ``sim run --game GAME --players N --games N --strategy ...``
+    (players default: the game's minimum; strategies default: ``default_strategy``)."""
+    cls = get_game(game)
+    n = players or cls.info.min_players
+    doc = {"game": game, "players": n, "games": games, "seed": seed,
+           "strategies": [{"name": s} for s in (names or [default_strategy(game)])]}
+    head = ("# written by `sim run --game`; rerun with `sim run config.yaml`\n"
+            "# a strategies list shorter than players is repeated in order to fill the seats\n")
+    return head + yaml.safe_dump(doc, sort_keys=False)
+
+
+def starter_config(game: str) -> str:
+    """A commented starter config for ``game`` that validates as written (``sim init``): every rule
+    option at its default with its rulebook source, and commented examples of the other sections."""
+    cls = get_game(game)
+    info = cls.info
+    n = min(max(info.min_players, 4), info.max_players)
+    expert = default_strategy(game)
+    lines = [f"# {info.title or game}: starter config written by `sim init {game}`.",
+             "# Check it with `sim validate FILE`, play it with `sim run FILE`; README \"Configs\" explains every key.",
+             f"game: {game}", f"players: {n}                 # {info.min_players}-{info.max_players}",
+             "games: 1000", "seed: 1", "# jobs: 2                  # worker processes (default: the usable cores)",
+             "# seating: rotate           # rotate (each strategy plays each seat equally often) or fixed",
+             "strategies:                 # one per seat; a shorter list is repeated in order to fill the seats",
+             f"  - name: {expert}", "  - name: random", "options:                    # every rule option at its default"]
+    for row in option_rows(game):
+        value = yaml.safe_dump(cls.Options.model_fields[row["name"]].default, default_flow_style=True).strip()
+        value = value.removesuffix("\n...").removesuffix("...").strip()
+        lines.append(f"  {row['name']}: {value}    # {row['allowed']}; {row['source']}".rstrip("; "))
+    first = next(iter(cls.Options.model_fields))
+    lines += ["# data: {cards: my_cards.yaml}   # replace a data file (see the game's doc)",
+              f"# sweep: {{options.{first}: [..]}}   # `sim sweep`: also players, seating, strategies.N.params.KEY",
+              "# checks: {max_seat_win_rate: 0.35}   # `sim check`",
+              f"# tune: {{params: {{options.{first}: [..]}}, target: {{first_player_advantage: 0}}}}   # `sim tune`",
+              "# discover: {seat: 0}        # `sim discover`: a dominant plan for strategy 0?"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,68 @@
+"""Tuning (``sim tune``): find the value of rule options, data values or strategy parameters that
+brings a balance figure to its target, with Optuna and successive halving of the game budget.
+
+Every trial is a plain fixed-size run (``fixed.play_point``) in ``OUT/trials/trial-NNN-GAMES``
+with the config's root seed (common random numbers); the study is saved as ``OUT/study.log``
+(Optuna ``JournalStorage``); the best value is then confirmed on fresh seeds (``OUT/confirm``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import store
+from ..analysis import halving, objectives
+from ..config import RunConfig, dump_resolved
+from ..config.design import Plan
+from . import fixed
+
+
+def prepare(out: Path, rc: RunConfig, force: bool, kind: str) -> None:
+    """The output folder (refused when it holds anything but a previous ``kind`` folder, unless
+    ``--force`` and it is one); the resolved config is written into it."""
+    store.prepare_output(out, force, rc.source, kind=kind)
+    (out / "chunks").rmdir()
+    (out / "config.json").write_text(dump_resolved(rc) + "\n")
+
+
+def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
+             echo: Callable[[str], None] | None = None, n_resamples: int = 1000) -> dict:
+    """Tune ``plan.params`` of ``rc`` towards ``plan.target``; return (and write to ``out/tune.json``)
+    ``{"best": {key: value}, "objective": figure, "ci": [lo, hi], "target": ..., "trials": [...]}``
+    where ``objective`` is the target figure on the confirmation run (fresh seeds, ``confirm_games``
+    games) and ``ci`` its 95% bootstrap interval. ``SimError`` for a bad column or output folder."""
+    t = plan.target
+    prepare(out, rc, force, "tune")
+    sampler, n_trials, how = halving.sampler_for(plan.params, plan.budget.trials, plan.budget.grid_max, rc.seed)
+    rungs = plan.budget.rungs()
+    if echo:
+        echo(f"tuning {', '.join(p.key for p in plan.params)} towards {t.describe()}: {how}; games per trial"
+             f" {' -> '.join(map(str, rungs))} (the best 1/{plan.budget.eta} go on)")
+
+    def measure(games, players, seed, n=200):
+        return objectives.figure(t.kind, games, players, column=t.column, pair=t.pair, seed=seed, n_resamples=n)
+
+    index: dict[str, int] = {}
+
+    def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
+        k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
+        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k)
+        fig = measure(g, p, rc.seed)
+        return objectives.loss(t.kind, fig.value, t.value), fig.value, fig.ci_low, fig.ci_high
+
+    study = halving.study_in(out / "study.log", "tune", sampler)
+    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo)
+    best = records[0]
+    seed = halving.fresh_seed(rc.seed)
+    g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999)
+    fig = measure(g, p, seed, n_resamples)
+    result = {"best": best.params, "objective": fig.value, "ci": [fig.ci_low, fig.ci_high],
+              "target": {"kind": t.kind, "value": t.value, "column": t.column, "pair": list(t.pair),
+                         "describe": t.describe()},
+              "loss": objectives.loss(t.kind, fig.value, t.value),
+              "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
+              "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records]}
+    (out / "tune.json").write_text(json.dumps(halving.plain(result), indent=2) + "\n")
+    return result
