@@ -20,7 +20,7 @@ from sim.cli import cli
 from sim.config import load_config
 from sim.config.design import Param, _default_range, discover_plan, parse_range
 from sim.config.grid import points
-from sim.play import collapse
+from sim.replay import collapse
 
 OSAKA2 = """\
 game: traders_of_osaka
@@ -210,7 +210,7 @@ def test_sweep_points_over_players_seating_and_strategy_params(tmp_path):
 def test_sweep_keys_are_checked(tmp_path):
     for sweep, message in (("players: [1]", "takes 2-4 players, not 1"),
                            ("strategies.5.name: [random]", "lists 1 strategies"),
-                           ("seating: [circle]", "'rotate' or 'fixed'"),
+                           ("seating: [circle]", "'rotate', 'fixed' or 'permute'"),
                            ("strategies.0.params.x: [1]", "unknown sweep key|no parameter|bad params"),
                            ("colour: [1]", "unknown sweep key 'colour'")):
         res = invoke("validate", write(tmp_path, OSAKA2 + f"sweep:\n  {sweep}\n"))

@@ -17,8 +17,9 @@ from sim import registry
 from sim.api import CHANCE, TERMINAL, SimError, sample_chance
 from sim.config import build_game, load_config
 from sim.games.traders_of_osaka import TradersOfOsaka
-from sim.play import play_game, replay
+from sim.play import play_game
 from sim.registry import games, make_strategy
+from sim.replay import replay
 from sim.runs.fixed import run, setup_of
 from sim.seeding import game_streams
 from strategies.search import SearchStrategy

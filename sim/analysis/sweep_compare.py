@@ -16,25 +16,32 @@ from .stats import holm
 from .tables import load_tables
 
 
-def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> pl.DataFrame:
-    """One row per (point other than the baseline, group, label, metric): the ``compare`` row of
-    that point (B) against the baseline (A), with ``p_adjusted`` and ``significant`` recomputed by
-    Holm over every row of the sweep. Adds ``point``, ``point_label``, ``paired``."""
+def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> tuple[pl.DataFrame, list[str]]:
+    """``(rows, skipped)``: one row per (point other than the baseline, group, label, metric): the
+    ``compare`` row of that point (B) against the baseline (A), with ``p_adjusted`` and
+    ``significant`` recomputed by Holm over every row of the sweep; adds ``point``, ``point_label``,
+    ``paired``. ``skipped``: sentences naming the points that cannot be compared with the baseline
+    (another player count: seats and win rates mean other things)."""
     points = meta["points"]
     base = meta.get("baseline", points[0]["index"])
     folder = {p["index"]: Path(out) / p["folder"] for p in points}
     a = load_tables(folder[base])
-    rows = []
+    rows, skipped = [], []
     for p in points:
         if p["index"] == base:
             continue
-        c = compare_runs(a, load_tables(folder[p["index"]]), confidence)
+        b = load_tables(folder[p["index"]])
+        if int(b.config["players"]) != int(a.config["players"]):
+            skipped.append(f"point {p['label']} ({b.config['players']} players) is not compared with the baseline"
+                           f" ({a.config['players']} players): seats and win rates differ in meaning")
+            continue
+        c = compare_runs(a, b, confidence)
         rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired} for r in c.rows]
     adjusted = holm([r["p_value"] for r in rows])
     for r, p in zip(rows, adjusted, strict=True):
         r["p_adjusted"] = p
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
-    return pl.DataFrame(rows) if rows else pl.DataFrame()
+    return (pl.DataFrame(rows) if rows else pl.DataFrame()), skipped
 
 
 def _fmt(v: float, metric: str) -> str:

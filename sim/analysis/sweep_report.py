@@ -39,7 +39,10 @@ def _cell(v, lo, hi, scale):
 
 def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list) -> None:
     """The paired comparisons of every point with the baseline point (``sweep_compare``)."""
-    cmp = sweep_compare.baseline_comparisons(out, meta, conf)
+    cmp, skipped = sweep_compare.baseline_comparisons(out, meta, conf)
+    if skipped:
+        md += ["", "## Against the baseline", ""] + [f"- {x}" for x in skipped]
+        body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in skipped] + ["</ul>"]
     if not cmp.height:
         return
     base = next(p["label"] for p in meta["points"] if p["index"] == meta.get("baseline", meta["points"][0]["index"]))

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .. import play
+from .. import replay as replay_log
 from ..analysis.pick import FIND_KINDS, find_game
 from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import rebuild_sweep_report
@@ -147,8 +148,8 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
     game = check_same_rules(rc, Path(run_dir), "replayed")
-    lines, result = play.replay(setup_of(rc), game, game_index)
-    for line in (lines if full else play.collapse(lines)):
+    lines, result = replay_log.replay(setup_of(rc), game, game_index)
+    for line in (lines if full else replay_log.collapse(lines)):
         click.echo(line)
     if result is not None:
         s = result.state

@@ -174,8 +174,10 @@ def _seats(rc: RunConfig, values: dict[str, Any]) -> dict[str, Any]:
     if len(specs) > players:
         raise SimError(f"{players} players but the config lists {len(specs)} strategies; list at most {players}"
                        " (they are repeated in order to fill the seats)")
-    if seating not in ("rotate", "fixed"):
-        raise SimError(f"seating is 'rotate' or 'fixed', not {seating!r}")
+    if seating not in ("rotate", "fixed", "permute"):
+        raise SimError(f"seating is 'rotate', 'fixed' or 'permute', not {seating!r}")
+    if seating == "permute" and players > 6:
+        raise SimError(f"seating: permute supports at most 6 seats (got {players}); use seating: rotate")
     if any(k.startswith("strategies.") for k in values):
         for spec in specs:
             make_strategy(spec.name, spec.params, rc.game)

@@ -1,0 +1,114 @@
+"""Replaying one game of a run from its seed as a readable log: a header per round and turn,
+repeated identical lines collapsed (``sim replay``)."""
+
+from __future__ import annotations
+
+import copy
+import traceback
+from typing import Any
+
+from .api import CHANCE
+from .play import GameResult, _Guard, play_game
+from .registry import add_module_folder, make_strategy
+from .setup import Setup, seat_labels, streams
+
+
+class _Headers:
+    """Header lines of a replay: ``=== round N ===`` and ``--- turn N: seat k (label) ---`` when the
+    game's ``summary(state)`` counts ``rounds``/``turns`` (numbered from 1), else a header whenever
+    another seat starts deciding; none when the game's ``narrate`` writes its own."""
+
+    def __init__(self, game: Any, labels: list[str]):
+        self.summary, self.labels = getattr(game, "summary", None), labels
+        self.last: tuple | None = None
+        self.offset: tuple | None = None
+        self.seat = -1
+        self.off = False  # the game narrates its own headers
+
+    def counts(self, state: Any) -> tuple | None:
+        if self.summary is None:
+            return None
+        try:
+            d = self.summary(state)
+        except Exception:  # a summary meant for finished games: fall back to seat changes
+            self.summary = None
+            return None
+        if "rounds" not in d and "turns" not in d:
+            self.summary = None
+            return None
+        return (d.get("rounds"), d.get("turns"))
+
+    def __call__(self, state: Any, seat: int) -> list[str]:
+        now, out = self.counts(state), []
+        who = f"seat {seat} ({self.labels[seat]})"
+        if now is None:
+            if seat != self.seat:
+                out.append(f"--- {who} ---")
+        elif now != self.last:
+            if self.offset is None:  # counters that start at 0 are shown from 1
+                self.offset = tuple(1 if v == 0 else 0 for v in now)
+            (r, t), (dr, dt) = now, self.offset
+            if r is not None and (self.last is None or r != self.last[0]):
+                out.append(f"=== round {int(r) + dr} ===")
+            if t is not None and (self.last is None or t != self.last[1]):
+                out.append(f"--- turn {int(t) + dt}: {who} ---")
+            elif t is None and seat != self.seat:
+                out.append(f"--- {who} ---")
+            self.last = now
+        elif seat != self.seat and now[1] is None:
+            out.append(f"--- {who} ---")
+        self.seat = seat
+        return out
+
+
+def collapse(lines: list[str]) -> list[str]:
+    """Runs of identical consecutive lines as one line ending ``(x N)``."""
+    out: list[str] = []
+    count = 0
+    for i, line in enumerate(lines):
+        count += 1
+        if i + 1 < len(lines) and lines[i + 1] == line:
+            continue
+        out.append(line if count == 1 else f"{line}  (x{count})")
+        count = 0
+    return out
+
+
+def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameResult | None]:
+    """Replay one game of a run from its seed: ``(log lines, result)``; ``result`` is None when
+    the game failed (the error and traceback end the log). Lines include a header per round/turn
+    (``_Headers``); ``collapse`` shortens repeated lines for printing."""
+    add_module_folder(setup.module_folder)
+    describe = getattr(game, "describe", None)
+    chance, seat_rngs = streams(setup, game_index)
+    order = seat_labels(setup, game_index)
+    seated = [_Guard(make_strategy(*setup.strategies[k], setup.game, game=game, plugins=setup.plugins), seat)
+              for seat, k in enumerate(order)]
+    lines = [f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order)]
+    narrate = getattr(game, "narrate", None)  # optional: what an action set off (payments, ...)
+    state = game.new_initial_state()
+    before = [copy.deepcopy(state)]
+
+    heading = _Headers(game, [setup.labels[k] for k in order])
+
+    def log(player: int, action: Any) -> None:
+        if narrate is not None:
+            told = narrate(before[0], state)
+            heading.off = heading.off or any(t.startswith(("--- turn", "=== round")) for t in told)  # its own headers
+            lines.extend(told)
+            before[0] = copy.deepcopy(state)
+        if player != CHANCE and not heading.off:
+            lines.extend(heading(state, player))
+        who = "chance" if player == CHANCE else f"seat {player}"
+        lines.append(describe(state, action) if describe else f"{who}: {action!r}")
+
+    result = None
+    try:
+        result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions,
+                           on_decision=log, state=state)
+        if narrate is not None:
+            lines.extend(narrate(before[0], state))
+    except (Exception, SystemExit) as exc:
+        lines.append(f"ERROR: {type(exc).__name__}: {exc}")
+        lines.append(traceback.format_exc())
+    return lines, result
