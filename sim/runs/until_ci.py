@@ -74,6 +74,8 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
         raise SimError(f"--until-ci takes a half-width between 0 and 0.5 (0.01 means ±1 point), got {width}")
     if max_games < rc.games:
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
+    k = deal_size(fixed.setup_of(rc))  # the first batch too ends on a whole deal (seating: permute)
+    rc = rc.model_copy(update={"games": min(max_games, -(-rc.games // k) * k)})
     build_game(rc)
     store.prepare_output(out, force, rc.source)
     with store.locked(out, keep_lock):
