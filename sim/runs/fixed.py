@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-from tqdm import tqdm
-
 from .. import store
 from ..api import SimError
 from ..config import RunConfig, build_game, dump_resolved, load_run_config
@@ -58,14 +55,17 @@ class FailFast(SimError):
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
     """Chunk results as they finish: in-process for one local job, else through joblib."""
+    if backend != "dask" and jobs == 1:  # in-process: joblib is not even imported (start-up)
+        for a, b in ranges:
+            yield play_range(setup_json, a, b)
+        return
+    from joblib import Parallel, delayed
+
     calls = (delayed(play_range)(setup_json, a, b) for a, b in ranges)
     if backend == "dask":
         from .cluster import dask_results
 
         yield from dask_results(calls, scheduler)
-    elif jobs == 1:
-        for a, b in ranges:
-            yield play_range(setup_json, a, b)
     else:  # never more workers than chunks or than this machine can start
         n = max(1, min(jobs, len(ranges), 4 * (os.cpu_count() or 1)))
         yield from Parallel(n_jobs=n, return_as="generator_unordered")(calls)
@@ -81,6 +81,8 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     total = sum(b - a for a, b in ranges)
     t0 = time.perf_counter()
     failed = truncated = 0
+    from tqdm import tqdm
+
     bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
     try:
         for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):
