@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, sample_chance
+from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
 from .registry import add_module_folder, build_game, make_strategy
 from .seeding import game_streams
 
@@ -65,7 +65,8 @@ def play_game(
     legal_actions, observe = game.legal_actions, game.observe
     stalled = getattr(game, "stalled", None)
     fast = getattr(game, "sample_chance", None)
-    chance = (lambda s: fast(s, chance_rng)) if fast else (lambda s: sample_chance(game, s, chance_rng))
+    lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
+    chooses = [s.choose for s in strategies]
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     n = 0
@@ -76,17 +77,20 @@ def play_game(
             chance_cap -= 1
             if chance_cap < 0:
                 return GameResult(state, n, True, log)
-            action = chance(state)
+            action = fast(state, chance_rng) if fast is not None else sample_chance(game, state, chance_rng)
         elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
             return GameResult(state, n, bool(stalled is not None and stalled(state)), log)
         else:
             if n >= max_decisions:
                 return GameResult(state, n, True, log)
             legal = legal_actions(state)
-            action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
-            # identity first: strategies usually return one of the offered objects, and
-            # comparing dataclasses field by field is slow on long lists
-            if not any(a is action for a in legal) and action not in legal:
+            obs = observe(state, p)
+            action = chooses[p](obs, legal, seat_rngs[p])
+            if lazy:
+                close_view(obs)
+            # identity first (at C speed): strategies usually return one of the offered objects,
+            # and comparing dataclasses field by field is slow on long lists
+            if id(action) not in map(id, legal) and action not in legal:
                 who = type(getattr(strategies[p], "inner", strategies[p])).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
