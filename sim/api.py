@@ -211,7 +211,9 @@ class lazy:  # noqa: N801  (a decorator, lower case like ``property``)
 
     ``fn(view, source)`` gets the view (for ``view.seat`` and other fields) and the source the
     engine opened the view over (the state, or a snapshot of it); it must return plain immutable
-    values (ints, tuples, frozensets) that hold only what ``view.seat`` may know.
+    values (ints, tuples, frozensets) that hold only what ``view.seat`` may know. Like
+    ``functools.cached_property``, the value is stored in the view's ``__dict__``, so every later
+    read is a plain attribute read.
     """
 
     __slots__ = ("fn", "name")
@@ -225,17 +227,12 @@ class lazy:  # noqa: N801  (a decorator, lower case like ``property``)
     def __get__(self, view, owner=None):
         if view is None:
             return self
-        cache = view._cache
-        try:
-            return cache[self.name]
-        except KeyError:
-            pass
         got = _SOURCES.get(id(view))
         if got is None:
             raise StaleObservationError(
                 f"{type(view).__name__}.{self.name} was first read after its decision; read what you keep "
                 "during choose() (or call materialize() then)")
-        value = cache[self.name] = self.fn(view, got[0])
+        value = view.__dict__[self.name] = self.fn(view, got[0])
         return value
 
 
@@ -244,27 +241,30 @@ class LazyObservation:
 
     An engine subclasses it, declares eager fields as plain keyword arguments and derived fields
     with ``@lazy``, and returns ``View(state, seat, prompt=..., ...)`` from ``observe``. The view holds
-    no reference to ``state``: the source lives in a private table of this module, keyed by the
+    no reference to ``state``: the source sits in a private table of this module, keyed by the
     view's id, until the game loop closes the view after the decision (``close_view``; engines
     that hand out lazy views set ``lazy_observations = True`` so ``play_game`` does so) or the view
     is garbage-collected. A field first read after that raises ``StaleObservationError``, so a
-    view kept across decisions can never show a later state.
+    view kept across decisions can never show a later state. The view's ``__dict__`` holds only
+    the fields computed so far (public values).
 
-    ``materialize()`` computes every field (a dict); equality, ``repr`` and pickling go through it,
-    so the no-leak tests that compare observations work unchanged.
+    ``materialize()`` computes every field (a dict); equality, ``hash``, ``repr`` and pickling go
+    through it, so the no-leak tests that compare observations work unchanged.
     """
 
-    __slots__ = ("seat", "_cache")
-
     def __init__(self, source: Any, seat: int, **eager: Any):
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "_cache", eager)
+        d = self.__dict__
+        d["seat"] = seat
+        d.update(eager)
         _SOURCES[id(self)] = (source, seat)
 
     def __del__(self) -> None:
         _SOURCES.pop(id(self), None)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
     @classmethod
@@ -277,17 +277,16 @@ class LazyObservation:
 
     def materialize(self) -> dict[str, Any]:
         """Every field (eager and lazy) as a dict; ``StaleObservationError`` if a lazy one can no longer be computed."""
+        d = self.__dict__
         for name in self.field_names():
-            getattr(self, name)
-        return {"seat": self.seat, **self._cache}
+            if name not in d:
+                getattr(self, name)
+        return dict(d)
 
-    def __getattr__(self, name: str) -> Any:  # only reached for names that are neither slots nor lazy fields
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return self._cache[name]
-        except KeyError:
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}") from None
+    def snapshot(self) -> LazyObservation:
+        """A detached copy of the same class with every field computed: what a strategy or test
+        keeps beyond the decision (``keep``)."""
+        return _restore(type(self), self.materialize())
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.materialize() == other.materialize()
@@ -305,9 +304,14 @@ class LazyObservation:
 def _restore(cls: type, fields: dict) -> LazyObservation:
     """Unpickle a view: every field is already computed; no source is attached."""
     view = object.__new__(cls)
-    object.__setattr__(view, "seat", fields.pop("seat"))
-    object.__setattr__(view, "_cache", fields)
+    view.__dict__.update(fields)
     return view
+
+
+def keep(obs: Any) -> Any:
+    """An observation that stays readable after its decision: a ``LazyObservation``'s
+    ``snapshot()``, any other observation itself (frozen already)."""
+    return obs.snapshot() if isinstance(obs, LazyObservation) else obs
 
 
 def close_view(obs: Any) -> None:

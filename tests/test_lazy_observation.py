@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from sim.api import CHANCE, TERMINAL, LazyObservation, StaleObservationError, close_view, lazy
+from sim.api import CHANCE, TERMINAL, LazyObservation, StaleObservationError, close_view, keep, lazy
 from sim.play import play_game
 
 
@@ -34,8 +34,6 @@ CALLS: list[str] = []
 
 
 class _View(LazyObservation):
-    __slots__ = ()
-
     @lazy
     def hand(self, s: _State) -> tuple[int, ...]:
         CALLS.append("hand")
@@ -167,3 +165,14 @@ def test_the_game_loop_closes_each_view_after_its_decision():
     assert r.n_decisions == 3  # three draws empty the deck of three cards
     with pytest.raises(StaleObservationError):
         kept[0].hand  # noqa: B018  (never read during its decision: can no longer be)
+
+
+def test_keep_gives_a_detached_copy_readable_after_the_decision():
+    state = _State()
+    v = _View(state, 1, prompt="p")
+    k = keep(v)
+    close_view(v)
+    state.hands[1].cards.clear()  # later changes do not reach the copy
+    assert type(k) is _View
+    assert k.hand == (7, 1) and k.hand_sizes == (2, 2) and k.prompt == "p"
+    assert keep(("a", "frozen", "tuple")) == ("a", "frozen", "tuple")
