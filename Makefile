@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=  # extra pytest options, e.g. PYTEST_ARGS="--junitxml=reports/junit.xml"
 
-.PHONY: install demo test test-fast test-slow lint bench fuzz clean
+.PHONY: install demo test test-fast test-slow lint bench bench-fast bench-cli fuzz clean
 
 $(BIN)/sim: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -32,8 +32,21 @@ test-slow: install
 lint: install
 	$(BIN)/ruff check sim strategies tests
 
-# one core, random strategies, every game at its largest player count
+# benchmark suite (benchmarks/, pytest-benchmark; never part of `make test`): every engine with random
+# players and every configs/<game>/baseline.yaml; each run is saved in benchmarks/results and compared
+# with the committed baseline (0001_baseline.json): a regression shows as a ratio, never as a failure
+BENCH := $(BIN)/python -m pytest benchmarks -p no:cacheprovider -p no:xdist --benchmark-storage=benchmarks/results \
+	--benchmark-autosave --benchmark-compare=0001 --benchmark-timer=time.process_time --benchmark-columns=min,median,rounds \
+	--benchmark-sort=name --benchmark-group-by=func
 bench: install
+	nice -n 10 $(BENCH)
+
+# the fast part (random players only), as CI runs it
+bench-fast: install
+	nice -n 10 $(BENCH) -m "not baseline"
+
+# the same figures through the CLI: one core, random strategies, every game at its largest player count
+bench-cli: install
 	for g in $$($(BIN)/sim list games | cut -d' ' -f1); do $(BIN)/sim bench $$g --games 1000; done
 
 # nightly: 100,000 random games per engine with invariant checks; failing seeds in reports/fuzz/

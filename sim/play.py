@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, sample_chance
+from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
@@ -77,7 +77,8 @@ def play_game(
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
     fast = getattr(game, "sample_chance", None)
-    chance = (lambda s: fast(s, chance_rng)) if fast else (lambda s: sample_chance(game, s, chance_rng))
+    lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
+    chooses = [s.choose for s in strategies]
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     n = 0
@@ -88,7 +89,7 @@ def play_game(
             chance_cap -= 1
             if chance_cap < 0:
                 return GameResult(state, n, True, log, "decision_cap")
-            action = chance(state)
+            action = fast(state, chance_rng) if fast is not None else sample_chance(game, state, chance_rng)
         elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
             reason = _end_reason(game, state)
             return GameResult(state, n, reason != "finished", log, reason)
@@ -96,10 +97,13 @@ def play_game(
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
-            action = strategies[p].choose(observe(state, p), legal, seat_rngs[p])
-            # identity first: strategies usually return one of the offered objects, and
-            # comparing dataclasses field by field is slow on long lists
-            if not any(a is action for a in legal) and action not in legal:
+            obs = observe(state, p)
+            action = chooses[p](obs, legal, seat_rngs[p])
+            if lazy:
+                close_view(obs)
+            # identity first (at C speed): strategies usually return one of the offered objects,
+            # and comparing dataclasses field by field is slow on long lists
+            if id(action) not in map(id, legal) and action not in legal:
                 who = type(getattr(strategies[p], "inner", strategies[p])).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1

@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sim.api import CHANCE, TERMINAL, ParamsError, SimError, sample_chance
+from sim.api import CHANCE, TERMINAL, ParamsError, SimError, close_view, sample_chance
 from strategies.common import RandomStrategy, ScriptedStrategy
 
 
@@ -233,7 +233,9 @@ class SearchStrategy(ScriptedStrategy):
             if node is root:
                 acts = legal
             elif portfolio:
-                acts = self._candidates(game.observe(state, p), legal_actions(state), rng)
+                obs = game.observe(state, p)
+                acts = self._candidates(obs, legal_actions(state), rng)
+                close_view(obs)
             else:
                 acts = legal_actions(state)
             kids = node.children
@@ -290,7 +292,13 @@ class SearchStrategy(ScriptedStrategy):
             if depth >= cap:
                 return self.rewards(self._cap_scores(state), None)
             acts = legal_actions(state)
-            apply(state, acts[int(rng.random() * len(acts))] if fast else choose(observe(state, p), acts, rng))
+            if fast:
+                apply(state, acts[int(rng.random() * len(acts))])
+            else:
+                obs = observe(state, p)
+                a = choose(obs, acts, rng)
+                close_view(obs)  # a lazy view kept by the rollout strategy never shows a later state
+                apply(state, a)
             depth += 1
 
     @staticmethod

@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from sim.api import CHANCE, play_game
+from sim.api import CHANCE, keep
 from sim.games.forwarder_of_xanadu.actions import (
     FULFIL,
     SKILL,
@@ -23,6 +23,7 @@ from sim.games.forwarder_of_xanadu.actions import (
 )
 from sim.games.forwarder_of_xanadu.engine import ACT, PRE, ForwarderOfXanadu
 from sim.games.forwarder_of_xanadu.rules import Options
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.forwarder_of_xanadu import STRATEGIES
@@ -37,7 +38,7 @@ class Spy:
         self.inner, self.seen = inner, seen
 
     def choose(self, obs, legal, rng):
-        self.seen.append((obs, tuple(legal)))
+        self.seen.append((keep(obs), tuple(legal)))  # views close after their decision
         return self.inner.choose(obs, legal, rng)
 
 

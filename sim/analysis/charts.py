@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
+import polars as pl
 
-matplotlib.use("Agg")
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+
+def Figure(*args, **kwargs):  # noqa: N802  (stands for matplotlib's class)
+    """A ``matplotlib.figure.Figure`` (Agg backend), matplotlib imported on the first chart drawn:
+    commands that draw nothing (``sim --help``, ``validate``, ``bench``) never load it (issue 20 item 8)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure as _Figure
+
+    return _Figure(*args, **kwargs)
 
 
 def _err(value, low, high) -> list:

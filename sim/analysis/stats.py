@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 # spawn-key prefix for the analysis streams: far from any game index (game streams use (game_index,))
 BOOT_KEY = 2**31 - 7
@@ -34,6 +33,8 @@ def wilson(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """
     if n <= 0:
         return (math.nan, math.nan)
+    from scipy import stats  # imported on first use: start-up stays fast (issue 20 item 8)
+
     ci = stats.binomtest(int(wins), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
     return (float(ci.low), float(ci.high))
 
@@ -42,6 +43,8 @@ def binom_p(wins: int, n: int, expected: float) -> float:
     """Two-sided exact binomial test p-value of ``wins``/``n`` against proportion ``expected``."""
     if n <= 0 or not 0 < expected < 1:
         return math.nan
+    from scipy import stats
+
     return float(stats.binomtest(int(wins), int(n), expected).pvalue)
 
 
@@ -122,6 +125,8 @@ def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n
 
     def stat(idx, axis=-1):
         return statistic(_game_weights(idx, n), per_game)
+
+    from scipy import stats
 
     res = stats.bootstrap((np.arange(n),), stat, vectorized=True, n_resamples=n_resamples,
                           batch=max(1, min(n_resamples, 4_000_000 // n)), method="percentile",

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .stats import (
     analysis_rng,
@@ -63,6 +62,8 @@ def seat_chi_square(players: pl.DataFrame) -> tuple[float, float]:
     t = players.group_by("seat").agg(won=pl.col("won").sum(), lost=(~pl.col("won")).sum()).sort("seat")
     if t.height < 2 or t["won"].sum() == 0 or t["lost"].sum() == 0:
         return (math.nan, math.nan)
+    from scipy import stats  # imported on first use (start-up)
+
     res = stats.chi2_contingency([t["won"].to_list(), t["lost"].to_list()])
     return (float(res.statistic), float(res.pvalue))
 

@@ -48,11 +48,13 @@ def check_columns(run_dir: Path) -> None:
 
 @dataclass
 class RunTables:
-    """The tables of a run folder (``errors`` may be empty)."""
+    """The tables of a run folder (``errors`` may be empty). ``metrics`` (long: one row per game,
+    seat and metric, the largest table) is a lazy scan, read only by what collects it: the report's
+    figures come from the per-seat metric columns of ``players`` (issue 20 item 5: memory)."""
 
     games: pl.DataFrame
     players: pl.DataFrame
-    metrics: pl.DataFrame
+    metrics: pl.LazyFrame
     errors: pl.DataFrame
     config: dict
     manifest: dict
@@ -84,7 +86,11 @@ def load_tables(run_dir: Path) -> RunTables:
     def read(name: str) -> pl.DataFrame:
         return store.read_table(run_dir, name)
 
-    return RunTables(read("games"), read("players"), read("metrics"), read("errors"), config,
+    def scan(name: str) -> pl.LazyFrame:
+        p = run_dir / f"{name}.parquet"
+        return pl.scan_parquet(p) if p.is_file() else pl.LazyFrame()
+
+    return RunTables(read("games"), read("players"), scan("metrics"), read("errors"), config,
                      read_json(run_dir / "manifest.json"), read("components"),
                      read_json(run_dir / "stopping.json", missing_ok=True), run_dir)
 

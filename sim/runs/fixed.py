@@ -17,16 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from joblib import delayed
-from tqdm import tqdm
-
 from .. import integrity, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..data import quote, read_json
 from ..play import Setup, play_range
 from ..registry import plugin_hashes
-from .workers import local_results
 
 
 def setup_of(rc: RunConfig) -> Setup:
@@ -62,15 +58,20 @@ class FailFast(SimError):
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
     """Chunk results as they finish: in-process for one local job, else through joblib."""
+    if backend != "dask" and jobs == 1:  # in-process: joblib is not even imported (start-up)
+        for a, b in ranges:
+            yield play_range(setup_json, a, b)
+        return
+    from joblib import delayed
+
     calls = (delayed(play_range)(setup_json, a, b) for a, b in ranges)
     if backend == "dask":
         from .cluster import dask_results
 
         yield from dask_results(calls, scheduler)
-    elif jobs == 1:
-        for a, b in ranges:
-            yield play_range(setup_json, a, b)
     else:  # worker processes; a dying worker fails only its games (``workers``)
+        from .workers import local_results
+
         yield from local_results(setup_json, ranges, jobs)
 
 
@@ -88,6 +89,8 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     failed = truncated = 0
     own = bar is None
     if own:
+        from tqdm import tqdm
+
         bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
     try:
         for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):

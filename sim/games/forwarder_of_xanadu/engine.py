@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, OptionError, bound_option
 
@@ -64,7 +63,7 @@ from .actions import (
     UseDisposable,
     UseSkill,
 )
-from .observation import Observation, OrderCard, SkillCard, Tables
+from .observation import Observation, ObservationFields, OrderCard, SkillCard, Tables
 from .rules import ForwarderData, Options, load_data
 
 # phases
@@ -149,12 +148,9 @@ _SCALAR = frozenset(f.name for f in fields(State) if f.type in ("int", int))
 # (name, depth) of every public field: 0 scalar, 1 list, 2 list of lists
 PUBLIC_DEPTH = tuple((f, 0 if f in _SCALAR else 2 if f in NESTED else 1) for f in PUBLIC)
 # the Observation holds them scalars first, then lists, then nested lists (fast to build)
-_OBS_PUBLIC = [f.name for f in fields(Observation)][4:4 + len(PUBLIC)]
+_OBS_PUBLIC = [f.name for f in fields(ObservationFields)][4:4 + len(PUBLIC)]
 _DEPTH = dict(PUBLIC_DEPTH)
 assert sorted(_OBS_PUBLIC) == sorted(PUBLIC) and [_DEPTH[f] for f in _OBS_PUBLIC] == sorted(_DEPTH[f] for f in _OBS_PUBLIC)
-_GET0 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 0])
-_GET1 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 1])
-_GET2 = attrgetter(*[f for f in _OBS_PUBLIC if _DEPTH[f] == 2])
 
 
 def payments(req: tuple[int, int, int], s: int, u: int, p: int) -> tuple[tuple[int, int, int], ...]:
@@ -179,6 +175,7 @@ class ForwarderOfXanadu(EngineBase):
     for 2 players without that option (after the card-count checks, ``OptionError`` too).
     """
 
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
     info = GameInfo("forwarder_of_xanadu", "2", 2, 5, "Forwarder of Xanadu", "seeds/000_9ef0bc5814b384a6.txt")
     Options = Options
     load_data = staticmethod(load_data)
@@ -263,6 +260,7 @@ class ForwarderOfXanadu(EngineBase):
         self._refill = (RefillExclusive(0), RefillExclusive(1))
         self._start = tuple(ChooseStart(i) for i in range(num_players))
         self._moves: dict[tuple, Move] = {}
+        self._move_blocks: dict[tuple, tuple[Move, ...]] = {}  # (src, dst, a, b, c, free) -> its moves
         self._orders_cache: dict[tuple, FulfilOrder] = {}
         self._daily_cache: dict[tuple, FulfilDaily] = {}
         self._pay_cache: dict[tuple, tuple] = {}
@@ -474,7 +472,7 @@ class ForwarderOfXanadu(EngineBase):
         w = s.wh[me]
         carry = self.carry(s, me)
         cap = self.capacity(s, me)
-        moves = self._moves
+        blocks = self._move_blocks
         out = []
         for src in range(NLOC):
             a, b, c = w[3 * src], w[3 * src + 1], w[3 * src + 2]
@@ -484,16 +482,27 @@ class ForwarderOfXanadu(EngineBase):
                 free = carry if dst == 0 else min(carry, cap - w[3 * dst] - w[3 * dst + 1] - w[3 * dst + 2])
                 if free <= 0:
                     continue
-                for x in range(min(a, free) + 1):
-                    for y in range(min(b, free - x) + 1):
-                        for z in range(min(c, free - x - y) + 1):
-                            if x + y + z:
-                                key = (src, dst, x, y, z)
-                                mv = moves.get(key)
-                                if mv is None:
-                                    mv = moves[key] = Move(*key)
-                                out.append(mv)
+                key = (src, dst, min(a, free), min(b, free), min(c, free), free)
+                block = blocks.get(key)
+                if block is None:
+                    block = blocks[key] = self._move_block(*key)
+                out.extend(block)
         return out
+
+    def _move_block(self, src: int, dst: int, a: int, b: int, c: int, free: int) -> tuple[Move, ...]:
+        """Every move of ``x + y + z`` goods (x <= a standard, y <= b superior, z <= c special,
+        1..free in all) from ``src`` to ``dst``, in the canonical order."""
+        moves, out = self._moves, []
+        for x in range(min(a, free) + 1):
+            for y in range(min(b, free - x) + 1):
+                for z in range(min(c, free - x - y) + 1):
+                    if x + y + z:
+                        key = (src, dst, x, y, z)
+                        mv = moves.get(key)
+                        if mv is None:
+                            mv = moves[key] = Move(*key)
+                        out.append(mv)
+        return tuple(out)
 
     def _fulfil_actions(self, s: State, me: int) -> list:
         w = s.wh[me]
@@ -1011,22 +1020,21 @@ class ForwarderOfXanadu(EngineBase):
 
     # ------------------------------------------------------------------ observation & results
     def observe(self, s: State, seat: int) -> Observation:
-        pub = (*_GET0(s), *map(tuple, _GET1(s)), *[tuple(map(tuple, v)) for v in _GET2(s)])
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
+        ph = s.phase
+        prompt = "none" if s.to_draw else PROMPTS.get(ph, "none")
+        return Observation((s, self), seat, num_players=s.n, prompt=prompt, tables=self.tables)
+
+    def known_hands(self, s: State, seat: int) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards everyone knows to be in its hand (all of ``seat``'s own; in the
+        Standard style the company cards the others still hold)."""
         if self.options.style == "standard":
             colour, cc = self._colour, self.company_colours
-            known = tuple(
+            return tuple(
                 tuple(s.hands[i]) if i == seat else
                 tuple(c for c in s.hands[i] if s.company[i] >= 0 and colour[c] == cc[s.company[i]])
                 for i in range(s.n))
-        else:
-            known = tuple(tuple(s.hands[i]) if i == seat else () for i in range(s.n))
-        ph = s.phase
-        prompt = "none" if s.to_draw else PROMPTS.get(ph, "none")
-        return Observation(
-            seat, s.n, prompt, self.tables, *pub,
-            tuple(s.hands[seat]), tuple(s.draft_hands[seat]), tuple(map(len, s.hands)), tuple(map(len, s.draft_hands)),
-            known, (len(s.piles[0]), len(s.piles[1])),
-        )
+        return tuple(tuple(s.hands[i]) if i == seat else () for i in range(s.n))
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs``: unseen skill cards redealt to the other hands and

@@ -15,7 +15,9 @@ Locations: 0 is Hotan Port, 1..9 the layout positions; a warehouse is a flat tup
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+from sim.api import LazyObservation, lazy
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +74,9 @@ class Tables:
 
 
 @dataclass(frozen=True, slots=True)
-class Observation:
-    """A frozen per-seat view. ``prompt``: ``company`` | ``draft`` | ``turn`` (before placing a
+class ObservationFields:
+    """The fields of an ``Observation``, in order, with their types (the declaration ``Observation``
+    is built from; never instantiated by the engine). ``prompt``: ``company`` | ``draft`` | ``turn`` (before placing a
     worker) | ``gain`` | ``action`` | ``refill`` | ``grow`` | ``office`` | ``skill`` | ``swap`` |
     ``replenish`` | ``start`` | ``none``. Seats count from the first start player, clockwise."""
 
@@ -136,3 +139,63 @@ class Observation:
     draft_sizes: tuple[int, ...]
     known_hands: tuple[tuple[int, ...], ...]  # cards publicly known to be in each hand
     pile_sizes: tuple[int, int]
+
+
+def _public(name: str, depth: int) -> lazy:
+    """A public field copied from the state on first access: as is (depth 0), as a tuple (1) or
+    a tuple of tuples (2)."""
+    if depth == 0:
+        def get(view, src):
+            return getattr(src[0], name)
+    elif depth == 1:
+        def get(view, src):
+            return tuple(getattr(src[0], name))
+    else:
+        def get(view, src):
+            return tuple(map(tuple, getattr(src[0], name)))
+    get.__name__ = name
+    return lazy(get)
+
+
+def _depth(annotation: str) -> int:
+    return 0 if annotation in ("int", "str") else 2 if annotation.startswith("tuple[tuple[") else 1
+
+
+class Observation(LazyObservation):
+    """What one seat may know (fields as in ``ObservationFields``), computed on first access
+    (``sim.api.LazyObservation``): a strategy pays only for the fields it reads. ``seat``,
+    ``num_players``, ``prompt`` and ``tables`` are given; the public fields are copied from the
+    state, ``hand``/``draft_hand`` are the seat's own, ``known_hands`` what everyone knows of
+    each hand. Built by the engine as ``Observation((state, game), seat, ...)``."""
+
+    @lazy
+    def hand(self, src) -> tuple[int, ...]:
+        return tuple(src[0].hands[self.seat])
+
+    @lazy
+    def draft_hand(self, src) -> tuple[int, ...]:
+        return tuple(src[0].draft_hands[self.seat])
+
+    @lazy
+    def hand_sizes(self, src) -> tuple[int, ...]:
+        return tuple(map(len, src[0].hands))
+
+    @lazy
+    def draft_sizes(self, src) -> tuple[int, ...]:
+        return tuple(map(len, src[0].draft_hands))
+
+    @lazy
+    def known_hands(self, src) -> tuple[tuple[int, ...], ...]:
+        return src[1].known_hands(src[0], self.seat)
+
+    @lazy
+    def pile_sizes(self, src) -> tuple[int, int]:
+        s = src[0]
+        return (len(s.piles[0]), len(s.piles[1]))
+
+
+_PRIVATE = frozenset(Observation.field_names())
+for _f in fields(ObservationFields)[4:]:
+    if _f.name not in _PRIVATE:
+        setattr(Observation, _f.name, _public(_f.name, _depth(_f.type)))
+        getattr(Observation, _f.name).__set_name__(Observation, _f.name)

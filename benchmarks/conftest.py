@@ -1,0 +1,13 @@
+"""The benchmark suite (``make bench``; not part of ``make test``): pytest-benchmark timings of every
+engine with random players and of every shipped ``configs/<game>/baseline.yaml``.
+
+Marker ``baseline``: the scripted-plan configs (slower); CI runs ``-m "not baseline"``.
+No benchmark asserts a time: a regression shows as a ratio against the stored baseline
+(``benchmarks/results/*/0001_baseline.json``, ``--benchmark-compare=0001``).
+"""
+
+from __future__ import annotations
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "baseline: a shipped baseline config with scripted plans (slower)")
