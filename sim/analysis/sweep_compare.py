@@ -56,9 +56,9 @@ def table(cmp: pl.DataFrame, confidence: float) -> pl.DataFrame:
     return pl.DataFrame([{
         "point": r["point_label"], "group": r["group"], "label": r["label"],
         "figure": "win rate (points)" if r["metric"] == "win_rate" else "mean score",
-        f"point − baseline ({lev} CI)": f"{_fmt(r['diff'], r['metric'])} ({_fmt(r['ci_low'], r['metric'])} to "
-                                         f"{_fmt(r['ci_high'], r['metric'])})",
-        "test": r["test"], "p (Holm)": p_text(r["p_adjusted"]), "significant": "yes" if r["significant"] else "no"}
+        f"point − baseline ({lev} CI, unadjusted)": f"{_fmt(r['diff'], r['metric'])} ({_fmt(r['ci_low'], r['metric'])}"
+                                                     f" to {_fmt(r['ci_high'], r['metric'])})",
+        "test": r["test"], "p": p_text(r["p_value"]), "p (Holm)": p_text(r["p_adjusted"]), "significant": "yes" if r["significant"] else "no"}
         for r in cmp.iter_rows(named=True)])
 
 

@@ -53,7 +53,7 @@ def compare(run_a, run_b, json_file, out, confidence) -> None:
     tab = compare_report.table(result)
     if tab.height:
         click.echo("")
-        keys = ["group", "label", "figure", "A", "B", tab.columns[5], "p (Holm)", "significant"]
+        keys = ["group", "label", "figure", "A", "B", tab.columns[5], "p", "p (Holm)", "significant"]
         widths = [max(len(k), *(len(str(v)) for v in tab[k])) for k in keys]
         click.echo("  ".join(k.ljust(w) for k, w in zip(keys, widths, strict=True)))
         for row in tab.select(keys).iter_rows():

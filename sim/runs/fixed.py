@@ -100,7 +100,8 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
             bar.update(stop - start)
             if fail_fast and tables["errors"].height:
                 e = tables["errors"].row(0, named=True)
-                raise FailFast(f"--fail-fast: game {e['game_index']} failed ({e['exception']}: {e['message']});"
+                what = e["message"] if e["message"].startswith(f"{e['exception']}:") else f"{e['exception']}: {e['message']}"
+                raise FailFast(f"--fail-fast: game {e['game_index']} failed ({what});"
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
     finally:
         if own:
