@@ -23,6 +23,7 @@ def test_random_playouts_keep_the_protocol(name, players, build):
     assert isinstance(game, Game)
     for seed in SEEDS:
         def check(s, p):
+            game.check_invariants(s)  # conservation laws after every action (every engine has them)
             if p == CHANCE:
                 outcomes = game.chance_outcomes(s)
                 assert outcomes
@@ -37,7 +38,9 @@ def test_random_playouts_keep_the_protocol(name, players, build):
         scores = game.scores(s)
         assert len(scores) == players
         winners = game.winners(s)
-        assert winners and winners <= set(range(players))
+        assert winners <= set(range(players))
+        if game.end_reason(s) == "finished":  # a stalled game may have no winner (the tables record none)
+            assert winners
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -132,3 +135,13 @@ def test_jobs_1_and_2_give_identical_tables_for_every_game(name, tmp_path):
         tables.append({t: pl.read_parquet(tmp_path / f"j{jobs}" / f"{t}.parquet") for t in ("games", "players", "metrics")})
     for t in ("games", "players", "metrics"):
         assert tables[0][t].equals(tables[1][t]), t
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_engine_checks_its_invariants_and_says_why_a_game_ended(name, build):
+    """Issue 16: every engine has ``check_invariants``; issue 18: every engine reports ``end_reason``."""
+    game = build(name, games()[name].info.max_players)
+    assert callable(getattr(game, "check_invariants", None)) and callable(getattr(game, "end_reason", None))
+    s, _, ended = random_walk(game, 1)
+    if ended:
+        assert game.end_reason(s) in ("finished", "stalled", "round_cap")

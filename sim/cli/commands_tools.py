@@ -154,8 +154,10 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
     if result is not None:
         s = result.state
         scores = [int(x) if float(x).is_integer() else x for x in game.scores(s)]
-        click.echo(f"scores: {scores}; winners: {sorted(game.winners(s))}; "
-                   f"decisions: {result.n_decisions}; truncated: {result.truncated}")
+        # as in the tables: a game cut short (stalled, a cap) has no winner
+        winners = sorted(game.winners(s)) if not result.truncated else []
+        click.echo(f"scores: {scores}; winners: {winners}; decisions: {result.n_decisions}; "
+                   f"ended: {result.end_reason}")
 
 
 @cli.command()
