@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from sim.api import play_game
 from sim.games.alpenzian import Alpenzian
 from sim.games.alpenzian.actions import FACE_ICONS, RAIL, SHEEP, SOLID
 from sim.games.alpenzian.rules import Options
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.alpenzian import STRATEGIES

@@ -37,6 +37,7 @@ players: 3
 games: {games}
 seed: 5
 chunk_size: {chunk}
+seating: rotate
 strategies:
   - {{name: osaka.trader}}
   - {{name: {second}}}

@@ -24,10 +24,11 @@ from test_taiwan_formosa import (
     to_action_phase,
 )
 
-from sim.api import CHANCE, TERMINAL, play_game, sample_chance
+from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.games.taiwan_formosa import GAME
 from sim.games.taiwan_formosa.actions import USE_TEMPLE, BuyBuilding, BuyLandmark, Charity, Exchange, Give
 from sim.games.taiwan_formosa.engine import END
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 

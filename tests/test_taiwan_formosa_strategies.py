@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from sim.api import CHANCE, TERMINAL, play_game, sample_chance
+from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.games.taiwan_formosa import GAME
 from sim.games.taiwan_formosa.actions import BuyBuilding, BuyLandmark
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.taiwan_formosa import STRATEGIES

@@ -11,7 +11,7 @@ import copy
 import pytest
 from test_traders_of_osaka import ANORI, BLUE, EDO, GREEN, OSAKA, RED, WAVES1, WAVES2, YELLOW, Table
 
-from sim.api import CHANCE, TERMINAL, play_game, sample_chance
+from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.games.traders_of_osaka.actions import (
     BUY,
     END_INSURANCE,
@@ -23,6 +23,7 @@ from sim.games.traders_of_osaka.actions import (
 )
 from sim.games.traders_of_osaka.engine import TOKENS, TradersOfOsaka
 from sim.games.traders_of_osaka.rules import Options
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from sim.api import TERMINAL, play_game
+from sim.api import TERMINAL
 from sim.games.xanadu import GAME
 from sim.games.xanadu.actions import DrawCards
 from sim.games.xanadu.engine import CHOOSE_DRAW
+from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.xanadu import STRATEGIES

@@ -234,8 +234,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if junit:
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
-        if config:  # the checks of CONFIG, only on a run of the same config and experiment
-            check_run.same_config(out_dir, config)
+        if config:  # the checks of CONFIG, only on a run of the same experiment (game, seed, size, seats, ...)
             given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
             check_run.same_experiment(given, out_dir, config)
         checks = (given if config else load_run_config(out_dir)).checks
