@@ -31,6 +31,7 @@ TABLES = ("games", "players", "metrics", "components", "errors")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
              "report.md", "report.html"} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
+SKILL_FILES = {"chunks", "skill.json", "skill.md"}  # and table-NNN run folders (``sim skill``)
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> None:
@@ -95,6 +96,9 @@ def _foreign(out: Path, kind: str) -> list[str]:
     if kind == "sweep":
         return sorted(p.name for p in out.iterdir()
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
+    if kind == "skill":
+        return sorted(p.name for p in out.iterdir()
+                      if p.name not in SKILL_FILES and not re.fullmatch(r"table-\d{3,}", p.name))
     return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
 
 

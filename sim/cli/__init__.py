@@ -3,14 +3,14 @@
 Exit status: 0 success, 1 a check failed (``sim check``), 2 bad input (config, data,
 paths): the message names the file, line and key, and no traceback is printed.
 Commands live in ``commands_play`` (run, check, sweep) and ``commands_tools`` (report,
-validate, list, replay, bench); shared options and helpers in ``options``.
+validate, list, replay, bench) and ``commands_skill`` (skill); shared options and helpers in ``options``.
 """
 
 from __future__ import annotations
 
 import sys
 
-from . import commands_play, commands_tools  # noqa: E402, F401  (they register their commands on ``cli``)
+from . import commands_play, commands_skill, commands_tools  # noqa: E402, F401  (they register their commands on ``cli``)
 from .group import cli
 
 
