@@ -82,3 +82,28 @@ def same_distribution_p(a: Counter, b: Counter) -> float:
     if len(keys) < 2:
         return 1.0
     return float(stats.chi2_contingency([[a[k] for k in keys], [b[k] for k in keys]]).pvalue)
+
+
+# ------------------------------------------------------------------ strategies that must fail the checks
+class SeatBiased:
+    """Plays first-listed as seat 0 and at random otherwise: the seat-label check must catch it."""
+
+    def choose(self, obs, legal, rng):
+        return legal[0] if obs.seat == 0 else legal[int(rng.random() * len(legal))]
+
+
+class Knob:
+    """``live`` picks the action's index (capped), ``dead`` does nothing: the parameter check must
+    find the one and not the other."""
+
+    from pydantic import BaseModel as _Base
+
+    class Params(_Base):
+        live: int = 0
+        dead: bool = False
+
+    def __init__(self, **params):
+        self.p = self.Params(**params)
+
+    def choose(self, obs, legal, rng):
+        return legal[min(self.p.live, len(legal) - 1)]

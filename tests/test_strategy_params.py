@@ -180,3 +180,8 @@ def test_flips_follow_the_field_types_and_bounds():
     assert flips("g", "s", "w", f["w"], 0.0) == [-4.0, 4.0]
     assert flips("g", "s", "order", f["order"], (3, 1, 4)) == [(4, 1, 3)]
     assert flips("g", "s", "cap", f["cap"], 16) == [0, 68, None]
+
+
+def test_the_check_finds_a_live_parameter_and_not_a_dead_one():
+    assert first_difference("traders_of_osaka", "strategy_probe:Knob", {"live": 4}) is not None
+    assert first_difference("traders_of_osaka", "strategy_probe:Knob", {"dead": True}) is None

@@ -216,3 +216,12 @@ def test_mirror_seat_share_is_that_of_random_ties(game_name, name):
 def test_mirror_seat_share_is_that_of_random_ties_600_games(game_name, name):
     p, what = mirror_p(game_name, name, 600)
     assert p >= 0.01, f"{name} mirror in {game_name}: {what} (Fisher p = {p:.3g})"
+
+
+def test_the_checks_catch_an_order_bias_and_a_seat_bias():
+    """The order check fails ``first_legal`` (ties by position), the seat check a strategy that
+    plays differently as seat 0: neither check is one that cannot fail."""
+    with pytest.raises(AssertionError, match="depends on the order of legal"):
+        check_order("traders_of_osaka", "first_legal", 3)
+    with pytest.raises(AssertionError, match="depends on the seat label"):
+        check_seat("traders_of_osaka", "strategy_probe:SeatBiased", 3)
