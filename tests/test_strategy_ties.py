@@ -17,7 +17,7 @@ of every game it plays (``sim.registry.strategies()``, so experts are covered wh
     shuffled; the issue's "68.4% against about 54%") beyond the noise: Fisher's exact test,
     alpha 0.01. The games have no start-player option, so "seats reversed" cannot be played
     otherwise without changing the rules' seat order. 40 games per arm (fast for Traders of
-    Osaka only, ``slow`` for the other games' slower engines and planners); the ``slow`` version 600.
+    Osaka only, ``slow`` for the other games' slower engines and planners); the ``slow`` version 300 (power about 0.9 against the issue's 68% against 54%).
 
 ``first_legal`` is exempt: it is defined by the canonical order (a test fixture, not a player).
 Strategies that fail today are marked ``xfail(strict=False)``: every game's engineer is fixing
@@ -52,7 +52,7 @@ FAILS_TODAY: set[tuple[str, str, str]] = {
     *(("order_all", "taiwan_formosa", f"taiwan.{n}") for n in ("economy", "landmarks", "tempo")),
     *(("order_all", "xanadu", f"xanadu.{n}") for n in ("builder", "hoarder", "saboteur")),
     *(("order_all", "traders_of_osaka", f"osaka.{n}") for n in ("hoarder", "shipper", "trader")),
-    ("mirror", "xanadu", "xanadu.hoarder"), ("mirror_600", "xanadu", "xanadu.hoarder"),
+    ("mirror", "xanadu", "xanadu.hoarder"), ("mirror_300", "xanadu", "xanadu.hoarder"),
 }
 MIRROR_FAST = {"traders_of_osaka"}  # 2 x 40 games within the fast budget; the other games' mirrors are slow
 
@@ -212,9 +212,9 @@ def test_mirror_seat_share_is_that_of_random_ties(game_name, name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_name, name", cases("mirror_600", heavy=True))
-def test_mirror_seat_share_is_that_of_random_ties_600_games(game_name, name):
-    p, what = mirror_p(game_name, name, 600)
+@pytest.mark.parametrize("game_name, name", cases("mirror_300", heavy=True))
+def test_mirror_seat_share_is_that_of_random_ties_300_games(game_name, name):
+    p, what = mirror_p(game_name, name, 300)
     assert p >= 0.01, f"{name} mirror in {game_name}: {what} (Fisher p = {p:.3g})"
 
 
