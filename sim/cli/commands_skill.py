@@ -35,7 +35,7 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
     intervals, the skill-depth index (best win rate minus the baseline's) and the upset rate
     (how often the lower-ranked strategy of a pairing wins).
 
-    Every combination of PLAYERS different strategies plays one table of --games games, each a
+    Every combination of --players different strategies plays one table of --games games, each a
     run folder (table-NNN) that `sim report` can read.
 
     \b
