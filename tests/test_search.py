@@ -413,7 +413,7 @@ def search_wins(config: str, games: int, out: Path, opponent: str | None = None)
     ("taiwan_formosa/search_portfolio.yaml", 40),
     ("xanadu/search_portfolio.yaml", 16),
     ("alpenzian/search_portfolio.yaml", 40),
-    ("forwarder_of_xanadu/search_vs_economy.yaml", 12),
+    ("forwarder_of_xanadu/search_vs_economy.yaml", 24),  # 12 left no margin: 9.5 of 12 after the tie fix
 ])
 def test_search_beats_random_and_a_scripted_plan_in_every_game(config, games, tmp_path):
     """Issue 9: in every game, with a modest budget, search beats ``random`` and a scripted plan:
