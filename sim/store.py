@@ -33,6 +33,7 @@ RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures",
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 DESIGN_FILES = {"config.json", "chunks", "data", "trials", "confirm", "study.log", "figures", ".lock",  # tune, discover
                 *(f"{k}.{e}" for k in ("tune", "discover") for e in ("md", "html", "json"))}
+SKILL_FILES = {"chunks", "skill.json", "skill.md"}  # and table-NNN run folders (``sim skill``)
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> None:
@@ -103,6 +104,9 @@ def _foreign(out: Path, kind: str) -> list[str]:
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
     if kind in ("tune", "discover"):
         return sorted(p.name for p in out.iterdir() if p.name not in DESIGN_FILES)
+    if kind == "skill":
+        return sorted(p.name for p in out.iterdir()
+                      if p.name not in SKILL_FILES and not re.fullmatch(r"table-\d{3,}", p.name))
     return sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES
                   and not (p.name.startswith(".") and p.name.endswith(".tmp")))
 

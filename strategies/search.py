@@ -21,7 +21,9 @@ With ``portfolio`` (a list of strategies) the candidate moves at every tree node
 distinct moves those strategies would play there (portfolio greedy search, Churchill & Buro 2013);
 where they agree the move is played without searching.
 
-The move played is the root action simulated most often; the search stops early once no
+The move played is the root action simulated most often (equal counts: the best mean, then one
+at random from the seat's ``rng``; equal UCB1 values in the tree likewise: never the first listed,
+so no seat or list position wins ties, issue 17); the search stops early once no
 remaining simulation could change which one that is (same move, fewer simulations). A decision
 with a single legal action is not searched. The budget is a number of simulations, never a
 time, and every random draw comes from the ``rng`` given to ``choose``, so a fixed seed gives
@@ -180,10 +182,19 @@ class SearchStrategy(ScriptedStrategy):
             if it >= len(legal) and self._decided(root, budget - it):
                 break  # no remaining simulation can change the most visited move
         seat = next(iter(root.children))[0]
-        keys = {a: (c.visits, c.total / c.visits) for a in legal if (c := root.children.get((seat, a))) is not None}
-        top = max(keys.values())
-        tied = [a for a in legal if keys.get(a) == top]  # most visited, then best mean, then the rng
-        return tied[0] if len(tied) == 1 else tied[int(rng.random() * len(tied))]
+        best, key, ties = legal[0], (-1, -math.inf), 0
+        for a in legal:  # most visited, then best mean, then at random (never by position or seat)
+            child = root.children.get((seat, a))
+            if child is None:
+                continue
+            k = (child.visits, child.total / child.visits)
+            if k > key:
+                best, key, ties = a, k, 1
+            elif k == key:
+                ties += 1
+                if rng.random() * ties < 1:  # reservoir: each of the tied moves with probability 1/ties
+                    best = a
+        return best
 
     def _candidates(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> list[Any]:
         """The distinct moves the portfolio's strategies would play, in portfolio order.
@@ -240,7 +251,7 @@ class SearchStrategy(ScriptedStrategy):
                 acts = legal_actions(state)
             kids = node.children
             untried = []
-            best, best_value = None, -math.inf
+            best, best_value, ties = None, -math.inf, 0
             for a in acts:
                 child = kids.get((p, a))
                 if child is None:
@@ -255,8 +266,12 @@ class SearchStrategy(ScriptedStrategy):
                     mean = (1.0 - w) * mean + w * norm
                 value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
                 if value > best_value:
-                    best, best_value = child, value
+                    best, best_value, ties = child, value, 1
                     best_action = a
+                elif value == best_value:  # equal UCB values: one at random, not the first listed
+                    ties += 1
+                    if rng.random() * ties < 1:
+                        best, best_action = child, a
             if untried:
                 a = untried[int(rng.random() * len(untried))]
                 child = kids[(p, a)] = _Node(p)

@@ -3,8 +3,8 @@
 Exit status: 0 success, 1 a check failed (``sim check``), 2 bad input (config, data,
 paths): the message names the file, line and key, and no traceback is printed.
 Commands live in ``commands_play`` (run, check, sweep) and ``commands_tools`` (report,
-validate, list, replay, bench, init) and ``commands_design`` (tune, discover); shared options and
-helpers in ``options``.
+validate, list, replay, bench, init), ``commands_design`` (tune, discover), ``commands_compare``
+(compare) and ``commands_skill`` (skill); shared options and helpers in ``options``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from . import (  # noqa: E402, F401  (they register their commands on ``cli``)
     commands_compare,
     commands_design,
     commands_play,
+    commands_skill,
     commands_tools,
 )
 from .group import cli

@@ -1,0 +1,57 @@
+"""The ``skill`` command: a round robin of a game's strategies and the skill-versus-luck figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..analysis.skill import skill_text
+from ..api import SimError
+from ..registry import get_game
+from ..runs.skill import BASELINE, run_skill
+from .group import cli
+from .options import check_out
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", type=int, default=2, show_default=True,
+              help="Seats per game; the skill-depth index is defined at 2.")
+@click.option("--games", type=int, default=200, show_default=True,
+              help="Games per table (rounded up to a whole seating cycle).")
+@click.option("--strategy", "names", multiple=True,
+              help="A strategy of the pool (repeatable; default: every strategy made for GAME). "
+                   f"The baseline {BASELINE} is always added.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed (the same in every table).")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes per table.")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Folder for the tables and skill.md/skill.json (default reports/<game>/skill-<players>p).")
+@click.option("--force", is_flag=True, help="Replace an existing skill folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int, jobs: int, out: str | None,
+          force: bool, quiet: bool) -> None:
+    """Round robin of GAME's strategies plus the random_by_kind baseline: a ranking with 95%
+    intervals, the skill-depth index (best win rate minus the baseline's) and the upset rate
+    (how often the lower-ranked strategy of a pairing wins).
+
+    Every combination of --players different strategies plays one table of --games games, each a
+    run folder (table-NNN) that `sim report` can read.
+
+    \b
+    Example:
+      sim skill xanadu --players 2 --games 100
+      sim skill traders_of_osaka --strategy osaka.trader --strategy osaka.hoarder --games 40
+    """
+    check_out(out)
+    cls = get_game(game)
+    if not cls.info.min_players <= players <= cls.info.max_players:
+        raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {players}")
+    if jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    folder = Path(out) if out else Path("reports") / game / f"skill-{players}p"
+    figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
+                        progress=not quiet, echo=None if quiet else click.echo)
+    for line in skill_text(figures, players):
+        click.echo(line)
+    click.echo(f"skill: {folder / 'skill.md'}")
