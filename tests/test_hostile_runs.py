@@ -141,12 +141,13 @@ def test_03_a_kill_while_chunks_are_removed_loses_nothing(tmp_path, monkeypatch,
 
 # 4. a table that lost games: `sim report` and `sim check --run` refuse and name what is missing
 def test_04_report_refuses_a_table_that_lost_games(tmp_path):
-    out = finished(tmp_path, 40)
+    checks = write(tmp_path, 40, extra="checks: {max_truncated_share: 0.5}\n", name="checks.yaml")
+    out = tmp_path / "run"  # made from the config with checks: `check --run` takes only the config that made it
+    assert sim("run", checks, "--out", out, "--quiet").exit_code == 0
     players = pl.read_parquet(out / "players.parquet")
     players.filter(pl.col("game_index") < 20).write_parquet(out / "players.parquet")
     res = sim("report", out)
     assert res.exit_code == 2 and "players.parquet" in res.output and "20-39" in res.output, res.output
-    checks = write(tmp_path, 40, extra="checks: {max_truncated_share: 0.5}\n", name="checks.yaml")
     chk = sim("check", checks, "--run", out)
     assert chk.exit_code == 2 and "players.parquet" in chk.output and "20-39" in chk.output, chk.output
 
@@ -217,7 +218,7 @@ def test_07_no_plugins_refuses_every_import_string_before_importing(tmp_path):
     (tmp_path / "evilmod_issue19.py").write_text(f"open({str(marker)!r}, 'w').close()\nclass S:\n    def choose(self, o, l, r):\n        return l[0]\n")
     cfg = write(tmp_path, 4, second="'evilmod_issue19:S'")
     res = sim("validate", "--no-plugins", cfg)
-    assert res.exit_code == 2 and "plugins are off" in res.output and "line 8" in res.output, res.output
+    assert res.exit_code == 2 and "plugins are off" in res.output and "line 9" in res.output, res.output
     cfg.write_text(cfg.read_text() + "plugins: false\n")
     assert sim("validate", cfg).exit_code == 2
     assert not marker.exists()
@@ -358,7 +359,7 @@ def test_14_a_sweep_resumes_from_its_finished_points(tmp_path):
     first = (out / "point-000" / "games.parquet").stat().st_mtime_ns
     res = sim("sweep", "--resume", out, "--quiet")
     assert res.exit_code == 0, res.output
-    assert "point 0 (6): finished before, kept" in res.output
+    assert "point 0 (options.end_tokens=6): finished before, kept" in res.output
     assert (out / "point-000" / "games.parquet").stat().st_mtime_ns == first
     assert pl.read_parquet(out / "point-001" / "games.parquet").height == 6
     assert sorted(pl.read_parquet(out / "sweep.parquet")["point"].unique().to_list()) == [0, 1]

@@ -234,9 +234,10 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if junit:
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
-        if config:  # the checks of CONFIG, only on a run of the same experiment (game, seed, size, seats, ...)
+        if config:  # the checks of CONFIG, only on a run made from CONFIG, of the same experiment
             given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
-            check_run.same_experiment(given, out_dir, config)
+            check_run.same_experiment(given, out_dir, config)  # another seed, size, game: names both values
+            check_run.same_config(out_dir, config)  # the same experiment from another config file: names both
         checks = (given if config else load_run_config(out_dir)).checks
     else:
         overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
