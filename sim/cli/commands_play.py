@@ -142,7 +142,9 @@ def _from_flags(config, game, players, strategy, games, jobs, seed):
         return None, None
     if config:
         raise SimError("give either CONFIG or --game GAME, not both")
-    text = command_line_config(game, players, games or 1000, 1 if seed is None else seed, list(strategy))
+    if games is not None and games < 1 or players is not None and players < 1:
+        raise SimError(f"--games and --players must be at least 1, got {games if games is not None else players}")
+    text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed, list(strategy))
     return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})
 
 

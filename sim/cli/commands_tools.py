@@ -15,6 +15,7 @@ from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
 from ..config.starter import option_rows, starter_config
+from ..data import write_file_atomic
 from ..registry import (
     build_any_count,
     games,
@@ -120,7 +121,12 @@ def init(game: str, file: str | None, force: bool) -> None:
     if path.exists() and not force:
         raise SimError(f"{path} exists; use --force to replace it, or name another FILE")
     check_writable(path, "FILE")
-    path.write_text(text)
+    if path.exists() and not path.is_file():
+        raise SimError(f"{path} exists and is not a regular file; give another FILE")
+    try:
+        write_file_atomic(path, text.encode())  # a full disk leaves the old file, never half a starter
+    except OSError as exc:
+        raise SimError(f"{path}: cannot write the starter config ({exc.strerror or exc})") from None
     rc = load_config(path)
     click.echo(f"wrote {path} ({rc.game}, {rc.players} players, strategies: {', '.join(dict.fromkeys(rc.labels))});"
                f" run it with: sim run {path}")

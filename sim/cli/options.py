@@ -56,9 +56,15 @@ def speed(rate: float) -> str:
     return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
+def _finite(ctx, param, value):
+    if value is not None and value != value:  # NaN passes FloatRange's comparisons
+        raise click.BadParameter("must be a number between 0.5 and 1, got nan")
+    return value
+
+
 def confidence_option(f):
     """``--confidence``: the level of every interval and test (default: the config's ``confidence``, else 0.95)."""
-    return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True),
+    return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True), callback=_finite,
                         help="Confidence level of every interval and test, e.g. 0.99 (default: the config's"
                              " 'confidence', else 0.95).")(f)
 no_plugins_option = click.option(

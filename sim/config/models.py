@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
 from ..api import no_coercion
 from ..registry import build_game as _build
@@ -116,7 +116,7 @@ class Config(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     data: dict[str, str] = Field(default_factory=dict)
     seating: Literal["rotate", "fixed", "permute"] | None = None  # None: permute when the strategies differ
-    confidence: float = Field(0.95, gt=0.5, lt=1)  # level of every interval and test in the report
+    confidence: StrictFloat = Field(0.95, gt=0.5, lt=1)  # level of every interval and test in the report
     jobs: StrictInt | None = Field(None, ge=1, le=1024)  # None: the usable cores (``usable_cores``)
     chunk_size: StrictInt | None = Field(None, ge=1)
     output: str | None = None
