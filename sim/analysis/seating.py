@@ -13,18 +13,19 @@ from .sections import Draft
 from .stats import with_wilson
 
 
-def deal_facts(games: pl.DataFrame) -> tuple[int, int, int]:
+def deal_facts(games: pl.DataFrame, k: int | None = None) -> tuple[int, int, int]:
     """``(games per deal, whole deals, games of a partial last deal)`` from ``deal_index``
-    (``(1, games, 0)`` when absent: each game its own deal)."""
+    (``(1, games, 0)`` when absent: each game its own deal). ``k``: the deal size the run was
+    made with (its manifest's ``deal_size``); without it the largest deal played is taken."""
     if "deal_index" not in games.columns or not games.height:
         return 1, games.height, 0
     sizes = games.group_by("deal_index").len()
-    k = int(sizes["len"].max())
+    k = k or int(sizes["len"].max())
     whole = int((sizes["len"] == k).sum())
     return k, whole, games.height - whole * k
 
 
-def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame) -> str:
+def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame, k: int | None = None) -> str:
     """One paragraph: which seating was used and what it can and cannot separate."""
     if players == 1:
         return "One seat: there is no seating to speak of."
@@ -36,11 +37,11 @@ def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame)
                 "often, so seat and strategy effects separate, but every strategy always has the same neighbours: "
                 "a neighbour effect (who plays just before you) is mixed into the strategy figures, and every game "
                 "has its own shuffle, so luck does not cancel between games. Use seating: permute for duplicate deals.")
-    k, whole, partial_ = deal_facts(games)
+    k, whole, partial_ = deal_facts(games, k)
     tail = f" The last deal is partial ({partial_} of {k} games), so its balance is incomplete." if partial_ else ""
     how = "every distinct assignment of the strategies to the seats" if players <= 4 else (
         "a balanced set of assignments (each strategy meets each seat and each left neighbour equally often)")
-    return (f"Seating: permute (duplicate deals). The games come in {whole} deal(s) of {k} games: one shuffle (the "
+    return (f"Seating: permute (duplicate deals). The games come in deals of {k} games ({whole} whole deal(s)): one shuffle (the "
             f"same chance stream) played with {how}. Seat, strategy and neighbour effects separate, and the luck of "
             "the deal is shared by every assignment of it (as in duplicate bridge). It cannot separate effects that "
             f"only show in interaction with a particular deal.{tail}"
@@ -63,7 +64,7 @@ def seating(d: Draft) -> None:
     """The seating paragraph and, with different strategies, the "who sits before you" table."""
     cfg, complete = d.t.config, d.complete
     distinct = complete["strategy"].n_unique() if complete.height else 0
-    text = seating_text(cfg.get("seating", "rotate"), d.players, distinct, d.t.games)
+    text = seating_text(cfg.get("seating", "rotate"), d.players, distinct, d.t.games, d.t.manifest.get("deal_size"))
     d.sections.append(Section("seating", "Seating", text))
     if d.players < 3 or distinct < 2 or not complete.height:
         return  # with two seats the one before you is your only opponent: the head-to-head table says it

@@ -21,7 +21,7 @@ from .. import integrity, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..data import quote, read_json
-from ..play import Setup, play_range
+from ..play import Setup, deal_size, play_range
 from ..registry import plugin_hashes
 
 
@@ -140,6 +140,7 @@ def facts(rc: RunConfig, game: Any) -> dict:
         "strategies": list(rc.labels), "config_hash": config_hash(rc), "experiment": experiment(rc),
         "plugin_hashes": plugin_hashes([s.name for s in rc.strategies]),
         "notes": list(game.notes()) if hasattr(game, "notes") else [],  # warnings about the option combination
+        "deal_size": deal_size(setup_of(rc)),  # games per deal (seating: permute), 1 otherwise
     }
 
 
