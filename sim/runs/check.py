@@ -118,7 +118,8 @@ def run_until_decided(rc: RunConfig, out: Path, max_games: int, *, force: bool =
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
     game = build_game(rc)
     store.prepare_output(out, force, rc.source)
-    k, stop, played, failed, truncated, seconds = deal_size(fixed.setup_of(rc)), rc.games, 0, 0, 0, 0.0
+    k, played, failed, truncated, seconds = deal_size(fixed.setup_of(rc)), 0, 0, 0, 0.0
+    stop = min(max_games, -(-rc.games // k) * k)  # the first batch too ends on a whole deal
     stopping = {"rule": f"--until-decided: batches (first {rc.games} games, then doubling) until every check is "
                         f"decided (pass or fail), or at most {max_games} games", "kind": "until_decided",
                 "max_games": max_games, "first_batch": rc.games, "batches": [], "finished": True}
