@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -54,6 +55,22 @@ def _write_json(json_file: str | None, payload: dict) -> None:
         click.echo(f"json: {json_file}")
 
 
+@contextmanager
+def _trial_errors(config: str, section: str):
+    """A value of the ``tune:``/``discover:`` section that only fails once a trial builds its game or
+    reads its figure (a float for a whole-number option, a text column as the metric) is bad input:
+    exit 2 naming the section, not a traceback."""
+    from polars.exceptions import PolarsError
+    from pydantic import ValidationError
+
+    try:
+        yield
+    except (ValidationError, PolarsError, ValueError, TypeError) as exc:
+        first = str(exc).strip().splitlines()
+        raise SimError(f"{config}, key '{section}': a trial could not be played with these values: "
+                       f"{' '.join(first[:3])[:300]}") from None
+
+
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @design_options
@@ -78,7 +95,8 @@ def tune(config, jobs, seed, out, force, json_file, quiet) -> None:
     rc, out_dir = _prepare(config, jobs, seed, out, json_file, "tune")
     plan = tune_plan(rc, read_yaml(config))
     t0 = time.perf_counter()
-    result = run_tune(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
+    with _trial_errors(config, "tune"):
+        result = run_tune(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
     _, html_path = write_tune_report(out_dir, plain(result), rc.game)
     click.echo(tune_summary(plain(result)))
     click.echo(f"tuned in {time.perf_counter() - t0:.1f} s; report: {html_path} (and tune.md; study.log)")
@@ -110,7 +128,8 @@ def discover(config, jobs, seed, out, force, json_file, quiet) -> None:
     rc, out_dir = _prepare(config, jobs, seed, out, json_file, "discover")
     plan = discover_plan(rc, read_yaml(config))
     t0 = time.perf_counter()
-    result = run_discover(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
+    with _trial_errors(config, "discover"):
+        result = run_discover(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
     _, html_path = write_discover_report(out_dir, plain(result), rc.game)
     click.echo(discover_summary(plain(result)))
     click.echo(f"searched in {time.perf_counter() - t0:.1f} s; report: {html_path} (and discover.md; study.log)")
