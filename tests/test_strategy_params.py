@@ -27,7 +27,7 @@ import pytest
 from strategy_probe import LIGHT, game_strategies, plays, sampled_states
 
 from sim.api import CHANCE, TERMINAL, sample_chance
-from sim.registry import build_game, make_strategy, resolve_strategy, strategies
+from sim.registry import build_any_count, make_strategy, resolve_strategy, strategies
 from sim.seeding import game_streams
 
 SEEDS = (3, 11)
@@ -43,6 +43,11 @@ DEAD_TODAY: set[tuple[str, str, str]] = {
     ("forwarder_of_xanadu", "forwarder.majority", "stock_superior"),
     ("taiwan_formosa", "taiwan.economy", "charity"),
     ("traders_of_osaka", "osaka.trader", "insure_at"),
+    # live in their game's own hand-built positions (tests/test_osaka_strategies.py,
+    # tests/test_xanadu_strategies.py) but not at the states this generic sampler reaches:
+    ("traders_of_osaka", "osaka.shipper", "avoid_waves"),
+    ("traders_of_osaka", "osaka.shipper", "insure_at"),
+    ("xanadu", "xanadu.expert", "end_margin"),
 }
 
 
@@ -119,7 +124,7 @@ def field_defaults(model) -> dict:
 def self_play_states(game_name: str, name: str) -> tuple:
     """Every decision state (at least two legal actions) of one 2-player game of ``name`` against
     itself with its defaults, deep-copied: ``(game, [(state, seat), ...])``."""
-    game = build_game(game_name, 2)
+    game = build_any_count(game_name, 2)
     chance, rngs = game_streams(4242, 0, 2)
     seats = [make_strategy(name, LIGHT.get(name, {}), game_name, game=game) for _ in range(2)]
     s, out = game.new_initial_state(), []

@@ -35,7 +35,7 @@ from scipy import stats
 from strategy_probe import LIGHT, choice_counts, game_strategies, same_distribution_p, sampled_states
 
 from sim.play import play_game
-from sim.registry import build_game, make_strategy
+from sim.registry import build_any_count, make_strategy
 from sim.seeding import game_streams
 
 EXEMPT = {"first_legal": "defined by the engine's canonical order: a fixture, not a player"}
@@ -182,7 +182,7 @@ class _TiesAtRandom:
 
 def seat0_wins(game_name: str, name: str, games: int, at_random: bool) -> tuple[int, int]:
     """``(seat 0's wins, decisive games)`` of a fixed-seat 2-player mirror of ``name``."""
-    game = build_game(game_name, 2)
+    game = build_any_count(game_name, 2)
     wins = decisive = 0
     for gi in range(games):
         chance, rngs = game_streams(17, gi, 2)
