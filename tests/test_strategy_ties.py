@@ -34,8 +34,6 @@ import pytest
 from scipy import stats
 from strategy_probe import LIGHT, choice_counts, game_strategies, same_distribution_p, sampled_states
 
-pytestmark = pytest.mark.slow  # nightly (make test-slow): after the game merges some cases fail; see the closing note
-
 
 from sim.play import play_game
 from sim.registry import build_any_count, make_strategy
@@ -229,3 +227,5 @@ def test_the_checks_catch_an_order_bias_and_a_seat_bias():
         check_order("traders_of_osaka", "first_legal", 3)
     with pytest.raises(AssertionError, match="depends on the seat label"):
         check_seat("traders_of_osaka", "strategy_probe:SeatBiased", 3)
+
+pytestmark = pytest.mark.slow  # nightly (make test-slow): after the game merges some cases fail; see the closing note
