@@ -26,7 +26,6 @@ from typing import Any, Literal, Union, get_args, get_origin
 import pytest
 from strategy_probe import LIGHT, game_strategies, plays, sampled_states
 
-
 from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.registry import build_any_count, make_strategy, resolve_strategy, strategies
 from sim.seeding import game_streams

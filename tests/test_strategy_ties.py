@@ -34,7 +34,6 @@ import pytest
 from scipy import stats
 from strategy_probe import LIGHT, choice_counts, game_strategies, same_distribution_p, sampled_states
 
-
 from sim.play import play_game
 from sim.registry import build_any_count, make_strategy
 from sim.seeding import game_streams
