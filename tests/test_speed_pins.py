@@ -2,7 +2,8 @@
 change a single game.
 
 How the hashes were obtained: from the code *before* any speed change to these engines and
-strategies (branch ``speed`` at commit c06d3bb, the merge of ``game-alpenzian``), by running
+strategies (branch ``speed`` at commit c06d3bb, the merge of ``game-alpenzian``; Traders of Osaka and
+Xanadu at commit 38d3bd5, before their speed work), by running
 ``python tests/test_speed_pins.py`` (the ``__main__`` block below), which plays the same games as
 the test through ``sim.play.play_range`` and prints ``sha256`` of each table as newline-delimited
 JSON of its rows in file order (``df.write_ndjson()``), restricted to the columns every game has
@@ -40,6 +41,14 @@ PINS = {
                                      "c4813935b636c3623820536534670470b2ba56b418d5d4e1a0eb43736e4d0e94"),
     ('taiwan_formosa', 'random'): ("378dfdf329816ae0266ac86e0d364080947aedd216bfaca9e4a7bdb2dbf00cef",
                                    "b7096b187f3781cb3a048381e51dbf3b7a8dc799d319738a26521fde3b1a1075"),
+    ('traders_of_osaka', 'baseline'): ("05688be2830fc07ef72853eff4a88587b46638d439ed16965353b692000a6401",
+                                       "5445064a04fdd81620b4b627056b2d0cbeb4f16777b212b21bacd9affd6a9d0d"),
+    ('traders_of_osaka', 'random'): ("2b2b7884788ab2f0b5c4f22d14a9a8d704413138cc0d803dd7346ff14cc915ba",
+                                     "9237a46811a7a10373eb519931e57d9e9e9231e6ca7a1e6bd28fc0f2262d93b5"),
+    ('xanadu', 'baseline'): ("d940ec55fd131f2eababf5849f04574a20ecf98e2684f20da57ccecdfa41006d",
+                             "bb8a6ca312a25c0ec6b0dd557ca1a5a5d22b619161d029c4ca5b5df02b1724ae"),
+    ('xanadu', 'random'): ("a186d08f39a0abcb90e6ad4ee73990921f46ce5c244696e5a1d6ae6b384c4222",
+                           "3d691a28ffa625811720d4f4903659a295371cbba822518367e9161daab524d2"),
 }
 
 
