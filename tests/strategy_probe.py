@@ -14,7 +14,7 @@ from typing import Any
 from scipy import stats
 
 from sim.api import CHANCE, TERMINAL, sample_chance
-from sim.registry import build_game, games, make_strategy, resolve_strategy, strategies
+from sim.registry import build_any_count, games, make_strategy, resolve_strategy, strategies
 from sim.seeding import game_streams
 from strategies.common import RandomByKindStrategy
 
@@ -34,27 +34,33 @@ def game_strategies() -> list[tuple[str, str]]:
     return [(g, n) for g in games() for n in strategies() if plays(n, g)]
 
 
+def decision_states(game: Any, seats: Sequence[Any], chance: random.Random, rngs: Sequence[random.Random]) -> list:
+    """Every decision state (at least two legal actions) of one game of ``game`` played by
+    ``seats`` (one strategy per seat) with the given streams, deep-copied: ``[(state, seat), ...]``."""
+    s, out = game.new_initial_state(), []
+    for _ in range(game.options.max_decisions):
+        p = game.current_player(s)
+        if p == TERMINAL:
+            break
+        if p == CHANCE:
+            game.apply_action(s, sample_chance(game, s, chance))
+            continue
+        legal = game.legal_actions(s)
+        if len(legal) > 1:
+            out.append((copy.deepcopy(s), p))
+        game.apply_action(s, seats[p].choose(game.observe(s, p), legal, rngs[p]))
+    return out
+
+
 @cache
 def sampled_states(game_name: str, players: int = 2, playouts: int = 3, per_playout: int = 6) -> tuple:
     """``(game, [(state, seat), ...])``: decision states with at least two legal actions, evenly
     spread over ``playouts`` ``random_by_kind`` games (fixed seeds), deep-copied."""
-    game = build_game(game_name, players)
+    game = build_any_count(game_name, players)
     out = []
     for k in range(playouts):
         chance, rngs = game_streams(20_261_201, k, players)
-        s, seen = game.new_initial_state(), []
-        player = RandomByKindStrategy()
-        for _ in range(game.options.max_decisions):
-            p = game.current_player(s)
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                game.apply_action(s, sample_chance(game, s, chance))
-                continue
-            legal = game.legal_actions(s)
-            if len(legal) > 1:
-                seen.append((copy.deepcopy(s), p))
-            game.apply_action(s, player.choose(game.observe(s, p), legal, rngs[p]))
+        seen = decision_states(game, [RandomByKindStrategy()] * players, chance, rngs)
         step = max(1, len(seen) // per_playout)
         out.extend(seen[step // 2::step][:per_playout])
     return game, out

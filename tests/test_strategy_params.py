@@ -17,16 +17,14 @@ the parameter: the game engineers are removing or wiring them (issue 17).
 
 from __future__ import annotations
 
-import copy
 import random
 import types
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
 import pytest
-from strategy_probe import LIGHT, game_strategies, plays, sampled_states
+from strategy_probe import LIGHT, decision_states, game_strategies, plays, sampled_states
 
-from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.registry import build_any_count, make_strategy, resolve_strategy, strategies
 from sim.seeding import game_streams
 
@@ -36,13 +34,8 @@ HEAVY = ("search", "alpenzian.")  # a search or a whole-sheet plan per decision:
 # (game, strategy, parameter) that changed no decision when this file was written
 DEAD_TODAY: set[tuple[str, str, str]] = {
     ("alpenzian", "alpenzian.ranch", "w_express"),
-    ("forwarder_of_xanadu", "forwarder.economy", "resurvey"),
-    ("forwarder_of_xanadu", "forwarder.majority", "resurvey"),
-    ("forwarder_of_xanadu", "forwarder.quality", "resurvey"),
     ("forwarder_of_xanadu", "forwarder.economy", "stock_superior"),
     ("forwarder_of_xanadu", "forwarder.majority", "stock_superior"),
-    ("taiwan_formosa", "taiwan.economy", "charity"),
-    ("traders_of_osaka", "osaka.trader", "insure_at"),
     # live in their game's own hand-built positions (tests/test_osaka_strategies.py,
     # tests/test_xanadu_strategies.py) but not at the states this generic sampler reaches:
     ("traders_of_osaka", "osaka.shipper", "avoid_waves"),
@@ -127,19 +120,7 @@ def self_play_states(game_name: str, name: str) -> tuple:
     game = build_any_count(game_name, 2)
     chance, rngs = game_streams(4242, 0, 2)
     seats = [make_strategy(name, LIGHT.get(name, {}), game_name, game=game) for _ in range(2)]
-    s, out = game.new_initial_state(), []
-    for _ in range(game.options.max_decisions):
-        p = game.current_player(s)
-        if p == TERMINAL:
-            break
-        if p == CHANCE:
-            game.apply_action(s, sample_chance(game, s, chance))
-            continue
-        legal = game.legal_actions(s)
-        if len(legal) > 1:
-            out.append((copy.deepcopy(s), p))
-        game.apply_action(s, seats[p].choose(game.observe(s, p), legal, rngs[p]))
-    return game, out
+    return game, decision_states(game, seats, chance, rngs)
 
 
 def first_difference(game_name: str, name: str, params: dict) -> str | None:
@@ -191,4 +172,4 @@ def test_the_check_finds_a_live_parameter_and_not_a_dead_one():
     assert first_difference("traders_of_osaka", "strategy_probe:Knob", {"live": 4}) is not None
     assert first_difference("traders_of_osaka", "strategy_probe:Knob", {"dead": True}) is None
 
-pytestmark = pytest.mark.slow  # nightly (make test-slow): after the game merges some cases fail; see the closing note
+
