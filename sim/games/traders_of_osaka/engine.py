@@ -98,6 +98,7 @@ class TradersOfOsaka(EngineBase):
     Raises ``ValueError`` for a player count outside 2-4.
     """
 
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
     info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
     Options = Options
     load_data = staticmethod(load_data)
@@ -256,15 +257,8 @@ class TradersOfOsaka(EngineBase):
         self._advance(s)
 
     def observe(self, s: State, seat: int) -> Observation:
-        me, ph = s.active, s.phase
-        cost = s.due if ph in (ACTION, PAY) else 0
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), me, self.cards, self.colours, self.track,
-            tuple(s.market), tuple(s.farm), tuple(s.reserved.items()), tuple(s.hands[seat]),
-            tuple(map(len, s.hands)), tuple(map(tuple, s.goods)), frozenset(s.insured),
-            tuple(map(tuple, s.tokens)), tuple(s.ships), s.vp[seat], len(s.draw), tuple(s.discard),
-            cost, s.paid if ph == PAY else 0, tuple(s.edo), tuple(s.sinking), self.options.end_tokens,
-        )
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
+        return Observation.over(s, self, seat, PROMPTS.get(s.phase, "none"))
 
     def scores(self, s: State) -> tuple[float, ...]:
         """VP per seat ('Victory')."""
