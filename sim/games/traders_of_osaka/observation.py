@@ -33,6 +33,7 @@ FIELDS = ("seat", "num_players", "prompt", "active", "cards", "colours", "track"
           "cost", "paid", "pending_payments", "sinking", "end_tokens")
 
 
+@dataclass(frozen=True, eq=False, repr=False)  # a dataclass for fields()/replace(); equality etc. from LazyObservation
 class Observation(LazyObservation):
     """A read-only per-seat view. Cards are ids into ``cards`` (the game's card table).
 
@@ -51,15 +52,46 @@ class Observation(LazyObservation):
     of ships waiting at Edo; ``sinking`` colours of ships about to sink (insure prompt);
     ``end_tokens``.
 
-    ``Observation(*values)`` (the 24 fields in ``FIELDS`` order) builds a detached view with
-    every field given; the engine builds lazy ones with ``Observation.over(state, game, seat,
-    prompt)``: fields not read during the decision raise ``StaleObservationError`` afterwards.
+    ``Observation(*values)`` (the 24 fields in ``FIELDS`` order, or by keyword;
+    ``dataclasses.replace`` works too) builds a detached observation with every field given;
+    the engine builds lazy views with ``Observation.over(state, game, seat, prompt)``, whose
+    fields not read during the decision raise ``StaleObservationError`` afterwards. Each lazy
+    field is the default of its dataclass field: the generated ``__init__`` stores given values
+    in the instance, where they take precedence over the (non-data) lazy descriptor.
     """
 
-    def __init__(self, *values) -> None:
-        if len(values) != len(FIELDS):
-            raise TypeError(f"Observation takes the {len(FIELDS)} fields {FIELDS}, got {len(values)} values")
-        self.__dict__.update(zip(FIELDS, values, strict=True))
+    # the dataclass fields, in FIELDS order; each ``@lazy`` method below is the default of its field
+    seat: int = None  # type: ignore[assignment]  (always given: a default only to allow the lazy ones)
+    num_players: int
+    prompt: str = None  # type: ignore[assignment]
+    active: int
+    cards: tuple[Card, ...]
+    colours: tuple[str, ...]
+    track: tuple[str, ...]
+    market: tuple[int, ...]
+    farm: tuple[int, ...]
+    reserved: tuple[tuple[int, int], ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    merchandise: tuple[tuple[int, ...], ...]
+    insured: frozenset[int]
+    tokens: tuple[tuple[int, ...], ...]
+    ships: tuple[int, ...]
+    vp: int
+    draw_pile_size: int
+    discard: tuple[int, ...]
+    cost: int
+    paid: int
+    pending_payments: tuple[int, ...]
+    sinking: tuple[int, ...]
+    end_tokens: int
+
+    def __post_init__(self) -> None:
+        """A detached observation needs every field: a lazy default left in place was not given."""
+        d = self.__dict__
+        missing = [f for f in FIELDS if isinstance(d[f], lazy) or d[f] is None]
+        if missing:
+            raise TypeError(f"Observation needs every field; missing: {', '.join(missing)}")
 
     @classmethod
     def over(cls, state, game, seat: int, prompt: str) -> Observation:
