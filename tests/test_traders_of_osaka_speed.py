@@ -3,14 +3,13 @@ seat may not know and reaches no state; the fast chance sampler agrees with ``ch
 
 from __future__ import annotations
 
-import gc
 import random
-import types
 from collections import Counter
 
 import pytest
+from test_lazy_observation import _reachable  # the walk over instance data and closures
 
-from sim.api import CHANCE, StaleObservationError, close_view, keep, lazy
+from sim.api import CHANCE, StaleObservationError, close_view, keep
 from sim.games.traders_of_osaka.engine import State, TradersOfOsaka
 from sim.games.traders_of_osaka.observation import FIELDS, Observation
 from sim.play import sample_chance
@@ -32,24 +31,6 @@ def _into_game(players: int, seed: int, steps: int) -> tuple[TradersOfOsaka, Sta
     while (p := g.current_player(s)) < 0:
         g.apply_action(s, sample_chance(g, s, chance))
     return g, s, p
-
-
-def _reachable(root, depth: int = 6) -> list:
-    """Objects reachable from ``root`` through instance data and closures (not classes/modules)."""
-    seen, todo, out = {id(root)}, [(root, 0)], []
-    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
-    while todo:
-        obj, d = todo.pop()
-        out.append(obj)
-        if d >= depth:
-            continue
-        refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
-                else gc.get_referents(obj))
-        for ref in refs:
-            if id(ref) not in seen and not isinstance(ref, skip):
-                seen.add(id(ref))
-                todo.append((ref, d + 1))
-    return out
 
 
 def test_view_reaches_neither_the_state_nor_hidden_lists():
