@@ -588,10 +588,11 @@ class TradersOfOsaka(EngineBase):
         res = s.reserved
         if not res:
             return s.market
-        blocked = [c for c, seat in res.items() if seat != me]  # at most 3: one piece per seat
+        market = s.market
+        blocked = [c for c, seat in res.items() if seat != me and c in market]  # at most 3: one piece per seat
         if not blocked:
-            return s.market
-        return [c for c in s.market if c not in blocked]
+            return market
+        return [c for c in market if c not in blocked]
 
     def _distinct(self, cards: list[int]) -> list[int]:
         """First card of each (colour, value) kind: identical cards are one choice."""
@@ -609,7 +610,11 @@ class TradersOfOsaka(EngineBase):
         out = []
         seen = {}
         takeable = self._takeable(s, me)
-        own = next((c for c, seat in res.items() if seat == me), -1) if res else -1
+        own = -1  # my reserved card, if any
+        for c, seat in res.items():
+            if seat == me:
+                own = c
+                break
         for c in takeable:  # identical cards are one choice; your reserved card is its own
             k = kind[c] + 100 if c == own else kind[c]
             if k not in seen:
@@ -814,13 +819,15 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                if not s.refreshed and not self._takeable(s, me):
+                takeable = self._takeable(s, me)
+                if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
                     continue
                 s.refreshed = False
                 s.phase = ACTION
-                s.due = self.buy_cost(s, me)  # the Market cannot change before this turn's action
+                # buy_cost: the Market cannot change before this turn's action
+                s.due = sum(map(self.value.__getitem__, takeable))
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
