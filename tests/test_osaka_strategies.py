@@ -65,7 +65,7 @@ def test_best_payment_covers_with_least_overpay():
 
 import random  # noqa: E402
 
-from sim.api import TERMINAL  # noqa: E402
+from sim.api import TERMINAL, keep  # noqa: E402
 
 ALL = ["osaka.trader", "osaka.hoarder", "osaka.shipper", "osaka.expert"]
 
@@ -84,7 +84,7 @@ def captured(name, games=4, per_prompt=25, seed=3, stride=3):
         def choose(self, obs, legal, rng):
             met[obs.prompt] = k = met.get(obs.prompt, -1) + 1
             if len(legal) > 1 and k % stride == 0 and len(seen.setdefault(obs.prompt, [])) < per_prompt:
-                seen[obs.prompt].append((obs, tuple(legal)))
+                seen[obs.prompt].append((keep(obs), tuple(legal)))  # views close after their decision
             return self.inner.choose(obs, legal, rng)
 
     for i in range(games):

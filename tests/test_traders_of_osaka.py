@@ -96,6 +96,23 @@ class Table:
         return self.g.current_player(self.s)
 
 
+def two_ships_table(end_tokens=8, seat1_green=0):
+    """Red and blue ships one step from Edo; seat 0 holds a red 5, seat 1 a blue 5 (and
+    ``seat1_green`` green tokens, taken from the supply); Market red 2 + blue 2; seat 0's hand a
+    green 5; seat 0's turn. Buying sends both ships to Edo together."""
+    t = Table(2, end_tokens=end_tokens)
+    s = t.s
+    s.ships = [EDO - 1, EDO - 1, 0, 0]
+    t.goods(0, (RED, 5))
+    t.goods(1, (BLUE, 5))
+    t.market((RED, 2), (BLUE, 2))
+    t.hand(0, (GREEN, 5))
+    s.tokens[1][GREEN] += seat1_green
+    s.supply[GREEN] -= seat1_green
+    t.ready()
+    return t
+
+
 def all_cards(s: State) -> Counter:
     zones = [s.draw, s.discard, s.market, s.farm, *s.hands, *s.goods, *s.vp_cards]
     return Counter(c for z in zones for c in z)
@@ -431,15 +448,8 @@ def test_three_icon_card_insures_highest_goods_first():
 
 
 def test_several_ships_at_edo_order_is_chosen_and_end_skips_the_rest():
-    t = Table(2, end_tokens=2)
+    t = two_ships_table(end_tokens=2, seat1_green=1)
     g, s = t.g, t.s
-    s.ships = [EDO - 1, EDO - 1, 0, 0]
-    t.goods(0, (RED, 5))
-    t.goods(1, (BLUE, 5))
-    t.market((RED, 2), (BLUE, 2))
-    t.hand(0, (GREEN, 5))
-    s.tokens[1][GREEN] = 1
-    t.ready()
     g.apply_action(s, BUY)
     g.apply_action(s, PayCard(s.hands[0][0]))
     assert s.phase == ORDER and g.legal_actions(s) == (ChoosePayment(RED), ChoosePayment(BLUE))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from test_traders_of_osaka import BLUE, EDO, GREEN, RED, WAVES1, WAVES2, Table
+from test_traders_of_osaka import BLUE, EDO, GREEN, RED, WAVES1, WAVES2, Table, two_ships_table
 
 from sim.games.traders_of_osaka.actions import BUY, ChoosePayment, Insure, PayCard
 from sim.games.traders_of_osaka.engine import INSURE
@@ -115,15 +115,8 @@ def test_expert_orders_payments_to_win_the_end_race():
     """end_tokens 2. Red and blue reach Edo together. Blue first: 1 VP each, seat 1 takes its 2nd
     token and the game ends 1-1 on VP, seat 1 ahead on tokens. Red first: seat 0 scores red 5 + red
     2 = 10 -> 2 VP and a token, then blue ends the game at 3-1 for seat 0."""
-    t = Table(2, end_tokens=2)
+    t = two_ships_table(end_tokens=2, seat1_green=1)
     g, s = t.g, t.s
-    s.ships = [EDO - 1, EDO - 1, 0, 0]
-    t.goods(0, (RED, 5))
-    t.goods(1, (BLUE, 5))
-    t.market((RED, 2), (BLUE, 2))
-    t.hand(0, (GREEN, 5))
-    set_tokens(t, 1, GREEN, 1)
-    t.ready()
     g.apply_action(s, BUY)
     g.apply_action(s, PayCard(s.hands[0][0]))
     assert g.legal_actions(s) == (ChoosePayment(RED), ChoosePayment(BLUE))

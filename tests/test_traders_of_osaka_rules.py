@@ -9,7 +9,19 @@ from __future__ import annotations
 import copy
 
 import pytest
-from test_traders_of_osaka import ANORI, BLUE, EDO, GREEN, OSAKA, RED, WAVES1, WAVES2, YELLOW, Table
+from test_traders_of_osaka import (
+    ANORI,
+    BLUE,
+    EDO,
+    GREEN,
+    OSAKA,
+    RED,
+    WAVES1,
+    WAVES2,
+    YELLOW,
+    Table,
+    two_ships_table,
+)
 
 from sim.api import CHANCE, TERMINAL, sample_chance
 from sim.games.traders_of_osaka.actions import (
@@ -127,14 +139,8 @@ def test_end_reason_finished_and_undefined_before_the_end():
 
 
 def two_ships_at_edo(end_tokens=8):
-    t = Table(2, end_tokens=end_tokens)
+    t = two_ships_table(end_tokens=end_tokens)
     g, s = t.g, t.s
-    s.ships = [EDO - 1, EDO - 1, 0, 0]
-    t.goods(0, (RED, 5))
-    t.goods(1, (BLUE, 5))
-    t.market((RED, 2), (BLUE, 2))
-    t.hand(0, (GREEN, 5))
-    t.ready()
     g.apply_action(s, BUY)
     before = copy.deepcopy(s)
     g.apply_action(s, PayCard(s.hands[0][0]))

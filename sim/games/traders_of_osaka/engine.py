@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, OptionError
+from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, LazyObservation, OptionError
 
 from .actions import (
     BUY,
@@ -39,6 +39,7 @@ from .rules import Options, OsakaData, load_data
 # phases
 SETUP, START_TIE, TOKENS, TURN_START, ACTION, PAY, PAYMENTS, ORDER, INSURE, TURN_END, END = range(11)
 PROMPTS = {TOKENS: "token", ACTION: "action", PAY: "pay", ORDER: "payment_order", INSURE: "insure"}
+_new, _open = object.__new__, LazyObservation.__init__
 # draw destinations (entries of State.to_draw): a hand position during setup is its index >= 0
 TO_MARKET, TO_FARM, TO_VP = -1, -2, 100
 
@@ -98,6 +99,7 @@ class TradersOfOsaka(EngineBase):
     Raises ``ValueError`` for a player count outside 2-4.
     """
 
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
     info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
     Options = Options
     load_data = staticmethod(load_data)
@@ -139,6 +141,12 @@ class TradersOfOsaka(EngineBase):
         self._insure = tuple(Insure(i) for i in range(len(cards)))
         self._token = tuple(ChooseToken(c) for c in range(len(self.colours)))
         self._order = tuple(ChoosePayment(c) for c in range(len(self.colours)))
+        self._handlers = {
+            Draw: self._on_draw, BuyGoods: self._on_buy, PayCard: self._on_pay, TakeCoins: self._on_take,
+            Reserve: self._on_reserve, ChooseToken: self._on_token, ChoosePayment: self._on_order,
+            Insure: self._on_insure, EndInsurance: self._on_end_insurance, StartPlayer: self._on_start,
+            Pass: self._on_pass,
+        }
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
@@ -196,8 +204,13 @@ class TradersOfOsaka(EngineBase):
         ph, me = s.phase, s.active
         if ph == ACTION:
             return self._turn_actions(s, me)
-        if ph == PAY:
-            return tuple(self._pay[c] for c in self._distinct(s.hands[me]))
+        if ph == PAY:  # one PayCard per (colour, value) kind in the hand, first card of each
+            seen, kind, pay = {}, self.kind, self._pay
+            for c in s.hands[me]:
+                k = kind[c]
+                if k not in seen:
+                    seen[k] = pay[c]
+            return tuple(seen.values())
         if ph == TOKENS:
             return self._token
         if ph == ORDER:
@@ -208,63 +221,76 @@ class TradersOfOsaka(EngineBase):
         return ()
 
     def apply_action(self, s: State, a) -> None:
-        if a is not PASS and s.phase == ACTION:
-            s.passes = 0
-        match a:
-            case Draw(card):
-                self._place_draw(s, card)
-            case BuyGoods():
-                s.paid = 0  # s.due holds the cost, set when the turn began
-                s.phase = PAY
-            case PayCard(card):
-                me = s.active
-                s.hands[me].remove(card)
-                s.hand_value[me] -= self.value[card]
-                s.discard.append(card)
-                s.paid += self.value[card]
-                if s.paid >= s.due:
-                    self._complete_purchase(s, me)
-            case TakeCoins(card):
-                me = s.active
-                s.market.remove(card)
-                if s.reserved.get(card) == me:
-                    del s.reserved[card]
-                s.hands[me].append(card)
-                s.hand_value[me] += self.value[card]
-                s.phase = TURN_END
-            case Reserve(card):
-                s.reserved[card] = s.active
-                s.phase = TURN_END
-            case ChooseToken(colour):
-                self._gain_token(s, s.setup_pos, colour)
-                s.setup_pos += 1
-                if s.setup_pos == s.n:
-                    s.phase, s.active = TURN_START, 0
-            case ChoosePayment(colour):
-                self._pay_ship(s, colour)
-            case Insure(card):
-                self._insure_with(s, s.insure_queue[0], card)
-            case EndInsurance():
-                s.insure_queue.pop(0)
-            case StartPlayer(position):
-                self._set_start(s, position)
-            case Pass():
-                s.passes += 1
-                s.phase = TURN_END
-            case _:
-                raise ValueError(f"not a Traders of Osaka action: {a!r}")
+        # dispatch on the action's class through a table (a ``match`` tries the cases in turn)
+        handler = self._handlers.get(type(a))
+        if handler is None:
+            raise ValueError(f"not a Traders of Osaka action: {a!r}")
+        handler(s, a)
         self._advance(s)
 
+    # one handler per action class; turn actions other than Pass end a round of passes
+    def _on_draw(self, s: State, a: Draw) -> None:
+        self._place_draw(s, a.card)
+
+    def _on_buy(self, s: State, a: BuyGoods) -> None:
+        if s.phase == ACTION:
+            s.passes = 0
+        s.paid = 0  # s.due holds the cost, set when the turn began
+        s.phase = PAY
+
+    def _on_pay(self, s: State, a: PayCard) -> None:
+        me, card = s.active, a.card
+        s.hands[me].remove(card)
+        s.hand_value[me] -= self.value[card]
+        s.discard.append(card)
+        s.paid += self.value[card]
+        if s.paid >= s.due:
+            self._complete_purchase(s, me)
+
+    def _on_take(self, s: State, a: TakeCoins) -> None:
+        if s.phase == ACTION:
+            s.passes = 0
+        me, card = s.active, a.card
+        s.market.remove(card)
+        if s.reserved.get(card) == me:
+            del s.reserved[card]
+        s.hands[me].append(card)
+        s.hand_value[me] += self.value[card]
+        s.phase = TURN_END
+
+    def _on_reserve(self, s: State, a: Reserve) -> None:
+        if s.phase == ACTION:
+            s.passes = 0
+        s.reserved[a.card] = s.active
+        s.phase = TURN_END
+
+    def _on_token(self, s: State, a: ChooseToken) -> None:
+        self._gain_token(s, s.setup_pos, a.colour)
+        s.setup_pos += 1
+        if s.setup_pos == s.n:
+            s.phase, s.active = TURN_START, 0
+
+    def _on_order(self, s: State, a: ChoosePayment) -> None:
+        self._pay_ship(s, a.colour)
+
+    def _on_insure(self, s: State, a: Insure) -> None:
+        self._insure_with(s, s.insure_queue[0], a.card)
+
+    def _on_end_insurance(self, s: State, a: EndInsurance) -> None:
+        s.insure_queue.pop(0)
+
+    def _on_start(self, s: State, a: StartPlayer) -> None:
+        self._set_start(s, a.position)
+
+    def _on_pass(self, s: State, a: Pass) -> None:
+        s.passes += 1
+        s.phase = TURN_END
+
     def observe(self, s: State, seat: int) -> Observation:
-        me, ph = s.active, s.phase
-        cost = s.due if ph in (ACTION, PAY) else 0
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), me, self.cards, self.colours, self.track,
-            tuple(s.market), tuple(s.farm), tuple(s.reserved.items()), tuple(s.hands[seat]),
-            tuple(map(len, s.hands)), tuple(map(tuple, s.goods)), frozenset(s.insured),
-            tuple(map(tuple, s.tokens)), tuple(s.ships), s.vp[seat], len(s.draw), tuple(s.discard),
-            cost, s.paid if ph == PAY else 0, tuple(s.edo), tuple(s.sinking), self.options.end_tokens,
-        )
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
+        view = _new(Observation)  # Observation.over without its call frame (every decision)
+        _open(view, (s, self), seat, prompt=PROMPTS.get(s.phase, "none"))
+        return view
 
     def scores(self, s: State) -> tuple[float, ...]:
         """VP per seat ('Victory')."""
@@ -553,10 +579,20 @@ class TradersOfOsaka(EngineBase):
 
     def buy_cost(self, s: State, seat: int) -> int:
         """Coins needed to buy now: unreserved Market cards plus ``seat``'s own reservation."""
-        v, res = self.value, s.reserved
+        return sum(map(self.value.__getitem__, self._takeable(s, seat)))
+
+    @staticmethod
+    def _takeable(s: State, me: int) -> list[int]:
+        """Market cards ``me`` may buy or take (unreserved or its own reservation), in Market
+        order; the Market list itself when no other seat's piece blocks a card (do not mutate)."""
+        res = s.reserved
         if not res:
-            return sum(v[c] for c in s.market)
-        return sum(v[c] for c in s.market if res.get(c, seat) == seat)
+            return s.market
+        market = s.market
+        blocked = [c for c, seat in res.items() if seat != me and c in market]  # at most 3: one piece per seat
+        if not blocked:
+            return market
+        return [c for c in market if c not in blocked]
 
     def _distinct(self, cards: list[int]) -> list[int]:
         """First card of each (colour, value) kind: identical cards are one choice."""
@@ -567,23 +603,37 @@ class TradersOfOsaka(EngineBase):
         return list(seen.values())
 
     def _turn_actions(self, s: State, me: int) -> tuple:
-        res, kind = s.reserved, self.kind
-        takeable = [c for c in s.market if res.get(c, me) == me] if res else s.market
+        """BUY (when affordable), one TakeCoins per kind of takeable Market card (your reserved
+        card is its own kind), then, while you hold your piece, one Reserve per kind of
+        unreserved Market card and per kind of unreserved Farm card; PASS when nothing is legal."""
+        res, kind, take = s.reserved, self.kind, self._take
         out = []
+        seen = {}
+        takeable = self._takeable(s, me)
+        own = -1  # my reserved card, if any
+        for c, seat in res.items():
+            if seat == me:
+                own = c
+                break
+        for c in takeable:  # identical cards are one choice; your reserved card is its own
+            k = kind[c] + 100 if c == own else kind[c]
+            if k not in seen:
+                seen[k] = take[c]
         if takeable and s.hand_value[me] >= s.due:
             out.append(BUY)
-        seen = {}
-        for c in takeable:  # identical cards are one choice; your reserved card is its own
-            seen.setdefault(kind[c] + (c in res) * 100, self._take[c])
         out += seen.values()
         if me not in res.values():
-            seen = {}
+            seen, reserve = {}, self._reserve
             for c in s.market:
                 if c not in res:
-                    seen.setdefault(kind[c], self._reserve[c])
+                    k = kind[c]
+                    if k not in seen:
+                        seen[k] = reserve[c]
             for c in s.farm:
                 if c not in res:
-                    seen.setdefault(kind[c] + 1000, self._reserve[c])
+                    k = kind[c] + 1000
+                    if k not in seen:
+                        seen[k] = reserve[c]
             out += seen.values()
         return tuple(out) if out else (PASS,)
 
@@ -758,33 +808,26 @@ class TradersOfOsaka(EngineBase):
                     return
                 self._drop_draws(s, 0, first=True)  # nothing left to draw: skipped (VP still count)
                 continue
-            ph = s.phase
-            if ph == SETUP:
-                pos = s.setup_pos
-                if s.hand_value[pos] < self.options.hand_threshold:
-                    s.to_draw.append(pos)
-                    continue
-                if pos + 1 < s.n:
-                    s.setup_pos += 1
-                    continue
-                s.tied = self._start_candidates(s)
-                if len(s.tied) == 1:
-                    self._set_start(s, s.tied[0])
-                else:
-                    s.phase = START_TIE
-                return
+            ph = s.phase  # the phases exclude each other: tested in order of frequency
+            if ph == TURN_END:
+                s.turns += 1
+                s.active = (s.active + 1) % s.n
+                s.phase = TURN_START
+                continue
             if ph == TURN_START:
                 me = s.active
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                if not s.refreshed and not any(s.reserved.get(c, me) == me for c in s.market):
+                takeable = self._takeable(s, me)
+                if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
                     continue
                 s.refreshed = False
                 s.phase = ACTION
-                s.due = self.buy_cost(s, me)  # the Market cannot change before this turn's action
+                # buy_cost: the Market cannot change before this turn's action
+                s.due = sum(map(self.value.__getitem__, takeable))
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
@@ -803,11 +846,20 @@ class TradersOfOsaka(EngineBase):
                     self._sink(s)
                     continue
                 return
-            if ph == TURN_END:
-                s.turns += 1
-                s.active = (s.active + 1) % s.n
-                s.phase = TURN_START
-                continue
+            if ph == SETUP:
+                pos = s.setup_pos
+                if s.hand_value[pos] < self.options.hand_threshold:
+                    s.to_draw.append(pos)
+                    continue
+                if pos + 1 < s.n:
+                    s.setup_pos += 1
+                    continue
+                s.tied = self._start_candidates(s)
+                if len(s.tied) == 1:
+                    self._set_start(s, s.tied[0])
+                else:
+                    s.phase = START_TIE
+                return
             return
 
 

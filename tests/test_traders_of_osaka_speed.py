@@ -1,0 +1,104 @@
+"""Traders of Osaka speed work (issue 20 items 3-4): the lazy observation view hides what the
+seat may not know and reaches no state; the fast chance sampler agrees with ``chance_outcomes``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from test_lazy_observation import _reachable  # the walk over instance data and closures
+
+from sim.api import CHANCE, StaleObservationError, close_view, keep
+from sim.games.traders_of_osaka.engine import State, TradersOfOsaka
+from sim.games.traders_of_osaka.observation import FIELDS, Observation
+from sim.play import sample_chance
+from sim.seeding import game_streams
+from strategies.common import RandomStrategy
+
+
+def _into_game(players: int, seed: int, steps: int) -> tuple[TradersOfOsaka, State, int]:
+    g = TradersOfOsaka(players)
+    chance, seats = game_streams(seed, 0, players)
+    s = g.new_initial_state()
+    strat = RandomStrategy()
+    for _ in range(steps):
+        p = g.current_player(s)
+        if p == CHANCE:
+            g.apply_action(s, sample_chance(g, s, chance))
+        else:
+            g.apply_action(s, strat.choose(keep(g.observe(s, p)), g.legal_actions(s), seats[p]))
+    while (p := g.current_player(s)) < 0:
+        g.apply_action(s, sample_chance(g, s, chance))
+    return g, s, p
+
+
+def test_view_reaches_neither_the_state_nor_hidden_lists():
+    g, s, p = _into_game(3, 11, 150)
+    view = g.observe(s, p)
+    view.materialize()
+    found = _reachable(view)
+    hidden = [s, g, s.draw, s.vp, s.hands, *s.hands, s.goods, s.tokens, s.reserved, s.insured]
+    assert not any(o is h for o in found for h in hidden)
+    for name in dir(view):  # no public attribute hands out the state or the engine
+        if not name.startswith("__"):
+            value = getattr(view, name)
+            assert value is not s and value is not g, name
+    with pytest.raises(AttributeError):
+        view.hand = ()  # read-only
+
+
+def test_hidden_information_does_not_change_a_view_read_before_the_change():
+    """The rules' example of hidden information, with the view fully read before the state
+    changes (a lazy view read afterwards would only show that the public fields agree)."""
+    g, s, p = _into_game(3, 4, 120)
+    other = (p + 1) % 3
+    before = keep(g.observe(s, p))
+    i = next(i for i, c in enumerate(s.draw) if g.value[c] == g.value[s.hands[other][0]])
+    s.hands[other][0], s.draw[i] = s.draw[i], s.hands[other][0]
+    s.draw.reverse()
+    s.vp[other] += 7
+    assert g.observe(s, p) == before
+    assert before.vp == s.vp[p] and before.hand == tuple(s.hands[p])
+    s.vp[p] += 1  # its own VP is part of its view
+    assert g.observe(s, p) != before
+
+
+def test_lazy_view_equals_the_detached_observation_of_every_field():
+    g, s, p = _into_game(4, 2, 90)
+    view = g.observe(s, p)
+    full = Observation(*(getattr(view, f) for f in FIELDS))
+    assert full == view and hash(full) == hash(view)
+    assert full.hand == tuple(s.hands[p]) and full.hand_sizes == tuple(len(h) for h in s.hands)
+    assert full.market == tuple(s.market) and full.draw_pile_size == len(s.draw)
+    with pytest.raises(TypeError):
+        Observation(0, 2)
+
+
+def test_a_field_first_read_after_the_decision_raises():
+    g, s, p = _into_game(2, 3, 40)
+    view = g.observe(s, p)
+    assert view.hand == tuple(s.hands[p])
+    close_view(view)
+    assert view.hand == tuple(s.hands[p])
+    with pytest.raises(StaleObservationError):
+        view.market  # noqa: B018
+
+
+@pytest.mark.parametrize("steps", [0, 150])
+def test_fast_sampler_agrees_with_chance_outcomes(steps):
+    """Chi-square of 20,000 ``sample_chance`` draws against the exact outcome probabilities (at
+    setup, all 108 cards; later, the draw pile). The statistic has mean df and sd sqrt(2 df)
+    under agreement; df + 6 sd is far in the tail (p < 1e-5), a sampler skipping a card or
+    favouring half the pile exceeds it many times over."""
+    g, s, _ = _into_game(2, 9, steps)
+    s.to_draw = s.to_draw or [-1]  # a pending Market draw: a chance node over the draw pile
+    outcomes = dict(g.chance_outcomes(s))
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    rng = random.Random(17)
+    counts = Counter(g.sample_chance(s, rng) for _ in range(20_000))
+    assert set(counts) <= set(outcomes)
+    keys = list(outcomes)
+    chi2 = sum((counts.get(k, 0) - outcomes[k] * 20_000) ** 2 / (outcomes[k] * 20_000) for k in keys)
+    df = len(keys) - 1
+    assert chi2 < df + 6 * (2 * df) ** 0.5
