@@ -57,18 +57,22 @@ class FailFast(SimError):
 
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
-    """Chunk results as they finish: in-process for one local job, else through joblib."""
-    if backend != "dask" and jobs == 1:  # in-process: joblib is not even imported (start-up)
+    """Chunk results as they finish: one forked worker for one local job (``forked``), else through joblib."""
+    if backend != "dask" and jobs == 1:  # joblib is not even imported (start-up)
+        from .forked import can_fork, forked_results
+
+        if can_fork():  # a strategy that ends its process fails only its game (``forked``)
+            yield from forked_results(setup_json, ranges)
+            return
         for a, b in ranges:
             yield play_range(setup_json, a, b)
         return
     from joblib import delayed
 
-    calls = (delayed(play_range)(setup_json, a, b) for a, b in ranges)
     if backend == "dask":
-        from .cluster import dask_results
+        from .cluster import dask_results, play_limited  # game_timeout_s in the workers' threads
 
-        yield from dask_results(calls, scheduler)
+        yield from dask_results((delayed(play_limited)(setup_json, a, b) for a, b in ranges), scheduler)
     else:  # worker processes; a dying worker fails only its games (``workers``)
         from .workers import local_results
 
