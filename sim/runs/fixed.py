@@ -251,17 +251,20 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
 def is_unfinished_until_ci(out: Path) -> bool:
     """Whether ``out`` holds an interrupted ``--until-ci`` run (its rule in ``stopping.json``)."""
     stopping = read_json(out / "stopping.json", missing_ok=True)
-    return stopping is not None and not stopping.get("finished", True)
+    return stopping is not None and not stopping.get("finished", True) and stopping.get("kind") != "until_decided"
 
 
 def play_point(rc: RunConfig, values: dict, folder: Path, games: int, *, seed: int | None = None,
-               index: int = 0) -> tuple[Any, Any]:
+               index: int = 0, reuse: bool = False) -> tuple[Any, Any]:
     """Play ``games`` games of ``rc`` with ``values`` applied (sweep keys, ``config.grid.point_config``;
     data copies under ``folder.parent/data``) into run folder ``folder``, replaced if present, and
     return its ``(games, players)`` tables: one trial of ``sim tune`` / ``sim discover``.
-    ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point."""
+    ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point.
+    ``reuse``: a complete run folder already at ``folder`` (a resumed study's finished trial) is read, not replayed."""
     from ..config.grid import point_config
 
+    if reuse and integrity.committed(folder):
+        return store.read_table(folder, "games"), store.read_table(folder, "players")
     prc = point_config(rc, values, folder.parent, index).model_copy(
         update={"games": games, "seed": rc.seed if seed is None else seed})
     run(prc, folder, force=True, progress=False)
