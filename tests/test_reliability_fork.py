@@ -10,6 +10,7 @@ played (4 games x 3 seats = 12 player rows).
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import polars as pl
@@ -93,5 +94,9 @@ def test_the_worker_is_gone_after_the_run(tmp_path):
     a, b, tables = w.play(0, 1)
     assert (a, b, tables["games"].height) == (0, 1, 1)
     w.close()
+    deadline = time.monotonic() + 10
+    while pid in forked._UNREAPED and time.monotonic() < deadline:  # it exits by itself, reaped when it has
+        time.sleep(0.01)
+        forked.reap()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # reaped: no such process any more

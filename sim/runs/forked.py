@@ -17,6 +17,7 @@ parent is killed outright reads end-of-file and exits. Where ``os.fork`` does no
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -74,6 +75,7 @@ class Worker:
     raises ``WorkerGone`` when the child died; ``close()`` ends and reaps it."""
 
     def __init__(self, setup_json: str):
+        reap()
         parent, child = Pipe(duplex=True)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -114,7 +116,9 @@ class Worker:
         return f"exit code {os.WEXITSTATUS(status)}"
 
     def close(self, kill: bool = False) -> None:
-        """End the worker: politely after the last chunk, ``SIGKILL`` otherwise; always reaped."""
+        """End the worker: politely after the last chunk (it exits by itself; reaped without
+        waiting for its exit when possible, else at the next worker or at exit), ``SIGKILL``
+        otherwise (reaped at once)."""
         if not self.pid:
             self.conn.close()
             return
@@ -126,11 +130,26 @@ class Worker:
         except OSError:
             pass
         self.conn.close()
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
+        _UNREAPED.append(self.pid)
         self.pid = 0
+        reap(wait=kill)
+
+
+_UNREAPED: list[int] = []
+
+
+def reap(wait: bool = False) -> None:
+    """Collect the exit status of ended workers (``wait``: block until every one has ended)."""
+    for pid in list(_UNREAPED):
+        try:
+            done, _ = os.waitpid(pid, 0 if wait else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _UNREAPED.remove(pid)
+
+
+atexit.register(reap, True)
 
 
 def forked_results(setup_json: str, ranges: list[tuple[int, int]]) -> Iterator[Result]:
