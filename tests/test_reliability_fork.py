@@ -10,6 +10,9 @@ played (4 games x 3 seats = 12 player rows).
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -100,3 +103,39 @@ def test_the_worker_is_gone_after_the_run(tmp_path):
         forked.reap()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # reaped: no such process any more
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_parent_leaves_no_forked_worker(tmp_path, sig):
+    import psutil
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG.format(chunk=10, second="osaka.shipper").replace("games: 6", "games: 4000"))
+    out = tmp_path / "o"
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(out), "--quiet"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    for _ in range(1200):  # until the worker is forked and a chunk is written
+        try:
+            workers = [p.pid for p in psutil.Process(proc.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            workers = []
+        if workers and list((out / "chunks").glob("games-*.parquet")):
+            break
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(sig)  # to the parent alone
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and f"sim run --resume {out}" in err, err
+
+    def running(pid):
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    deadline = time.time() + 10
+    while any(map(running, workers)) and time.time() < deadline:
+        time.sleep(0.1)
+    assert workers and not [p for p in workers if running(p)], workers
