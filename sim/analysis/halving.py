@@ -67,6 +67,33 @@ def study_in(path: Path, name: str, sampler: optuna.samplers.BaseSampler) -> opt
     return optuna.create_study(study_name=name, storage=storage, sampler=sampler, direction="minimize")
 
 
+def open_study(path: Path, name: str, sampler: optuna.samplers.BaseSampler, resume: bool) -> optuna.Study:
+    """``study_in``, or with ``resume`` the study ``name`` saved in ``path`` (``KeyError`` when absent)."""
+    if not resume:
+        return study_in(path, name, sampler)
+    return optuna.load_study(study_name=name, storage=JournalStorage(JournalFileBackend(str(path))), sampler=sampler)
+
+
+def finished(study: optuna.Study, first: int, evaluate: Callable[[dict, int], tuple[float, float, float, float]]
+             ) -> list[Record]:
+    """Records (first budget: ``first`` games) of the trials a resumed ``study`` holds, by number,
+    for ``optimise(done=...)``: complete trials through ``evaluate`` (the caller reads their saved
+    results back instead of playing them again); a trial left running by the interruption is
+    evaluated now and told to the study under its own number. Failed trials are left out."""
+    from optuna.trial import TrialState
+
+    records = []
+    for t in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
+        if t.state not in (TrialState.COMPLETE, TrialState.RUNNING):
+            continue
+        rec = Record(t.number, dict(t.params))
+        rec.by_games[first] = evaluate(rec.params, first)
+        if t.state == TrialState.RUNNING:
+            _tell(study, t.number, rec.loss if math.isfinite(rec.loss) else 1e300)
+        records.append(rec)
+    return records
+
+
 def distributions(params: list) -> dict[str, optuna.distributions.BaseDistribution]:
     """Optuna distributions of ``config.design.Param``-like objects (key, kind, low, high, choices)."""
     out: dict[str, optuna.distributions.BaseDistribution] = {}
@@ -90,7 +117,7 @@ def sampler_for(params: list, trials: int, grid_max: int, seed: int) -> tuple[op
     return optuna.samplers.TPESampler(seed=seed), trials, f"TPE, {trials} trials"
 
 
-def _tell(study: optuna.Study, trial: optuna.Trial, value: float) -> None:
+def _tell(study: optuna.Study, trial: optuna.Trial | int, value: float) -> None:
     try:
         study.tell(trial, value)
     except RuntimeError:
@@ -100,15 +127,17 @@ def _tell(study: optuna.Study, trial: optuna.Trial, value: float) -> None:
 
 
 def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], tuple[float, float, float, float]],
-             rungs: list[int], n_trials: int, eta: int, echo: Callable[[str], None] | None = None) -> list[Record]:
+             rungs: list[int], n_trials: int, eta: int, echo: Callable[[str], None] | None = None,
+             done: list[Record] | None = None) -> list[Record]:
     """Run the trials and the halving; return every trial's record (best first by its last budget).
 
     ``evaluate(params, games)`` returns ``(loss, figure, ci_low, ci_high)``; the loss is minimised.
-    ``echo`` receives one progress line per evaluation.
+    ``echo`` receives one progress line per evaluation. ``done``: the first-budget records of
+    trials already told to ``study`` (a resumed study); only the rest are asked.
     """
     space = distributions(params)
-    records: list[Record] = []
-    for i in range(n_trials):
+    records: list[Record] = list(done or [])
+    for i in range(len(records), n_trials):
         trial = study.ask(space)
         rec = Record(trial.number, dict(trial.params))
         rec.by_games[rungs[0]] = evaluate(rec.params, rungs[0])

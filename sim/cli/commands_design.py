@@ -11,11 +11,11 @@ from pathlib import Path
 import click
 
 from ..api import SimError
-from ..config import load_config
+from ..config import load_config, load_run_config
 from ..config.design import discover_plan, tune_plan
 from ..data import read_yaml
 from .group import cli
-from .options import check_out, check_writable
+from .options import check_out, check_writable, resume_hint
 
 
 def design_options(f):
@@ -26,6 +26,8 @@ def design_options(f):
         click.option("--out", type=click.Path(file_okay=False),
                      help="Output folder (default: reports/<game>/<config name>-tune or -discover)."),
         click.option("--force", is_flag=True, help="Replace an existing output folder of the same kind."),
+        click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+                     help="Continue an interrupted study in this folder (no CONFIG): finished trials are not played again."),
         click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Also write the result as JSON here."),
         click.option("--quiet", is_flag=True, help="No line per trial."),
     ]
@@ -34,17 +36,34 @@ def design_options(f):
     return f
 
 
-def _prepare(config: str, jobs, seed, out, json_file, section: str):
+def _prepare(config: str | None, jobs, seed, out, force, json_file, section: str, resume_dir: str | None):
+    """``(resolved config, plan, output folder)`` of a new study or (``resume_dir``) a saved one."""
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     check_out(out)
+    if json_file:
+        check_writable(Path(json_file), "--json")
+    plan_of = tune_plan if section == "tune" else discover_plan
+    if resume_dir:
+        if config or seed is not None or out or force:
+            raise SimError(f"--resume DIR continues a `sim {section}` folder as it was started: give no CONFIG,"
+                           " --seed, --out or --force")
+        out_dir = Path(resume_dir)
+        if not (out_dir / "config.json").is_file():
+            raise SimError(f"'{out_dir}' holds no `sim {section}` study to resume (no config.json)")
+        rc = load_run_config(out_dir)
+        if jobs:
+            rc = rc.model_copy(update={"jobs": jobs})
+        if not getattr(rc, section):
+            raise SimError(f"'{out_dir}' is not a `sim {section}` folder (its config has no '{section}:' section)")
+        return rc, plan_of(rc), out_dir
+    if not config:
+        raise SimError(f"missing CONFIG (or --resume DIR); see `sim {section} --help`")
     rc = load_config(config, {"jobs": jobs, "seed": seed})
     if not getattr(rc, section):
         raise SimError(f"{config}: no '{section}:' section; see `sim {section} --help` for an example")
-    if json_file:
-        check_writable(Path(json_file), "--json")
     out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-{section}"
-    return rc, out_dir
+    return rc, plan_of(rc, read_yaml(config)), out_dir
 
 
 def _write_json(json_file: str | None, payload: dict) -> None:
@@ -72,9 +91,9 @@ def _trial_errors(config: str, section: str):
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
 @design_options
-def tune(config, jobs, seed, out, force, json_file, quiet) -> None:
+def tune(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
     """Find the value of options, data values or strategy parameters that brings a balance figure
     to its target (Optuna: grid for small integer ranges, else TPE; successive halving of the games
     per trial; the best value confirmed on fresh seeds). CONFIG needs a `tune:` section:
@@ -87,26 +106,15 @@ def tune(config, jobs, seed, out, force, json_file, quiet) -> None:
         max_games: 900                            # games per trial grow from `games` to this
 
     Example: sim tune configs/traders_of_osaka/tune_end_tokens.yaml --json best.json
+    after an interruption: sim tune --resume reports/traders_of_osaka/tune_end_tokens-tune
     """
-    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
-    from ..analysis.tune_report import tune_summary, write_tune_report
-    from ..runs.tune import run_tune
-
-    rc, out_dir = _prepare(config, jobs, seed, out, json_file, "tune")
-    plan = tune_plan(rc, read_yaml(config))
-    t0 = time.perf_counter()
-    with _trial_errors(config, "tune"):
-        result = run_tune(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
-    _, html_path = write_tune_report(out_dir, plain(result), rc.game)
-    click.echo(tune_summary(plain(result)))
-    click.echo(f"tuned in {time.perf_counter() - t0:.1f} s; report: {html_path} (and tune.md; study.log)")
-    _write_json(json_file, {k: result[k] for k in ("best", "objective", "ci", "target", "loss", "confirm", "trials")})
+    _design("tune", config, jobs, seed, out, force, resume_dir, json_file, quiet)
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
 @design_options
-def discover(config, jobs, seed, out, force, json_file, quiet) -> None:
+def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
     """Search one seat's strategy parameters (its documented Params) for the highest win rate against
     the config's other seats, then replay the best and the default parameters on the same fresh
     seeds (paired McNemar test). Says whether a dominant plan exists and which parameters drive it.
@@ -120,18 +128,33 @@ def discover(config, jobs, seed, out, force, json_file, quiet) -> None:
         max_games: 900
 
     Example: sim discover configs/traders_of_osaka/discover_trader.yaml --json found.json
+    after an interruption: sim discover --resume reports/traders_of_osaka/discover_trader-discover
     """
-    from ..analysis.halving import plain  # Optuna and the report libraries load only when used
-    from ..analysis.tune_report import discover_summary, write_discover_report
-    from ..runs.discover import run_discover
+    _design("discover", config, jobs, seed, out, force, resume_dir, json_file, quiet)
 
-    rc, out_dir = _prepare(config, jobs, seed, out, json_file, "discover")
-    plan = discover_plan(rc, read_yaml(config))
+
+# per kind: the JSON keys written with --json, and the verb of the closing line
+JSON_KEYS = {"tune": ("best", "objective", "ci", "target", "loss", "confirm", "trials"),
+             "discover": ("best_params", "win_rate", "p", "fair_share", "dominant", "importances", "defaults", "trials")}
+VERB = {"tune": "tuned", "discover": "searched"}
+
+
+def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
+    """The body of ``tune`` and ``discover``: prepare, plan, run (resumable), report, summary, JSON."""
+    from ..analysis import tune_report  # Optuna and the report libraries load only when used
+    from ..analysis.halving import plain
+    from ..runs.discover import run_discover
+    from ..runs.tune import run_tune
+
+    rc, plan, out_dir = _prepare(config, jobs, seed, out, force, json_file, kind, resume_dir)
     t0 = time.perf_counter()
-    with _trial_errors(config, "discover"):
-        result = run_discover(rc, plan, out_dir, force=force, echo=None if quiet else click.echo)
-    _, html_path = write_discover_report(out_dir, plain(result), rc.game)
-    click.echo(discover_summary(plain(result)))
-    click.echo(f"searched in {time.perf_counter() - t0:.1f} s; report: {html_path} (and discover.md; study.log)")
-    _write_json(json_file, {k: result[k] for k in ("best_params", "win_rate", "p", "fair_share", "dominant",
-                                                   "importances", "defaults", "trials")})
+    run = run_tune if kind == "tune" else run_discover
+    with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
+            _trial_errors(config or str(out_dir / "config.json"), kind):
+        result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir))
+    write = tune_report.write_tune_report if kind == "tune" else tune_report.write_discover_report
+    summary = tune_report.tune_summary if kind == "tune" else tune_report.discover_summary
+    _, html_path = write(out_dir, plain(result), rc.game)
+    click.echo(summary(plain(result)))
+    click.echo(f"{VERB[kind]} in {time.perf_counter() - t0:.1f} s; report: {html_path} (and {kind}.md; study.log)")
+    _write_json(json_file, {k: result[k] for k in JSON_KEYS[kind]})

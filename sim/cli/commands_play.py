@@ -31,6 +31,7 @@ from .options import (
     confidence_option,
     no_grid,
     no_plugins_option,
+    resume_hint,
     run_folder,
     run_options,
     speed,
@@ -91,7 +92,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             if no_plugins:
                 _refuse_plugins(out_dir)
             _break_lock(out_dir, break_lock)
-            again = sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume
+            again = (check_run.resume_until_decided if check_run.is_unfinished_until_decided(out_dir) else
+                     sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume)
             outcome = again(out_dir, jobs=jobs, **opts)
             rc = None
         elif config or given:
@@ -117,7 +119,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                        f" then `sim run --resume {where}`") from None
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
-        rule = " (it continues the --until-ci stopping rule)" if where and (Path(where) / "stopping.json").is_file() else ""
+        rule = " (it continues the stopping rule in stopping.json)" if where and (Path(where) / "stopping.json").is_file() else ""
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
@@ -289,8 +291,8 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; complete the batch with:\n"
-                   f"  sim run --resume {out_dir}\nthen evaluate it with: sim check --run {out_dir}", err=True)
+        click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
+                   f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
         sys.exit(130)
     stop = read_json(out_dir / "stopping.json")
     click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
@@ -339,7 +341,9 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         if no_plugins:
             _refuse_plugins(out_dir)
         t0 = time.perf_counter()
-        pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler, echo=click.echo)
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+            pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
+                                      echo=click.echo)
         rc = load_run_config(out_dir)
     else:
         if not config:
@@ -350,8 +354,9 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
             raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
         out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
         t0 = time.perf_counter()
-        pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                               echo=click.echo, point_reports=point_reports)
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+            pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                                   echo=click.echo, point_reports=point_reports)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
     click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")

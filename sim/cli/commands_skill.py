@@ -8,7 +8,7 @@ import click
 
 from ..analysis.skill import skill_text
 from ..api import SimError
-from ..registry import get_game
+from ..config.starter import known_game
 from ..runs.skill import BASELINE, run_skill
 from .group import cli
 from .options import check_out
@@ -44,7 +44,7 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
       sim skill traders_of_osaka --strategy osaka.trader --strategy osaka.hoarder --games 40
     """
     check_out(out)
-    cls = get_game(game)
+    cls = known_game(game)
     if not cls.info.min_players <= players <= cls.info.max_players:
         raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {players}")
     if jobs < 1:

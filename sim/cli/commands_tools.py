@@ -14,12 +14,11 @@ from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
-from ..config.starter import option_rows, starter_config
+from ..config.starter import known_game, option_rows, starter_config
 from ..data import write_file_atomic
 from ..registry import (
     build_any_count,
     games,
-    get_game,
     make_strategy,
     resolve_strategy,
     strategies,
@@ -174,7 +173,7 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
 @click.option("--seed", type=int, default=0, show_default=True)
 def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
     """Play GAME on one core through the game loop; print decisions/s and games/s."""
-    cls = get_game(game)
+    cls = known_game(game)
     n = players or cls.info.max_players
     if not cls.info.min_players <= n <= cls.info.max_players:
         raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {n}")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -103,3 +107,23 @@ def run_options(f):
     return f
 
 
+
+
+@contextmanager
+def resume_hint(command: str, where: Path | str, what: str):
+    """Make SIGTERM stop the block as Ctrl-C does (``KeyboardInterrupt``: workers killed, what
+    finished kept) and, on either, print how to continue (``{command} --resume {where}``) and exit 130."""
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum, frame):
+            raise KeyboardInterrupt
+
+        old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: {what} are on disk in {where}; continue with:\n  {command} --resume {where}", err=True)
+        sys.exit(130)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)

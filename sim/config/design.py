@@ -19,10 +19,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, StrictInt, ValidationError
 
 from ..api import SimError, StrictModel
-from ..data import Located, format_validation
+from ..data import Located, format_validation, quote
 from ..registry import resolve_strategy
-from .grid import _check_key, listed, point_config
-from .models import RunConfig
+from .grid import _check_key, _message, listed, point_config
+from .models import RunConfig, build_game, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -142,14 +142,19 @@ def parse_range(key: str, value: Any) -> Param:
     return Param(key, kind, value[0], value[1])
 
 
-def _target(spec: dict, rc: RunConfig) -> Target:
+def _target(spec: dict, rc: RunConfig, doc: Located | None = None) -> Target:
     forms = ("{first_player_advantage: 0}, {seat_spread: min}, {strategy_gap: [A, B]} or"
              " {metric: COLUMN, value: X}")
     keys = set(spec)
-    if keys == {"metric", "value"} and isinstance(spec["metric"], str) and isinstance(spec["value"], (int, float)):
-        return Target("metric", float(spec["value"]), column=spec["metric"])
-    if keys == {"first_player_advantage"} and isinstance(spec["first_player_advantage"], (int, float)):
-        return Target("first_player_advantage", float(spec["first_player_advantage"]))
+    if keys == {"metric", "value"} and isinstance(spec["metric"], str) and _number(spec["value"]):
+        low, high = _checked(doc, "tune", "target.metric", _metric_range, rc, spec["metric"])
+        value = _checked(doc, "tune", "target.value", _within, spec["value"], low, high, f"mean {spec['metric']}")
+        return Target("metric", value, column=spec["metric"])
+    if keys == {"first_player_advantage"} and _number(spec["first_player_advantage"]):
+        # seat 0's win rate (in [0, 1]) minus the pooled share (in [0, 1]): a difference in [-1, 1]
+        return Target("first_player_advantage", _checked(
+            doc, "tune", "target.first_player_advantage", _within, spec["first_player_advantage"], -1, 1,
+            "a first-player advantage (a difference of win rates)"))
     if keys == {"seat_spread"} and spec["seat_spread"] == "min":
         return Target("seat_spread")
     if keys == {"strategy_gap"} and isinstance(spec["strategy_gap"], list) and len(spec["strategy_gap"]) == 2:
@@ -161,6 +166,52 @@ def _target(spec: dict, rc: RunConfig) -> Target:
     raise SimError(f"a target is {forms}; got {spec!r}")
 
 
+# games.parquet columns every run has: the numeric ones with the range their mean can take
+# (sim.play: counts are >= 0, flags are 0/1, so their means are shares in [0, 1]), and the others
+BASE_COLUMNS = {"game_index": (0, math.inf), "n_decisions": (0, math.inf), "n_winners": (0, math.inf),
+                "deal_index": (0, math.inf), "truncated": (0, 1), "failed": (0, 1)}
+TEXT_COLUMNS = {"end_reason": "text", "winners": "a list of seats"}
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _within(value: float, low: float, high: float, what: str) -> float:
+    """``value`` as a float when it is finite and in ``[low, high]``, else ``SimError``."""
+    if not math.isfinite(value):
+        raise SimError(f"the target value must be a finite number, got {value!r}")
+    if not low <= value <= high:
+        span = f"at least {low:g}" if high == math.inf else f"between {low:g} and {high:g}"
+        raise SimError(f"{what} is always {span}, so a target of {value:g} can never be reached")
+    return float(value)
+
+
+def _metric_range(rc: RunConfig, column: str) -> tuple[float, float]:
+    """The range of a numeric ``games.parquet`` column's mean: the base columns' (``BASE_COLUMNS``)
+    or, for a game's own summary figures (read from ``summary()`` of a fresh state, no game
+    played), unbounded. ``SimError`` for a text column or an unknown one (did you mean ...?)."""
+    if column in BASE_COLUMNS:
+        return BASE_COLUMNS[column]
+    if column in TEXT_COLUMNS:
+        raise SimError(f"column '{column}' of games.parquet holds {TEXT_COLUMNS[column]}, not numbers; a metric is"
+                       f" a numeric column: {', '.join(_numeric_columns(rc))}")
+    numeric = _numeric_columns(rc)
+    if column not in numeric:
+        raise SimError(f"games.parquet has no numeric column '{column}'{did_you_mean(column, numeric)}; the numeric"
+                       f" columns are: {', '.join(numeric)}")
+    return -math.inf, math.inf
+
+
+def _numeric_columns(rc: RunConfig) -> list[str]:
+    game = build_game(rc)
+    try:
+        own = list(game.summary(game.new_initial_state())) if hasattr(game, "summary") else []
+    except Exception:  # noqa: BLE001 - a summary that needs a finished game: its columns are unknown here
+        own = []
+    return [*BASE_COLUMNS, *own]
+
+
 def _budget(spec: _Common, rc: RunConfig) -> Budget:
     lo = spec.min_games or rc.games
     hi = spec.max_games or lo * spec.eta ** 2
@@ -169,14 +220,21 @@ def _budget(spec: _Common, rc: RunConfig) -> Budget:
     return Budget(lo, hi, spec.eta, spec.trials, spec.grid_max, spec.confirm_games or hi)
 
 
-def _checked(doc: Located | None, section: str, key: str, fn, *args) -> Any:
-    """``fn(*args)``, its ``SimError``/``ValueError`` named by file, line and key."""
+class _Located(SimError):
+    """A ``SimError`` already naming its file, line and key (an outer ``_checked`` keeps it)."""
+
+
+def _checked(doc: Located | None, section: str, key: str | tuple, fn, *args) -> Any:
+    """``fn(*args)``, its ``SimError``/``ValueError`` named by file, line and key (``key``: a
+    dotted path, or a tuple of path parts when a part holds dots itself, as a parameter key does)."""
     try:
         return fn(*args)
+    except _Located:
+        raise
     except (SimError, ValueError) as exc:
-        where = doc.where((section, *key.split("."))) if doc is not None else f"{section}.{key}"
-        text = str(exc).splitlines()[0] if isinstance(exc, ValidationError) else str(exc)
-        raise SimError(f"{where}: {text}") from None
+        parts = key if isinstance(key, tuple) else tuple(key.split("."))
+        where = doc.where((section, *parts)) if doc is not None else ".".join((section, *map(str, parts)))
+        raise _Located(f"{where}: {_message(exc)}") from None
 
 
 def _spec(model: type[BaseModel], rc: RunConfig, doc: Located | None, section: str) -> Any:
@@ -190,11 +248,23 @@ def _spec(model: type[BaseModel], rc: RunConfig, doc: Located | None, section: s
 
 
 def _check_ends(rc: RunConfig, p: Param) -> None:
-    """Each end of a range (each choice) alone must make a valid game."""
+    """Each end of a range (each choice) alone must make a valid game; a float range must also
+    take a value with a fraction (else the key takes whole numbers: ``SimError`` saying so)."""
     ends = p.choices if p.kind == "choice" else ((int(p.low), int(p.high)) if p.kind == "int" else (p.low, p.high))
     with tempfile.TemporaryDirectory() as tmp:
         for v in ends:
-            point_config(rc, {p.key: v}, Path(tmp), 0)
+            try:
+                point_config(rc, {p.key: v}, Path(tmp), 0)
+            except (SimError, ValueError) as exc:
+                what = f"choice {quote(v)}" if p.kind == "choice" else f"{p.kind} range end {v!r}"
+                raise SimError(f"{what} does not fit this key: {_message(exc)}") from None
+        if p.kind == "float":
+            inside = p.low + (p.high - p.low) / math.pi  # not a whole number
+            try:
+                point_config(rc, {p.key: inside}, Path(tmp), 0)
+            except (SimError, ValueError):
+                raise SimError(f"a float range on a key that takes whole numbers ({inside:.4g} is refused); write an"
+                               f" integer range such as [{math.ceil(p.low)}, {math.floor(p.high)}]") from None
 
 
 def tune_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
@@ -202,11 +272,11 @@ def tune_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
     spec = _spec(TuneSpec, rc, doc, "tune")
     params = []
     for key, value in spec.params.items():
-        _checked(doc, "tune", f"params.{key}", _check_key, rc, key)
-        p = _checked(doc, "tune", f"params.{key}", parse_range, key, value)
-        _checked(doc, "tune", f"params.{key}", _check_ends, rc, p)
+        _checked(doc, "tune", ("params", key), _check_key, rc, key)
+        p = _checked(doc, "tune", ("params", key), parse_range, key, value)
+        _checked(doc, "tune", ("params", key), _check_ends, rc, p)
         params.append(p)
-    target = _checked(doc, "tune", "target", _target, spec.target, rc)
+    target = _checked(doc, "tune", "target", _target, spec.target, rc, doc)
     return Plan(params, _checked(doc, "tune", "max_games", _budget, spec, rc), target)
 
 
@@ -254,9 +324,13 @@ def discover_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
         if name not in fields:
             raise SimError(f"{doc.where(('discover', 'params', name)) if doc else name}: '{target.name}' has no"
                            f" documented parameter '{name}' (it takes: {', '.join(fields) or 'none'})")
-        params[name] = _checked(doc, "discover", f"params.{name}", parse_range, name, value)
+        p = _checked(doc, "discover", ("params", name), parse_range, f"strategies.{spec.seat}.params.{name}", value)
+        _checked(doc, "discover", ("params", name), _check_ends, rc, p)
+        params[name] = Param(name, p.kind, p.low, p.high, p.choices)
     if not params:
-        raise SimError(f"strategy '{target.name}' documents no numeric, flag or choice parameter to search")
+        where = doc.where(("discover", "seat")) if doc is not None else "discover.seat"
+        raise SimError(f"{where}: strategy '{target.name}' (seat {spec.seat}) documents no numeric, flag or choice"
+                       " parameter to search; discover needs a strategy with parameters (`sim list strategies`)")
     out = [Param(f"strategies.{spec.seat}.params.{n}", p.kind, p.low, p.high, p.choices) for n, p in params.items()]
     defaults = {p.key: fields[n].get_default(call_default_factory=True) for n, p in zip(params, out, strict=True)}
     defaults.update({f"strategies.{spec.seat}.params.{k}": v for k, v in target.params.items()})

@@ -9,14 +9,24 @@ from typing import Any
 import yaml
 
 from ..api import SimError
-from ..registry import check_plays, get_game, resolve_strategy, strategies
+from ..registry import check_plays, games, get_game, resolve_strategy, strategies
+from .models import did_you_mean
+
+
+def known_game(name: str) -> Any:
+    """The game class registered as ``name`` (``registry.get_game``). ``SimError`` for an unknown
+    name, listing the known games with "did you mean ...?" for the closest one (difflib)."""
+    try:
+        return get_game(name)
+    except SimError as exc:
+        raise SimError(f"{exc}{did_you_mean(name, games())}") from None
 
 
 def option_rows(game: str) -> list[dict[str, str]]:
     """Every rule option of ``game``: ``name, type, default, allowed, source`` (the rulebook passage
     or ruling from the option's pydantic ``Field(description=...)``). ``SimError`` for an unknown game."""
     rows = []
-    for name, info in get_game(game).Options.model_fields.items():
+    for name, info in known_game(game).Options.model_fields.items():
         rows.append({"name": name, "type": _type_name(info.annotation), "default": repr(info.default),
                      "allowed": _allowed(info), "source": info.description or ""})
     return rows
@@ -60,7 +70,7 @@ def default_strategy(game: str) -> str:
 def command_line_config(game: str, players: int | None, games: int, seed: int, names: list[str]) -> str:
     """The YAML config equivalent to ``sim run --game GAME --players N --games N --strategy ...``
     (players default: the game's minimum; strategies default: ``default_strategy``)."""
-    cls = get_game(game)
+    cls = known_game(game)
     n = players or cls.info.min_players
     doc = {"game": game, "players": n, "games": games, "seed": seed,
            "strategies": [{"name": s} for s in (names or [default_strategy(game)])]}
@@ -72,7 +82,7 @@ def command_line_config(game: str, players: int | None, games: int, seed: int, n
 def starter_config(game: str) -> str:
     """A commented starter config for ``game`` that validates as written (``sim init``): every rule
     option at its default with its rulebook source, and commented examples of the other sections."""
-    cls = get_game(game)
+    cls = known_game(game)
     info = cls.info
     n = min(max(info.min_players, 4), info.max_players)
     expert = default_strategy(game)

@@ -18,7 +18,7 @@ from ..analysis.report import analyse
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
 from ..config import RunConfig, build_game, load_run_config
-from ..data import read_json
+from ..data import read_json, write_file_atomic
 from ..play import deal_size
 from . import fixed
 from .fixed import check_same_experiment, check_same_rules
@@ -109,43 +109,83 @@ def run_until_decided(rc: RunConfig, out: Path, max_games: int, *, force: bool =
     """``sim check --until-decided``: play ``rc.games`` games, evaluate ``rc.checks`` on them, and
     while some check is inconclusive double the games (whole deals; the same run continues with
     the next game indices, so the games are those of a plain run of that size) up to ``max_games``.
-    Writes ``stopping.json`` (the rule, each batch's undecided checks, why it stopped). An
-    interrupted run resumes (``sim run --resume``) to the batch it was playing; evaluate it then
-    with ``sim check --run``. Raises ``SimError`` for bad limits or a folder that cannot be used."""
+    Writes ``stopping.json`` (the rule, each batch's undecided checks, why it stopped) before the
+    first game with ``finished: false``, so an interrupted run continues the whole procedure with
+    ``sim check --resume`` (or ``sim run --resume``; ``resume_until_decided``) and ends with the
+    tables of an uninterrupted run. Raises ``SimError`` for bad limits or a folder that cannot be used."""
     if not rc.checks:
         raise SimError("--until-decided needs 'checks:' in the config")
     if max_games < rc.games:
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
-    game = build_game(rc)
+    build_game(rc)
     store.prepare_output(out, force, rc.source)
-    k, played, failed, truncated, seconds = deal_size(fixed.setup_of(rc)), 0, 0, 0, 0.0
+    k = deal_size(fixed.setup_of(rc))
     stop = min(max_games, -(-rc.games // k) * k)  # the first batch too ends on a whole deal
     stopping = {"rule": f"--until-decided: batches (first {rc.games} games, then doubling) until every check is "
                         f"decided (pass or fail), or at most {max_games} games", "kind": "until_decided",
-                "max_games": max_games, "first_batch": rc.games, "batches": [], "finished": True}
-    bar = tqdm(total=stop, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True, desc="until decided")
+                "max_games": max_games, "first_batch": rc.games, "min_sample": min_sample, "batches": [],
+                "finished": False}
     with store.locked(out, keep_lock):
-        try:
-            while True:
-                rc_now = rc.model_copy(update={"games": stop})
-                fixed.write_run_files(rc_now, out, game)
-                bar.total = stop
-                bar.refresh()
-                o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, store.done_games(out)),
-                                      progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler,
-                                      bar=bar)
-                played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
-                                                      seconds + o.seconds)
-                undecided = [r.name for r in _results(_chunk_run(out), rc.checks, min_sample, None)[0] if not r.decided]
-                stopping["batches"].append({"games": stop, "undecided": undecided})
-                if not undecided or stop >= max_games:
-                    break
-                stop = min(max_games, -(-2 * stop // k) * k)
-        finally:
-            bar.close()
-        store.merge_chunks(out)
-        stopping.update(games=stop, met=not undecided, reason=(
-            f"every check decided after {stop} games" if not undecided else
-            f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
-        (out / "stopping.json").write_text(json.dumps(stopping, indent=2) + "\n")
+        _write_stopping(out, stopping)
+        return _continue_until_decided(rc.model_copy(update={"games": stop}), out, stopping, progress=progress,
+                                       fail_fast=fail_fast, backend=backend, scheduler=scheduler)
+
+
+def _write_stopping(out: Path, stopping: dict) -> None:
+    write_file_atomic(out / "stopping.json", json.dumps(stopping, indent=2) + "\n")
+
+
+def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progress: bool = True,
+                            fail_fast: bool = False, backend: str = "local",
+                            scheduler: str | None = None) -> fixed.RunOutcome:
+    """The batches of an ``--until-decided`` run from the one of ``rc.games`` games (only what is not
+    on disk yet is played), under the rule in ``stopping``; the caller holds the folder's lock."""
+    game = build_game(rc)
+    max_games, min_sample = stopping["max_games"], stopping.get("min_sample", 50)
+    k, played, failed, truncated, seconds = deal_size(fixed.setup_of(rc)), 0, 0, 0, 0.0
+    stop = rc.games
+    bar = tqdm(total=stop, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True, desc="until decided")
+    try:
+        while True:
+            rc_now = rc.model_copy(update={"games": stop})
+            fixed.write_run_files(rc_now, out, game)
+            done = store.done_games(out)
+            bar.total, bar.n = stop, sum(b - a for a, b in done)
+            bar.refresh()
+            o = fixed.play_ranges(rc_now, out, fixed.todo_ranges(rc, stop, done), progress=progress,
+                                  fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
+            played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
+                                                  seconds + o.seconds)
+            undecided = [r.name for r in _results(_chunk_run(out), rc.checks, min_sample, None)[0] if not r.decided]
+            stopping["batches"].append({"games": stop, "undecided": undecided})
+            _write_stopping(out, stopping)
+            if not undecided or stop >= max_games:
+                break
+            stop = min(max_games, -(-2 * stop // k) * k)
+    finally:
+        bar.close()
+    # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
+    stopping.update(games=stop, met=not undecided, finished=True, reason=(
+        f"every check decided after {stop} games" if not undecided else
+        f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
+    _write_stopping(out, stopping)
+    store.merge_chunks(out)
     return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs)
+
+
+def is_unfinished_until_decided(out: Path) -> bool:
+    """Whether ``out`` holds an interrupted ``--until-decided`` run (its rule in ``stopping.json``)."""
+    stopping = read_json(out / "stopping.json", missing_ok=True)
+    return stopping is not None and stopping.get("kind") == "until_decided" and not stopping.get("finished", True)
+
+
+def resume_until_decided(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
+                         backend: str = "local", scheduler: str | None = None,
+                         keep_lock: bool = False) -> fixed.RunOutcome:
+    """Continue an interrupted ``--until-decided`` run under the rule in its ``stopping.json``: the
+    batch it was playing (what is on disk is kept), then the further batches of the rule."""
+    rc = fixed.reopen(out, jobs)
+    with store.locked(out, keep_lock):
+        store.clear_partial(out)
+        return _continue_until_decided(rc, out, read_json(out / "stopping.json"), progress=progress,
+                                       fail_fast=fail_fast, backend=backend, scheduler=scheduler)

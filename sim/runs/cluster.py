@@ -2,16 +2,94 @@
 
 Workers must have this project installed (``pip install -e .`` on each machine) so they can
 import ``sim`` and the strategies; only the resolved config crosses the network.
+
+Per-game time limit: a Dask worker plays its tasks in threads, where ``SIGALRM`` (the limit of
+``play_range`` in local worker processes) cannot be used. ``play_limited`` therefore plays a
+chunk game by game, each watched by a timer thread that raises ``GameTimeout`` inside the playing
+thread after ``game_timeout_s`` (CPython's ``PyThreadState_SetAsyncExc``): the game is recorded as
+failed with its seed and the reason, and the chunk goes on. The exception arrives at the next
+Python bytecode, so it stops any loop in Python code; a strategy blocked inside one C call
+(a ``time.sleep``, a blocking read) is stopped only when that call returns.
 """
 
 from __future__ import annotations
 
+import ctypes
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import polars as pl
 from joblib import Parallel, parallel_config
 
 from ..api import SimError
+from ..play import GameTimeout, failed_range, play_range
+from ..setup import Setup
+
+
+def _timeout_type(seconds: float) -> type[GameTimeout]:
+    """A ``GameTimeout`` class whose instances (made without arguments, as an asynchronous
+    exception is) carry the message of ``play_range``'s own limit."""
+    text = f"the game ran over game_timeout_s = {seconds:g} s and was stopped"
+
+    def __init__(self):
+        GameTimeout.__init__(self, text)
+
+    return type("GameTimeout", (GameTimeout,), {"__init__": __init__, "text": text})
+
+
+class _Watch:
+    """Raise ``kind`` in thread ``ident`` after ``seconds`` unless ``stop()`` came first."""
+
+    def __init__(self, ident: int, seconds: float, kind: type[BaseException]):
+        self.ident, self.kind, self.lock, self.live = ident, kind, threading.Lock(), True
+        self.timer = threading.Timer(seconds, self._ring)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _ring(self) -> None:
+        with self.lock:
+            if self.live:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.ident), ctypes.py_object(self.kind))
+
+    def stop(self) -> None:
+        with self.lock:
+            self.live = False
+        self.timer.cancel()
+
+
+def _timed_out(setup_json: str, gi: int, kind: type[GameTimeout]) -> tuple:
+    """Game ``gi`` recorded as failed by the time limit (the limit rang outside the game's own
+    ``try``, e.g. while its rows were being built)."""
+    a, b, t = failed_range(setup_json, gi, gi + 1, kind.text)
+    t["errors"] = t["errors"].with_columns(pl.lit("GameTimeout").alias("exception"))
+    return a, b, t
+
+
+def play_limited(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
+    """``play_range`` with the per-game time limit enforced in a thread (see the module docstring);
+    the same ``(start, stop, tables)``. Without a limit, or on a main thread (where
+    ``play_range`` uses ``SIGALRM`` itself), it is ``play_range``."""
+    seconds = Setup.from_json(setup_json).game_timeout_s
+    if not seconds or seconds <= 0 or threading.current_thread() is threading.main_thread():
+        return play_range(setup_json, start, stop)
+    kind, me = _timeout_type(seconds), threading.get_ident()
+    parts = []
+    for gi in range(start, stop):
+        res = None
+        watch = _Watch(me, seconds, kind)
+        try:
+            try:
+                res = play_range(setup_json, gi, gi + 1)
+            finally:
+                watch.stop()
+        except GameTimeout:  # rang outside the game's own ``try``: recorded all the same
+            pass
+        if res is None:
+            res = _timed_out(setup_json, gi, kind)
+        parts.append(res[2])
+    tables = {k: pl.concat([p[k] for p in parts], how="diagonal_relaxed") for k in parts[0]}
+    return start, stop, tables
 
 
 def dask_results(calls: Iterable[Any], scheduler: str | None, local_workers: int = 2) -> Iterator[Any]:

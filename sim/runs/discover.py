@@ -19,9 +19,24 @@ import optuna
 from .. import store
 from ..analysis import halving, objectives
 from ..analysis.stats import binom_p, complete_players, pooled_win_rate, wilson
+from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from . import fixed
+
+
+def _prepare(out: Path, rc: RunConfig, force: bool, resume: bool) -> None:
+    """A new ``discover`` folder with the resolved config, or (``resume``) the check that ``out``
+    holds an unfinished study (``SimError``)."""
+    if resume:
+        if not (out / "study.log").is_file() or not (out / "config.json").is_file():
+            raise SimError(f"'{out}' holds no `sim discover` study to resume (no study.log and config.json)")
+        if (out / "discover.json").is_file():
+            raise SimError(f"'{out}' is already complete (discover.json); nothing to resume")
+        return
+    store.prepare_output(out, force, rc.source, kind="discover")
+    (out / "chunks").rmdir()
+    (out / "config.json").write_text(dump_resolved(rc) + "\n")
 
 
 def _win_rate(games, players, label: str) -> objectives.Figure:
@@ -45,12 +60,12 @@ def _importances(study: optuna.Study) -> dict[str, float]:
         return {}
 
 
-def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict) -> dict:
+def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = False) -> dict:
     """Best and default parameters on the same fresh seeds: win rates, intervals, paired test."""
     seed, n = halving.fresh_seed(rc.seed), plan.budget.confirm_games
     runs = {}
     for name, values in (("best", best), ("default", plan.defaults)):
-        g, p = fixed.play_point(rc, values, out / "confirm" / name, n, seed=seed, index=900 + len(runs))
+        g, p = fixed.play_point(rc, values, out / "confirm" / name, n, seed=seed, index=900 + len(runs), reuse=reuse)
         runs[name] = (g, p)
     g0, p0 = runs["default"]
     fair = pooled_win_rate(complete_players(p0, g0))  # 1/players without shared wins
@@ -66,14 +81,14 @@ def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict) -> dict:
 
 
 def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
-                 echo: Callable[[str], None] | None = None) -> dict:
+                 echo: Callable[[str], None] | None = None, resume: bool = False) -> dict:
     """Maximise the win rate of ``plan.label`` over ``plan.params``; return (and write to
     ``out/discover.json``) ``{"best_params", "win_rate": {"best", "default"} (value, ci, games),
     "p" (paired McNemar test, best vs default), "fair_share", "dominant", "importances", "trials"}``.
-    Win rates are proportions over complete games. ``SimError`` for a bad output folder."""
-    store.prepare_output(out, force, rc.source, kind="discover")
-    (out / "chunks").rmdir()
-    (out / "config.json").write_text(dump_resolved(rc) + "\n")
+    Win rates are proportions over complete games. ``SimError`` for a bad output folder.
+    ``resume``: continue the study saved in ``out`` (``sim discover --resume``): finished trials are read
+    back from their folders, not played again (``halving.finished``)."""
+    _prepare(out, rc, force, resume)
     sampler, n_trials, how = halving.sampler_for(plan.params, plan.budget.trials, plan.budget.grid_max, rc.seed)
     rungs = plan.budget.rungs()
     if echo:
@@ -83,16 +98,19 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
-        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k)
+        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume)
         f = _win_rate(g, p, plan.label)
         if f.value != f.value:  # no complete game: counted as no win, so the optimiser moves away
             return 0.0, f.value, f.ci_low, f.ci_high
         return objectives.loss("win_rate", f.value), f.value, f.ci_low, f.ci_high
 
-    study = halving.study_in(out / "study.log", "discover", sampler)
-    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo)
+    study = halving.open_study(out / "study.log", "discover", sampler, resume)
+    done = halving.finished(study, rungs[0], evaluate) if resume else None
+    if echo and done is not None:
+        echo(f"resumed: {len(done)} of {n_trials} trials already in the study")
+    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done)
     best = records[0].params
-    conf = _confirm(rc, plan, out, best)
+    conf = _confirm(rc, plan, out, best, resume)
     short = {k.split(".")[-1]: v for k, v in best.items()}
     result = {"strategy": plan.label, "best_params": short, "defaults": {k.split(".")[-1]: v for k, v in plan.defaults.items()},
               "win_rate": conf["win_rate"], "p": conf["paired"]["p"], "paired": conf["paired"],

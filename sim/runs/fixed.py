@@ -57,18 +57,22 @@ class FailFast(SimError):
 
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
-    """Chunk results as they finish: in-process for one local job, else through joblib."""
-    if backend != "dask" and jobs == 1:  # in-process: joblib is not even imported (start-up)
+    """Chunk results as they finish: one forked worker for one local job (``forked``), else through joblib."""
+    if backend != "dask" and jobs == 1:  # joblib is not even imported (start-up)
+        from .forked import can_fork, forked_results
+
+        if can_fork():  # a strategy that ends its process fails only its game (``forked``)
+            yield from forked_results(setup_json, ranges)
+            return
         for a, b in ranges:
             yield play_range(setup_json, a, b)
         return
     from joblib import delayed
 
-    calls = (delayed(play_range)(setup_json, a, b) for a, b in ranges)
     if backend == "dask":
-        from .cluster import dask_results
+        from .cluster import dask_results, play_limited  # game_timeout_s in the workers' threads
 
-        yield from dask_results(calls, scheduler)
+        yield from dask_results((delayed(play_limited)(setup_json, a, b) for a, b in ranges), scheduler)
     else:  # worker processes; a dying worker fails only its games (``workers``)
         from .workers import local_results
 
@@ -247,17 +251,20 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
 def is_unfinished_until_ci(out: Path) -> bool:
     """Whether ``out`` holds an interrupted ``--until-ci`` run (its rule in ``stopping.json``)."""
     stopping = read_json(out / "stopping.json", missing_ok=True)
-    return stopping is not None and not stopping.get("finished", True)
+    return stopping is not None and not stopping.get("finished", True) and stopping.get("kind") != "until_decided"
 
 
 def play_point(rc: RunConfig, values: dict, folder: Path, games: int, *, seed: int | None = None,
-               index: int = 0) -> tuple[Any, Any]:
+               index: int = 0, reuse: bool = False) -> tuple[Any, Any]:
     """Play ``games`` games of ``rc`` with ``values`` applied (sweep keys, ``config.grid.point_config``;
     data copies under ``folder.parent/data``) into run folder ``folder``, replaced if present, and
     return its ``(games, players)`` tables: one trial of ``sim tune`` / ``sim discover``.
-    ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point."""
+    ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point.
+    ``reuse``: a complete run folder already at ``folder`` (a resumed study's finished trial) is read, not replayed."""
     from ..config.grid import point_config
 
+    if reuse and integrity.committed(folder):
+        return store.read_table(folder, "games"), store.read_table(folder, "players")
     prc = point_config(rc, values, folder.parent, index).model_copy(
         update={"games": games, "seed": rc.seed if seed is None else seed})
     run(prc, folder, force=True, progress=False)

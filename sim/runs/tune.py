@@ -14,27 +14,37 @@ from pathlib import Path
 
 from .. import store
 from ..analysis import halving, objectives
+from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from . import fixed
 
 
-def prepare(out: Path, rc: RunConfig, force: bool, kind: str) -> None:
+def prepare(out: Path, rc: RunConfig, force: bool, kind: str, resume: bool = False) -> None:
     """The output folder (refused when it holds anything but a previous ``kind`` folder, unless
-    ``--force`` and it is one); the resolved config is written into it."""
+    ``--force`` and it is one) with the resolved config; ``resume``: only the check that ``out``
+    holds an unfinished study of ``kind`` (``SimError``)."""
+    if resume:
+        if not (out / "study.log").is_file() or not (out / "config.json").is_file():
+            raise SimError(f"'{out}' holds no `sim {kind}` study to resume (no study.log and config.json)")
+        if (out / f"{kind}.json").is_file():
+            raise SimError(f"'{out}' is already complete ({kind}.json); nothing to resume")
+        return
     store.prepare_output(out, force, rc.source, kind=kind)
     (out / "chunks").rmdir()
     (out / "config.json").write_text(dump_resolved(rc) + "\n")
 
 
 def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
-             echo: Callable[[str], None] | None = None, n_resamples: int = 1000) -> dict:
+             echo: Callable[[str], None] | None = None, n_resamples: int = 1000, resume: bool = False) -> dict:
     """Tune ``plan.params`` of ``rc`` towards ``plan.target``; return (and write to ``out/tune.json``)
     ``{"best": {key: value}, "objective": figure, "ci": [lo, hi], "target": ..., "trials": [...]}``
     where ``objective`` is the target figure on the confirmation run (fresh seeds, ``confirm_games``
-    games) and ``ci`` its 95% bootstrap interval. ``SimError`` for a bad column or output folder."""
+    games) and ``ci`` its 95% bootstrap interval. ``SimError`` for a bad column or output folder.
+    ``resume``: continue the study saved in ``out`` (``sim tune --resume``): finished trials are read
+    back from their folders, not played again (``halving.finished``)."""
     t = plan.target
-    prepare(out, rc, force, "tune")
+    prepare(out, rc, force, "tune", resume)
     sampler, n_trials, how = halving.sampler_for(plan.params, plan.budget.trials, plan.budget.grid_max, rc.seed)
     rungs = plan.budget.rungs()
     if echo:
@@ -48,15 +58,19 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
-        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k)
+        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume)
         fig = measure(g, p, rc.seed)
         return objectives.loss(t.kind, fig.value, t.value), fig.value, fig.ci_low, fig.ci_high
 
-    study = halving.study_in(out / "study.log", "tune", sampler)
-    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo)
+    study = halving.open_study(out / "study.log", "tune", sampler, resume)
+    done = halving.finished(study, rungs[0], evaluate) if resume else None
+    if echo and done is not None:
+        echo(f"resumed: {len(done)} of {n_trials} trials already in the study")
+    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done)
     best = records[0]
     seed = halving.fresh_seed(rc.seed)
-    g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999)
+    g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999,
+                            reuse=resume)
     fig = measure(g, p, seed, n_resamples)
     result = {"best": best.params, "objective": fig.value, "ci": [fig.ci_low, fig.ci_high],
               "target": {"kind": t.kind, "value": t.value, "column": t.column, "pair": list(t.pair),

@@ -1,0 +1,189 @@
+"""One forked worker process for ``--jobs 1`` (local backend): a strategy that ends its process
+(``os._exit``, a crash, the out-of-memory killer) fails only its game, as with ``--jobs 2``.
+
+``forked_results`` yields chunk results like ``workers.local_results``. The worker is a plain
+``os.fork()`` of the ``sim`` process (about 10 ms with ``sim`` and the game already imported; no
+new interpreter as loky's ``--jobs 2`` workers need), fed chunk ranges over a socket pair and
+answering with each chunk's ``(start, stop, tables)`` (pickled). When the worker dies, the chunk
+it was playing is played again game by game, each in a fresh fork; a game that kills that worker
+too is recorded as failed (``WorkerDied``, with its seed and the reason), and the run goes on
+with a fresh worker.
+
+On any exit other than the normal end (Ctrl-C, SIGTERM turned into ``KeyboardInterrupt``, an
+error), the worker is killed (``SIGKILL``) and reaped, so none survives the run; a worker whose
+parent is killed outright reads end-of-file and exits. Where ``os.fork`` does not exist
+(Windows), chunks are played in the ``sim`` process itself, as before.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, Pipe
+
+from .. import play
+from ..play import failed_range, play_range, prepared
+
+Result = tuple
+_TABLES = play._Rows.tables  # the parent builds each chunk's tables from the rows the worker sends
+
+
+def _rows_only(rows):
+    """In the worker, ``play_range`` hands back its plain column lists instead of polars tables:
+    polars' thread pool does not survive ``fork`` once the parent has used it (a sort or
+    ``with_columns`` in the child waits forever), so the worker never touches polars."""
+    return rows
+
+
+def can_fork() -> bool:
+    """Whether this platform has ``os.fork`` (POSIX)."""
+    return hasattr(os, "fork")
+
+
+class WorkerGone(Exception):
+    """The forked worker ended (or closed its socket) before answering; ``reason`` says how."""
+
+
+def _serve(conn: Connection, setup_json: str) -> None:
+    """The worker's loop: ``(start, stop)`` in, ``("ok", result)`` or ``("error", text)`` out;
+    ``None`` or end-of-file ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills this worker
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    play._Rows.tables = _rows_only  # this process only (see ``_rows_only``)
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        try:
+            out = ("ok", play_range(setup_json, *msg))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it there
+            out = ("error", exc)
+        try:
+            conn.send(out)
+        except Exception as exc:  # noqa: BLE001 - an exception that cannot be pickled: its text
+            conn.send(("error", RuntimeError(f"{type(out[1]).__name__}: {out[1]} ({exc})")))
+
+
+class Worker:
+    """A forked child playing chunks of one run; ``play(a, b)`` returns the chunk's result or
+    raises ``WorkerGone`` when the child died; ``close()`` ends and reaps it."""
+
+    def __init__(self, setup_json: str):
+        reap()
+        parent, child = Pipe(duplex=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the parent's code
+            status = 0
+            try:
+                parent.close()
+                _serve(child, setup_json)
+            except BaseException:  # noqa: BLE001
+                status = 1
+            finally:
+                os._exit(status)
+        child.close()
+        self.pid, self.conn = pid, parent
+
+    def play(self, a: int, b: int) -> Result:
+        try:
+            self.conn.send((a, b))
+            kind, value = self.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            raise WorkerGone(self._reap()) from None
+        if kind == "error":  # outside any game (e.g. a strategy that cannot be built): as in-process
+            raise value
+        a, b, rows = value
+        return a, b, _TABLES(rows)
+
+    def _reap(self) -> str:
+        """Wait for the dead child; how it ended, in words."""
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            return "it ended"
+        self.pid = 0
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            return f"killed by signal {signal.Signals(sig).name if sig in signal.valid_signals() else sig}"
+        return f"exit code {os.WEXITSTATUS(status)}"
+
+    def close(self, kill: bool = False) -> None:
+        """End the worker: politely after the last chunk (it exits by itself; reaped without
+        waiting for its exit when possible, else at the next worker or at exit), ``SIGKILL``
+        otherwise (reaped at once)."""
+        if not self.pid:
+            self.conn.close()
+            return
+        try:
+            if kill:
+                os.kill(self.pid, signal.SIGKILL)
+            else:
+                self.conn.send(None)
+        except OSError:
+            pass
+        self.conn.close()
+        _UNREAPED.append(self.pid)
+        self.pid = 0
+        reap(wait=kill)
+
+
+_UNREAPED: list[int] = []
+
+
+def reap(wait: bool = False) -> None:
+    """Collect the exit status of ended workers (``wait``: block until every one has ended)."""
+    for pid in list(_UNREAPED):
+        try:
+            done, _ = os.waitpid(pid, 0 if wait else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _UNREAPED.remove(pid)
+
+
+atexit.register(reap, True)
+
+
+def forked_results(setup_json: str, ranges: list[tuple[int, int]]) -> Iterator[Result]:
+    """Chunk results in order of ``ranges``, played by one forked worker (see the module docstring)."""
+    prepared(setup_json)  # built once here (errors raised as in-process); every fork inherits it
+    worker: Worker | None = None
+    try:
+        for a, b in ranges:
+            if worker is None:
+                worker = Worker(setup_json)
+            try:
+                res = worker.play(a, b)
+            except WorkerGone:
+                worker = None
+                yield from _alone(setup_json, a, b)
+                continue
+            yield res
+        if worker is not None:
+            worker.close()
+            worker = None
+    finally:
+        if worker is not None:
+            worker.close(kill=True)
+
+
+def _alone(setup_json: str, a: int, b: int) -> Iterator[Result]:
+    """Games ``a..b-1`` one by one, each in a fresh worker; a game whose worker dies is failed."""
+    for gi in range(a, b):
+        worker = Worker(setup_json)
+        try:
+            res = worker.play(gi, gi + 1)
+        except WorkerGone as exc:
+            res = failed_range(setup_json, gi, gi + 1, f"the worker process playing this game died ({exc})")
+            worker.pid = 0
+        finally:
+            worker.close(kill=True)
+        yield res

@@ -1,0 +1,118 @@
+"""Issue 19 and 18: interrupted studies and adaptive runs continue where they stopped.
+
+- ``sim tune`` / ``sim discover``: an interruption prints ``--resume DIR``; the resumed study does
+  not play its finished trials again and ends with the result of an uninterrupted study on the same
+  seeds (grid sampler: every combination is evaluated whatever the order).
+- ``sim sweep``: SIGINT or SIGTERM prints ``sim sweep --resume DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import cli
+from sim.runs import fixed
+
+BASE = """\
+game: traders_of_osaka
+players: 2
+games: 4
+seed: 3
+seating: rotate
+strategies:
+  - {name: osaka.trader}
+  - {name: random}
+"""
+# a grid of 4 values (end_tokens 3..6); rungs 4 -> 12 games; confirmation on 12 fresh games
+TUNE = "tune:\n  params: {options.end_tokens: [3, 6]}\n  target: {metric: n_decisions, value: 60}\n  max_games: 12\n"
+DISCOVER = ("discover:\n  seat: 0\n  params: {min_goods: [1, 2], insure_at: [1, 2]}\n  max_games: 12\n"
+            "  confirm_games: 8\n")
+
+
+def sim(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def _by_params(result: dict) -> dict:
+    """Each trial's figures by its parameters (trial numbers may differ with the order of asks)."""
+    return {json.dumps(t["params"], sort_keys=True): t["by_games"] for t in result["trials"]}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("kind, section", [("tune", TUNE), ("discover", DISCOVER)])
+def test_an_interrupted_study_resumes_without_replaying_finished_trials(tmp_path, monkeypatch, kind, section):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(BASE + section)
+    full = sim(kind, cfg, "--out", tmp_path / "full", "--json", tmp_path / "full.json", "--quiet")
+    assert full.exit_code == 0, full.output
+
+    played: list[str] = []
+    real = fixed.run
+
+    def counting(rc, out, **kw):
+        played.append(Path(out).name)
+        if stop_after is not None and len(played) > stop_after:
+            raise KeyboardInterrupt  # as Ctrl-C during the third trial's games
+        return real(rc, out, **kw)
+
+    monkeypatch.setattr(fixed, "run", counting)
+    stop_after = 2  # trials 0 and 1 finish, trial 2 is interrupted
+    cut = sim(kind, cfg, "--out", tmp_path / "cut", "--quiet")
+    assert cut.exit_code == 130
+    assert f"sim {kind} --resume {tmp_path / 'cut'}" in cut.output
+    finished = played[:2]
+    assert finished == ["trial-000-4", "trial-001-4"]
+
+    played.clear()
+    stop_after = None
+    res = sim(kind, "--resume", tmp_path / "cut", "--json", tmp_path / "resumed.json", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert not set(finished) & set(played), played  # finished trials are read back, not played
+    assert "trial-002-4" in played  # the interrupted one is played again
+
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("full.json", "resumed.json"))
+    assert _by_params(a) == _by_params(b)
+    keys = ("best", "objective", "ci") if kind == "tune" else ("best_params", "win_rate", "p", "dominant")
+    for k in keys:
+        assert a[k] == b[k], k
+
+
+def test_resume_refuses_a_folder_without_a_study(tmp_path):
+    (tmp_path / "x").mkdir()
+    res = sim("tune", "--resume", tmp_path / "x")
+    assert res.exit_code == 2 and "holds no `sim tune` study" in res.output
+
+
+def test_resume_takes_no_config(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(BASE + TUNE)
+    res = sim("tune", cfg, "--resume", tmp_path / "x")
+    assert res.exit_code == 2 and "give no CONFIG" in res.output
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_a_sweep_prints_its_resume_command(tmp_path, sig):
+    cfg = tmp_path / "s.yaml"
+    cfg.write_text(BASE.replace("games: 4", "games: 3000") + "chunk_size: 20\njobs: 1\n"
+                   "sweep: {options.end_tokens: [4, 6]}\n")
+    out = tmp_path / "sw"
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "sweep", str(cfg), "--out", str(out), "--quiet"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(1200):  # until the first point has written a chunk
+        if list(out.glob("point-*/chunks/games-*.parquet")):
+            break
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert f"sim sweep --resume {out}" in err and "Traceback" not in err, err
