@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
@@ -43,3 +44,63 @@ def test_wilson_by_hand():
 
 def test_wilson_without_trials_is_nan():
     assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+# ---------------------------------------------------------------- scipy.stats replaced (sim.analysis.exact)
+
+@pytest.mark.parametrize("k,n,p", [(0, 1, 0.5), (1, 1, 0.25), (3, 10, 0.5), (7, 10, 0.25), (25, 100, 0.25),
+                                   (4902, 19608, 0.2567), (1200, 4000, 0.3), (5, 20, 0.25), (15, 20, 0.25),
+                                   (50, 100, 0.5), (499, 1000, 0.5), (0, 50, 0.01), (50, 50, 0.99)])
+def test_binomtest_p_equals_scipy(k, n, p):
+    from scipy import stats
+
+    from sim.analysis.exact import binomtest_p
+
+    assert binomtest_p(k, n, p) == pytest.approx(stats.binomtest(k, n, p).pvalue, rel=1e-12, abs=1e-300)
+
+
+def test_binomtest_p_by_hand():
+    # 0 of 2 at p = 1/2: outcomes as unlikely as 0 are 0 and 2, each 1/4: p = 1/2
+    from sim.analysis.exact import binomtest_p
+
+    assert binomtest_p(0, 2, 0.5) == pytest.approx(0.5)
+    assert binomtest_p(1, 2, 0.5) == 1.0
+
+
+@pytest.mark.parametrize("table", [[[10, 20], [30, 40]], [[3, 5], [9, 4]], [[120, 130, 90, 100], [380, 370, 410, 400]],
+                                   [[1, 0, 2], [4, 5, 3]], [[5, 5], [5, 5]]])
+def test_chi2_contingency_equals_scipy(table):
+    from scipy import stats
+
+    from sim.analysis.exact import chi2_contingency
+
+    ref = stats.chi2_contingency(table)
+    stat, p = chi2_contingency(table)
+    assert stat == pytest.approx(ref.statistic, rel=1e-12, abs=1e-12)
+    assert p == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_chi2_by_hand():
+    # [[10, 20], [20, 10]]: expected 15 everywhere; Yates: |diff| 5 - 0.5 = 4.5; 4 * 4.5^2 / 15 = 5.4
+    from sim.analysis.exact import chi2_contingency
+
+    assert chi2_contingency([[10, 20], [20, 10]])[0] == pytest.approx(5.4)
+
+
+@pytest.mark.parametrize("n,resamples,batch,conf", [(2, 1000, 1000, 0.95), (37, 999, 100, 0.9), (500, 1000, 1000, 0.95),
+                                                    (3000, 1000, 1333, 0.99)])
+def test_bootstrap_equals_scipy(n, resamples, batch, conf):
+    from scipy import stats
+
+    from sim.analysis.exact import bootstrap_percentile
+
+    x = np.random.default_rng(n).normal(size=(n, 2))
+
+    def stat(idx, axis=-1):  # two figures at once, as the report's ratios
+        return np.stack([x[idx, 0].mean(axis=-1), (x[idx, 1] > 0).mean(axis=-1)])
+
+    ref = stats.bootstrap((np.arange(n),), stat, vectorized=True, n_resamples=resamples, batch=batch,
+                          method="percentile", confidence_level=conf, rng=np.random.default_rng(7))
+    lo, hi = bootstrap_percentile(n, stat, np.random.default_rng(7), resamples, batch, conf)
+    np.testing.assert_allclose(lo, ref.confidence_interval.low, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(hi, ref.confidence_interval.high, rtol=1e-12, atol=1e-15)

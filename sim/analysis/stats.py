@@ -22,6 +22,8 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
+from .exact import binomtest_p, bootstrap_percentile
+
 # spawn-key prefix for the analysis streams: far from any game index (game streams use (game_index,))
 BOOT_KEY = 2**31 - 7
 
@@ -58,9 +60,7 @@ def binom_p(wins: int, n: int, expected: float) -> float:
     """Two-sided exact binomial test p-value of ``wins``/``n`` against proportion ``expected``."""
     if n <= 0 or not 0 < expected < 1:
         return math.nan
-    from scipy import stats
-
-    return float(stats.binomtest(int(wins), int(n), expected).pvalue)
+    return binomtest_p(int(wins), int(n), expected)  # scipy's algorithm without scipy.stats (``exact``)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -126,7 +126,7 @@ def _game_weights(idx: np.ndarray, n_games: int) -> np.ndarray:
 
 def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n_resamples: int = 1000,
                     confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile bootstrap over **whole games** with ``scipy.stats.bootstrap``.
+    """Percentile bootstrap over **whole games**, as ``scipy.stats.bootstrap`` computes it (``exact``).
 
     ``per_game`` is an array with one row per game (any number of columns). scipy resamples the
     game indices; ``statistic(weights, per_game)`` gets the resamples as game weights (how often
@@ -138,15 +138,11 @@ def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n
     if n < 2:
         return (np.nan, np.nan)
 
-    def stat(idx, axis=-1):
+    def stat(idx):
         return statistic(_game_weights(idx, n), per_game)
 
-    from scipy import stats
-
-    res = stats.bootstrap((np.arange(n),), stat, vectorized=True, n_resamples=n_resamples,
-                          batch=max(1, min(n_resamples, 4_000_000 // n)), method="percentile",
-                          confidence_level=confidence, rng=rng)
-    return res.confidence_interval.low, res.confidence_interval.high
+    # scipy.stats.bootstrap's percentile method, step by step without importing scipy.stats (``exact``)
+    return bootstrap_percentile(n, stat, rng, n_resamples, max(1, min(n_resamples, 4_000_000 // n)), confidence)
 
 
 def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
