@@ -252,7 +252,7 @@ class _Rows:
             gis = [gi for gi, _ in self.metric_games]
             values = [float(x) for _, m in self.metric_games for name in order for x in m[name]]
             return pl.DataFrame({
-                "game_index": pl.Series(gis, dtype=pl.Int64).repeat_by(k * n).explode(),
+                "game_index": pl.Series([gi for gi in gis for _ in range(k * n)], dtype=pl.Int64),
                 "seat": pl.Series(list(range(n)) * (k * g), dtype=pl.Int64),
                 "metric": pl.Series([name for name in order for _ in range(n)] * g, dtype=pl.Utf8),
                 "value": pl.Series(values, dtype=pl.Float64),
