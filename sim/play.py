@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from .api import CHANCE, TERMINAL, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
+from .api import CHANCE, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
@@ -65,18 +65,24 @@ def play_game(
     record: bool = False,
     on_decision: Callable[[int, Action], None] | None = None,
     state: Any = None,
+    guard: bool = False,
 ) -> GameResult:
     """Play one game to the end or to ``max_decisions`` player decisions (then ``truncated=True``).
 
     The one game loop (DESIGN principle 6): runs, benchmarks, replays and tests all call it.
     Raises ``IllegalActionError`` naming the seat when a strategy returns an illegal action;
     exceptions from engines and strategies propagate to the caller (``play_range`` records them).
+    ``guard``: what a strategy's ``choose`` raises (``SystemExit`` included) becomes a
+    ``StrategyError`` carrying its seat, as ``_Guard`` does, without a wrapper call per decision.
     """
     if state is None:
         state = game.new_initial_state()
+    # everything the loop calls is bound once (issue 20 item 1): no attribute look-up and no
+    # "has the engine a fast sampler?" test per event
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
     fast = getattr(game, "sample_chance", None)
+    chance = fast if fast is not None else partial(sample_chance, game)
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
     chooses = [s.choose for s in strategies]
     log: list[tuple[int, Action]] = []
@@ -85,20 +91,17 @@ def play_game(
     chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
     while True:
         p = current_player(state)
-        if p == CHANCE:
-            chance_cap -= 1
-            if chance_cap < 0:
-                return GameResult(state, n, True, log, "decision_cap")
-            action = fast(state, chance_rng) if fast is not None else sample_chance(game, state, chance_rng)
-        elif p == TERMINAL:  # an engine may end a game nobody can continue: reported as truncated
-            reason = _end_reason(game, state)
-            return GameResult(state, n, reason != "finished", log, reason)
-        else:
+        if p >= 0:  # a seat decides (CHANCE and TERMINAL are negative)
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
             obs = observe(state, p)
-            action = chooses[p](obs, legal, seat_rngs[p])
+            try:  # free in CPython 3.11+ unless it raises
+                action = chooses[p](obs, legal, seat_rngs[p])
+            except (Exception, SystemExit) as exc:  # sys.exit() in a plugin fails its game, not the run
+                if guard:
+                    raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
+                raise
             if lazy:
                 close_view(obs)
             # identity first (at C speed): strategies usually return one of the offered objects,
@@ -107,6 +110,14 @@ def play_game(
                 who = type(getattr(strategies[p], "inner", strategies[p])).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
+        elif p == CHANCE:
+            chance_cap -= 1
+            if chance_cap < 0:
+                return GameResult(state, n, True, log, "decision_cap")
+            action = chance(state, chance_rng)
+        else:  # TERMINAL: an engine may end a game nobody can continue, reported as truncated
+            reason = _end_reason(game, state)
+            return GameResult(state, n, reason != "finished", log, reason)
         if watch:
             if record:
                 log.append((p, action))
@@ -161,8 +172,8 @@ def play_one(setup: Setup, game: Any, factories: list[Any], game_index: int, rec
     """
     chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
-    seated = [_Guard(factories[k](), seat) for seat, k in enumerate(order)]
-    result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions, record=record)
+    seated = [factories[k]() for k in order]  # guard=True: what a strategy raises names its seat
+    result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions, record=record, guard=True)
     return result, order
 
 
@@ -175,7 +186,7 @@ class _Rows:
         self.summary: dict[str, list] = {}
         self.players: dict[str, list] = {k: [] for k in ("game_index", "seat", "strategy", "score", "rank", "won")}
         self.metric_cols: dict[str, list] = {}
-        self.metrics: dict[str, list] = {k: [] for k in ("game_index", "seat", "metric", "value")}
+        self.metric_games: list[tuple[int, dict]] = []  # (game index, its metrics) in play order
         self.components: dict[str, list] = {k: [] for k in ("game_index", "seat", "kind", "component")}
         self.errors: list[dict] = []
 
@@ -197,28 +208,62 @@ class _Rows:
 
     def add_game(self, setup: Setup, gi: int, result: GameResult, order: list[int], outcome: dict) -> None:
         scores, winners = outcome["scores"], outcome["winners"]
-        for k, v in (("game_index", gi), ("n_decisions", result.n_decisions), ("truncated", result.truncated),
-                     ("failed", False), ("n_winners", len(winners)), ("winners", sorted(winners)),
-                     ("end_reason", result.end_reason), ("deal_index", deal_index(setup, gi))):
-            self.games[k].append(v)
+        g = self.games
+        g["game_index"].append(gi)
+        g["n_decisions"].append(result.n_decisions)
+        g["truncated"].append(result.truncated)
+        g["failed"].append(False)
+        g["n_winners"].append(len(winners))
+        g["winners"].append(sorted(winners))
+        g["end_reason"].append(result.end_reason)
+        g["deal_index"].append(deal_index(setup, gi))
         for key, value in outcome["summary"].items():
-            self.summary.setdefault(key, [None] * (len(self.games["game_index"]) - 1)).append(value)
-        keys = [(i in winners, scores[i]) for i in range(setup.players)]
-        for seat in range(setup.players):
-            for k, v in (("game_index", gi), ("seat", seat), ("strategy", setup.labels[order[seat]]),
-                         ("score", float(scores[seat])), ("rank", 1 + sum(k > keys[seat] for k in keys)),
-                         ("won", seat in winners)):
-                self.players[k].append(v)
+            self.summary.setdefault(key, [None] * (len(g["game_index"]) - 1)).append(value)
+        n, labels, p = setup.players, setup.labels, self.players
+        keys = [(i in winners, scores[i]) for i in range(n)]
+        p["game_index"].extend([gi] * n)
+        p["seat"].extend(range(n))
+        p["strategy"].extend([labels[k] for k in order])
+        p["score"].extend([float(x) for x in scores[:n]])
+        p["rank"].extend([1 + sum(k > mine for k in keys) for mine in keys])
+        p["won"].extend([i in winners for i in range(n)])
         for kind, per_seat in outcome["components"].items():
             for seat, names in enumerate(per_seat):
                 for name in names:
                     for k, v in (("game_index", gi), ("seat", seat), ("kind", kind), ("component", name)):
                         self.components[k].append(v)
-        for name, values in outcome["metrics"].items():
+        metrics = outcome["metrics"]
+        for name, values in metrics.items():
             self.metric_cols.setdefault(name, []).extend(values)
-            for seat, value in enumerate(values):
-                for k, v in (("game_index", gi), ("seat", seat), ("metric", name), ("value", float(value))):
-                    self.metrics[k].append(v)
+        # the long metrics table is built per chunk in ``tables`` (vectorised when every game
+        # reports the same metrics, as engines do)
+        self.metric_games.append((gi, metrics))
+
+    def _metrics_table(self) -> pl.DataFrame:
+        """The long ``metrics`` table: per game, per metric (in the engine's order), per seat."""
+        schema = {"game_index": pl.Int64, "seat": pl.Int64, "metric": pl.Utf8, "value": pl.Float64}
+        names = {tuple(m) for _, m in self.metric_games}
+        lens = {len(v) for _, m in self.metric_games for v in m.values()}
+        if len(names) == 1 and len(lens) == 1:  # the usual case: one block per game, one layout
+            (order,), (n,) = names, lens
+            k, g = len(order), len(self.metric_games)
+            if not k:
+                return pl.DataFrame(schema=schema)
+            gis = [gi for gi, _ in self.metric_games]
+            values = [float(x) for _, m in self.metric_games for name in order for x in m[name]]
+            return pl.DataFrame({
+                "game_index": pl.Series([gi for gi in gis for _ in range(k * n)], dtype=pl.Int64),
+                "seat": pl.Series(list(range(n)) * (k * g), dtype=pl.Int64),
+                "metric": pl.Series([name for name in order for _ in range(n)] * g, dtype=pl.Utf8),
+                "value": pl.Series(values, dtype=pl.Float64),
+            }, schema=schema)
+        cols: dict[str, list] = {k: [] for k in schema}
+        for gi, m in self.metric_games:
+            for name, values in m.items():
+                for seat, value in enumerate(values):
+                    for k, v in (("game_index", gi), ("seat", seat), ("metric", name), ("value", float(value))):
+                        cols[k].append(v)
+        return pl.DataFrame(cols, schema=schema)
 
     def tables(self) -> dict[str, pl.DataFrame]:
         games = pl.DataFrame(self.games, schema_overrides={"winners": pl.List(pl.Int64)}).with_columns(
@@ -228,8 +273,7 @@ class _Rows:
         return {
             "games": games,
             "players": players,
-            "metrics": pl.DataFrame(self.metrics, schema={"game_index": pl.Int64, "seat": pl.Int64,
-                                                          "metric": pl.Utf8, "value": pl.Float64}),
+            "metrics": self._metrics_table(),
             "components": pl.DataFrame(self.components, schema={"game_index": pl.Int64, "seat": pl.Int64,
                                                                 "kind": pl.Utf8, "component": pl.Utf8}),
             "errors": pl.DataFrame(self.errors, schema=ERROR_SCHEMA),

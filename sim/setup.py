@@ -4,13 +4,16 @@ of each game, deals under duplicate seating (``permute``), and each game's rando
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .registry import build_game
-from .seeding import deal_assignments, game_streams
+from .seeding import deal_assignments, game_streams  # noqa: F401  (game_streams: the reference derivation)
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,24 @@ def deal_index(setup: Setup, game_index: int) -> int:
 
 def streams(setup: Setup, game_index: int) -> tuple[Any, list[Any]]:
     """``(chance, seat streams)`` of a game: seat streams from the game index, the chance stream
-    from the deal (so every game of a deal sees the same shuffles; = the game's own unless permute)."""
-    chance, seat_rngs = game_streams(setup.seed, game_index, setup.players)
-    if setup.seating == "permute":
-        chance = game_streams(setup.seed, deal_index(setup, game_index), setup.players)[0]
-    return chance, seat_rngs
+    from the deal (so every game of a deal sees the same shuffles; = the game's own unless permute).
+
+    The same streams as ``sim.seeding.game_streams`` (``tests/test_pipeline_streams.py`` checks
+    it), built without the parent ``SeedSequence``: child ``k`` of ``SeedSequence(root,
+    spawn_key=(g,))`` is ``SeedSequence(root, spawn_key=(g, k))`` (numpy's ``spawn``), so only
+    the streams in use are derived (issue 20 item 1: about half the cost per game).
+    """
+    seed, n = setup.seed, setup.players
+    if seed < 0 or game_index < 0:
+        raise ValueError("seed and game index must be non-negative integers")
+    seat_rngs = [_stream(seed, game_index, 1 + k) for k in range(n)]
+    gi = deal_index(setup, game_index) if setup.seating == "permute" else game_index
+    return _stream(seed, gi, 0), seat_rngs
+
+
+_SS, _U32 = np.random.SeedSequence, np.uint32
+
+
+def _stream(seed: int, game_index: int, k: int) -> random.Random:
+    """Stream ``k`` of game ``game_index`` (0: chance, 1 + seat: that seat), as in ``game_streams``."""
+    return random.Random(int.from_bytes(_SS(seed, spawn_key=(game_index, k)).generate_state(4, _U32).tobytes(), "little"))

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from ..api import SimError
 from .stats import analysis_rng, complete_players, holm
@@ -46,6 +45,14 @@ class Comparison:
         return {"paired": self.paired, "confidence": self.confidence, "why": self.why,
                 "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
 
+
+
+def _sps():
+    """``scipy.stats``, imported on first use: importing it costs about 0.9 s, and ``sim.cli``
+    imports this module for every command (issue 20 item 8)."""
+    from scipy import stats
+
+    return stats
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Two-sided exact McNemar p-value from the discordant counts (games only A won, only B won):
@@ -74,7 +81,7 @@ def fisher_p(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
     """Two-sided Fisher exact test of equal proportions (``scipy.stats.fisher_exact``)."""
     if n_a == 0 or n_b == 0:
         return math.nan
-    return float(sps.fisher_exact([[wins_a, n_a - wins_a], [wins_b, n_b - wins_b]]).pvalue)
+    return float(_sps().fisher_exact([[wins_a, n_a - wins_a], [wins_b, n_b - wins_b]]).pvalue)
 
 
 def paired_interval(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,
@@ -85,7 +92,7 @@ def paired_interval(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, conf
     if len(d) < 2 or np.ptp(d) == 0:
         m = float(d.mean()) if len(d) else math.nan
         return (m, m)
-    res = sps.bootstrap((np.asarray(x, float), np.asarray(y, float)), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis),
+    res = _sps().bootstrap((np.asarray(x, float), np.asarray(y, float)), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis),
                         paired=True, vectorized=True, n_resamples=n_resamples, method="percentile",
                         confidence_level=confidence, rng=rng)
     return (float(res.confidence_interval.low), float(res.confidence_interval.high))
@@ -99,7 +106,7 @@ def independent_interval(x: np.ndarray, y: np.ndarray, rng: np.random.Generator,
         return (math.nan, math.nan)
     if np.ptp(x) == 0 and np.ptp(y) == 0:
         return (float(y.mean() - x.mean()),) * 2
-    res = sps.bootstrap((x, y), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis), vectorized=True,
+    res = _sps().bootstrap((x, y), lambda a, b, axis=-1: b.mean(axis) - a.mean(axis), vectorized=True,
                         n_resamples=n_resamples, method="percentile", confidence_level=confidence, rng=rng)
     return (float(res.confidence_interval.low), float(res.confidence_interval.high))
 
@@ -112,12 +119,12 @@ def _t_p(x: np.ndarray, y: np.ndarray, paired: bool) -> float:
             return 1.0
         if np.ptp(d) == 0:
             return 0.0  # every game moved by the same non-zero amount
-        return float(sps.ttest_rel(y, x).pvalue)
+        return float(_sps().ttest_rel(y, x).pvalue)
     if len(x) < 2 or len(y) < 2:
         return math.nan
     if np.ptp(x) == 0 and np.ptp(y) == 0:
         return 1.0 if x[0] == y[0] else 0.0
-    return float(sps.ttest_ind(y, x, equal_var=False).pvalue)
+    return float(_sps().ttest_ind(y, x, equal_var=False).pvalue)
 
 
 def per_game(t: RunTables, games: pl.DataFrame | None = None) -> pl.DataFrame:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from ..api import SimError
 from . import stats
@@ -28,6 +27,14 @@ class Figure:
     ci_high: float
     games: int
 
+
+
+def _sps():
+    """``scipy.stats``, imported on first use: importing it costs about 0.9 s, and ``sim.cli``
+    imports this module for every command (issue 20 item 8)."""
+    from scipy import stats
+
+    return stats
 
 def _per_game(kind: str, games: pl.DataFrame, players: pl.DataFrame, column: str = "",
               pair: tuple[str, ...] = ()) -> tuple[np.ndarray, callable]:
@@ -112,5 +119,5 @@ def mcnemar(a: pl.DataFrame, b: pl.DataFrame) -> dict:
     only_a = int((j["won"] & ~j["won_b"]).sum())
     only_b = int((~j["won"] & j["won_b"]).sum())
     n = only_a + only_b
-    p = float(sps.binomtest(only_a, n, 0.5).pvalue) if n else 1.0
+    p = float(_sps().binomtest(only_a, n, 0.5).pvalue) if n else 1.0
     return {"only_a": only_a, "only_b": only_b, "games": j.height, "p": p}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 import polars as pl
 
@@ -39,9 +39,10 @@ class Draft:
     def seed(self) -> int:
         return int(self.t.config["seed"])
 
-    @property
+    @cached_property
     def complete(self) -> pl.DataFrame:
-        """Player rows of complete games (not truncated, not failed)."""
+        """Player rows of complete games (not truncated, not failed); computed once (a join and
+        a sort over every player row: issue 20 items 1 and 5)."""
         t = self.t
         return stats.complete_players(t.players, t.games) if t.players.height and t.games.height else t.players
 

@@ -5,8 +5,8 @@ Conventions (see docs/analysis.md):
 - Win rates count **player rows** of **complete games** (neither failed nor truncated); a shared
   win counts as a win for every winner, so the expected share of a seat or strategy is the
   *pooled* win rate (all wins / all player rows), which is ``1/players`` only without shared wins.
-- Intervals are 95% unless told otherwise: Wilson score intervals for proportions
-  (``scipy.stats.binomtest(...).proportion_ci``), percentile bootstrap for means, resampling
+- Intervals are 95% unless told otherwise: Wilson score intervals for proportions (the closed
+  form ``scipy.stats.binomtest(...).proportion_ci(method="wilson")`` uses), percentile bootstrap for means, resampling
   **whole games** (``scipy.stats.bootstrap``) with a generator derived from the run's seed, so a
   report is reproducible.
 - Ratings: openskill's Plackett-Luce model, games processed in ``game_index`` order.
@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
+from statistics import NormalDist
 
 import numpy as np
 import polars as pl
+
+from .exact import binomtest_p, bootstrap_percentile
 
 # spawn-key prefix for the analysis streams: far from any game index (game streams use (game_index,))
 BOOT_KEY = 2**31 - 7
@@ -29,23 +33,34 @@ BOOT_KEY = 2**31 - 7
 def wilson(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for ``wins`` successes in ``n`` trials, as proportions in [0, 1].
 
-    ``(nan, nan)`` when ``n == 0``. Uses ``scipy.stats.binomtest(...).proportion_ci``.
+    ``(nan, nan)`` when ``n == 0``. The closed form of Newcombe (1998), method 3, written as
+    ``scipy.stats.binomtest(...).proportion_ci(method="wilson")`` computes it (lower end 0 when
+    ``wins == 0``, upper end 1 when ``wins == n``), without importing scipy.stats (0.9 s of
+    start-up: issue 20 item 8); ``tests/test_pipeline_stats.py`` checks it against statsmodels'
+    ``proportion_confint(method="wilson")`` and scipy.
     """
     if n <= 0:
         return (math.nan, math.nan)
-    from scipy import stats  # imported on first use: start-up stays fast (issue 20 item 8)
+    k, n = int(wins), int(n)
+    z = _z(confidence)
+    p = k / n
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
+    return (0.0 if k == 0 else center - delta, 1.0 if k == n else center + delta)
 
-    ci = stats.binomtest(int(wins), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+
+@lru_cache(maxsize=16)
+def _z(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (1.959964... for 0.95)."""
+    return NormalDist().inv_cdf(0.5 + 0.5 * confidence)
 
 
 def binom_p(wins: int, n: int, expected: float) -> float:
     """Two-sided exact binomial test p-value of ``wins``/``n`` against proportion ``expected``."""
     if n <= 0 or not 0 < expected < 1:
         return math.nan
-    from scipy import stats
-
-    return float(stats.binomtest(int(wins), int(n), expected).pvalue)
+    return binomtest_p(int(wins), int(n), expected)  # scipy's algorithm without scipy.stats (``exact``)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -111,7 +126,7 @@ def _game_weights(idx: np.ndarray, n_games: int) -> np.ndarray:
 
 def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n_resamples: int = 1000,
                     confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile bootstrap over **whole games** with ``scipy.stats.bootstrap``.
+    """Percentile bootstrap over **whole games**, as ``scipy.stats.bootstrap`` computes it (``exact``).
 
     ``per_game`` is an array with one row per game (any number of columns). scipy resamples the
     game indices; ``statistic(weights, per_game)`` gets the resamples as game weights (how often
@@ -123,15 +138,11 @@ def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n
     if n < 2:
         return (np.nan, np.nan)
 
-    def stat(idx, axis=-1):
+    def stat(idx):
         return statistic(_game_weights(idx, n), per_game)
 
-    from scipy import stats
-
-    res = stats.bootstrap((np.arange(n),), stat, vectorized=True, n_resamples=n_resamples,
-                          batch=max(1, min(n_resamples, 4_000_000 // n)), method="percentile",
-                          confidence_level=confidence, rng=rng)
-    return res.confidence_interval.low, res.confidence_interval.high
+    # scipy.stats.bootstrap's percentile method, step by step without importing scipy.stats (``exact``)
+    return bootstrap_percentile(n, stat, rng, n_resamples, max(1, min(n_resamples, 4_000_000 // n)), confidence)
 
 
 def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,

@@ -52,6 +52,16 @@ class RunOutcome:
         return self.games / self.seconds if self.seconds else float("inf")
 
 
+class _NoBar:
+    """The progress bar of a quiet run: counts nothing, shows nothing."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 class FailFast(SimError):
     """``--fail-fast``: a game failed; its chunk is on disk."""
 
@@ -92,10 +102,12 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     t0 = time.perf_counter()
     failed = truncated = 0
     own = bar is None
-    if own:
+    if own and not progress:  # --quiet: tqdm is not even imported (start-up)
+        bar = _NoBar()
+    elif own:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, dynamic_ncols=True)
+        bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
     try:
         for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):
             store.write_chunk(out, start, tables, stop)

@@ -1,0 +1,109 @@
+"""Where a whole ``sim run`` spends its CPU time (issue 20 item 1): a cProfile of the command as a
+user runs it, split into start-up, engine, strategies, the game loop around them, per-game set-up
+(streams, seating, strategy objects), building the rows, writing chunks, merging, the report's
+analysis and its figures.
+
+    python benchmarks/profile_run.py [CONFIG] [--games 5000] [--jobs 1] [--out DIR]
+
+Prints each part's *share* of the profiled time (the profiler's own clock is the wall clock,
+far cheaper per call than a CPU clock; it slows Python-level calls about 2x, so shares are what
+count), then runs the same command again without the profiler and prints its CPU seconds
+(``unprofiled CPU-s``): share x that total estimates each part's CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _ct(stats: dict, name: str, file_part: str) -> float:
+    """Cumulative time of the function ``name`` defined in a file whose path holds ``file_part``."""
+    return sum(v[3] for (f, _, n), v in stats.items() if n == name and file_part in f)
+
+
+def _own(stats: dict, file_part: str) -> float:
+    """Own time (tottime) of every function defined in files whose path holds ``file_part``."""
+    return sum(v[2] for (f, _, _), v in stats.items() if file_part in f)
+
+
+def _children(stats: dict, name: str, file_part: str) -> dict:
+    """``{callee: cumulative time spent in it when called from name}`` (the call graph's edges)."""
+    out: dict = {}
+    for callee, v in stats.items():
+        for (f, _, n), edge in v[4].items():
+            if n == name and file_part in f:
+                out[callee] = out.get(callee, 0.0) + edge[3]
+    return out
+
+
+def split(stats: dict, total: float) -> list[tuple[str, float]]:
+    """``[(part, seconds)]`` of a profiled run (see the module docstring); sums to ``total``.
+    Engine and strategies: what ``play_game`` spends in calls into ``sim/games`` and into the
+    seats' ``choose`` (the guard around each strategy included)."""
+    run = _ct(stats, "run", "sim/runs/fixed.py")
+    play_rng = _ct(stats, "play_range", "sim/play.py")
+    one = _ct(stats, "play_one", "sim/play.py")
+    loop = _ct(stats, "play_game", "sim/play.py")
+    kids = _children(stats, "play_game", "sim/play.py")
+    engine = sum(t for (f, _, _), t in kids.items() if "sim/games/" in f)
+    strategies = sum(t for (f, _, n), t in kids.items() if n == "choose" or "/strategies/" in f)
+    write = _ct(stats, "write_chunk", "sim/store.py")
+    merge = _ct(stats, "merge_chunks", "sim/store.py")
+    report = _ct(stats, "build_report", "sim/analysis/report.py")
+    figures = _ct(stats, "render_figures", "sim/analysis/document.py")
+    return [
+        ("start-up (imports, config, game built, run folder)", total - run - report),
+        ("engine (calls into sim/games)", engine),
+        ("strategies (choose, with its guard)", strategies),
+        ("game loop around them (play_game itself)", loop - engine - strategies),
+        ("per-game set-up (streams, seating, strategy objects)", one - loop),
+        ("rows and per-chunk tables (play_range)", play_rng - one),
+        ("chunk files (write, hash, manifest)", write),
+        ("merge (concatenate, coverage check, commit)", merge),
+        ("rest of the run (progress bar, manifest)", run - play_rng - write - merge),
+        ("report: analysis and documents", report - figures),
+        ("report: figures (matplotlib)", figures),
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("config", nargs="?", default=str(ROOT / "configs/traders_of_osaka/speed_random4.yaml"))
+    ap.add_argument("--games", type=int, default=5000)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default="/tmp/sim-profile-run")
+    ap.add_argument("--no-plain", action="store_true", help="skip the unprofiled second run")
+    a = ap.parse_args()
+    args = ["run", a.config, "--games", str(a.games), "--jobs", str(a.jobs), "--out", a.out, "--force", "--quiet"]
+    prof = cProfile.Profile()  # wall-clock timer: far cheaper than a CPU timer; shares are what count
+    t0 = time.perf_counter()
+    prof.enable()
+    from sim.cli import cli  # imports are part of start-up
+
+    try:
+        cli(args, prog_name="sim", standalone_mode=False)
+    finally:
+        prof.disable()
+    total = time.perf_counter() - t0
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    print(f"\nprofiled: {a.games} games, --jobs {a.jobs}, {total:.2f} s under the profiler (parent process)")
+    print("| part | share |\n|---|---:|")
+    for name, sec in split(stats, total):
+        print(f"| {name} | {100 * sec / total:.1f}% |")
+    if not a.no_plain:
+        code = ("import time,sys; t=time.process_time(); from sim.cli import cli; "
+                f"cli({args!r}, prog_name='sim', standalone_mode=False); print('unprofiled CPU-s', round(time.process_time()-t, 2),"
+                " file=sys.stderr)")
+        subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
+
+
+if __name__ == "__main__":
+    main()
