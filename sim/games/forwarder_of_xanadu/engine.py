@@ -562,137 +562,167 @@ class ForwarderOfXanadu(EngineBase):
 
     # ------------------------------------------------------------------ apply
     def apply_action(self, s: State, a) -> None:
-        match a:
-            case Move(src, dst, x, y, z):
-                w = s.wh[s.active]
-                w[3 * src] -= x
-                w[3 * src + 1] -= y
-                w[3 * src + 2] -= z
-                w[3 * dst] += x
-                w[3 * dst + 1] += y
-                w[3 * dst + 2] += z
-                s.stats[s.active][ST_MOVE] += 1
-                self._step_done(s)
-            case FulfilOrder(card, loc, x, y, z):
-                self._fulfil_order(s, s.active, card, loc, x, y, z)
-                self._step_done(s)
-            case FulfilDaily(d, x, y, z):
-                self._fulfil_daily(s, s.active, d, x, y, z)
-                self._step_done(s)
-            case Improve(loc, g):
-                w = s.wh[s.active]
-                w[3 * loc + g] -= 1
-                w[3 * loc + g + 1] += 1
-                if g == 0:
-                    s.stock_sup -= 1
-                else:
-                    s.stock_sup += 1
-                    s.stock_spe -= 1
-                s.stats[s.active][ST_IMPROVE] += 1
-                self._step_done(s)
-            case PlaceResource(loc):
-                if s.phase == GAIN:
-                    me = s.active
-                    s.wh[me][3 * loc] += 1
-                    if loc > 0 and loc != s.office[me]:
-                        s.placed.append(loc)
-                    s.gain_left -= 1
-                    if not s.gain_left:
-                        self._begin_action(s)
-                else:
-                    s.wh[s.repl_queue[0]][3 * loc] += 1
-                    s.repl_left -= 1
-                    if not s.repl_left:
-                        s.repl_queue.pop(0)
-                        self._next_replenish(s)
-            case PlaceWorker(kind):
-                self._place_worker(s, kind)
-            case EndAction():
-                self._end_turn(s)
-            case UseSkill(card):
-                me = s.active
-                s.proxies[me] -= self.skills[card].proxies
-                s.proxy_used[me] += self.skills[card].proxies
-                s.act_left += self._amount[card]
-                s.stats[me][ST_SKILLUSE] += 1
-            case PlaceProxy(kind):
-                me = s.active
-                s.proxies[me] -= 1
-                s.proxy_used[me] += 1
-                s.proxy_kind = kind
-                s.stats[me][ST_PROXY] += 1
-                s.spaces[kind] += 1
-                if s.spaces[kind] == 3:  # 'Action Count Adjustment': filling all spaces resets
-                    s.spaces[kind] = 0
-                    s.resets += 1
-            case Resurvey(g):
-                me = s.active
-                s.proxies[me] -= 1
-                s.proxy_used[me] += 1
-                s.stats[me][ST_RESURVEY] += 1
-                s.to_draw.append(K_TEMP * 1000 + g * 100 + me)
-            case UseDisposable(card):
-                self._use_disposable(s, s.active, card)
-            case DrawOrder(card):
-                self._draw_order(s, card)
-            case LayArea(area):
-                s.to_draw.pop(0)
-                s.layout_pool.remove(area)
-                s.area_at.append(area)
-            case DealSkill(card):
-                kind, rest = divmod(s.to_draw.pop(0), 1000)
-                s.skill_pool.remove(card)
-                (s.hands if kind == K_SKILL else s.draft_hands)[rest % 100].append(card)
-            case ChooseCompany(c) | DealCompany(c):
-                if isinstance(a, DealCompany):
-                    s.to_draw.pop(0)
-                s.company[s.setup_pos] = c
-                s.setup_pos += 1
-                if s.setup_pos == s.n:
-                    s.to_draw += [K_EXCL * 1000 + seat for seat in range(s.n)]
-                    s.phase = DEAL_SETUP
-            case DraftPick(card):
-                seat = s.draft_pos
-                s.draft_hands[seat].remove(card)
-                s.hands[seat].append(card)
-                s.draft_pos += 1
-                if s.draft_pos == s.n:  # everyone picked: pass the hands to the left
-                    s.draft_pos = 0
-                    s.draft_hands = [s.draft_hands[(i - 1) % s.n] for i in range(s.n)]
-                    if not s.draft_hands[0]:
-                        self._start_round(s)
-            case RefillExclusive(g):
-                s.to_draw.append(K_EXCL * 1000 + g * 100 + s.active)
-                s.phase = NEXT_TURN
-            case Unlock(t):
-                self._unlock_track(s, s.grow_queue[0], t)
-            case PlaceOffice(loc):
-                s.office[s.grow_queue[0]] = loc
-                self._next_grower(s)
-            case PostponeOffice():
-                self._next_grower(s)
-            case PlaySkill(card):
-                seat = s.grow_queue[0]
-                s.hands[seat].remove(card)
-                s.played[seat].append(card)
-                s.stats[seat][ST_PLAYED] += 1
-                s.phase = GROW
-            case SkipSkill() | KeepExclusive():
-                s.phase = GROW
-            case SwapExclusive():
-                seat = s.grow_queue[0]
-                if s.excl[seat] >= 0:
-                    s.discards[self.grade_of[s.excl[seat]]].append(s.excl[seat])
-                    s.excl[seat] = -1
-                s.to_draw.append(K_EXCL * 1000 + 100 + seat)
-                s.phase = GROW
-            case ChooseStart(seat):
-                s.start = seat
-                s.start_choices = []
-                self._new_round(s)
-            case _:
-                raise ValueError(f"not a Forwarder of Xanadu action: {a!r}")
+        # one dict look-up by the action's class instead of a long ``match`` (issue 20 item 4)
+        handler = _HANDLERS.get(type(a))
+        if handler is None:
+            raise ValueError(f"not a Forwarder of Xanadu action: {a!r}")
+        handler(self, s, a)
         self._advance(s)
+
+    def _do_place_worker(self, s: State, a: PlaceWorker) -> None:
+        self._place_worker(s, a.action)
+
+    def _do_end_action(self, s: State, a: EndAction) -> None:
+        self._end_turn(s)
+
+    def _do_use_disposable(self, s: State, a: UseDisposable) -> None:
+        self._use_disposable(s, s.active, a.card)
+
+    def _do_draw_order(self, s: State, a: DrawOrder) -> None:
+        self._draw_order(s, a.card)
+
+    def _do_unlock(self, s: State, a: Unlock) -> None:
+        self._unlock_track(s, s.grow_queue[0], a.track)
+
+    def _do_postpone(self, s: State, a: PostponeOffice) -> None:
+        self._next_grower(s)
+
+    def _do_move(self, s: State, a: Move) -> None:
+        w = s.wh[s.active]
+        src, dst = 3 * a.src, 3 * a.dst
+        x, y, z = a.std, a.sup, a.spe
+        w[src] -= x
+        w[src + 1] -= y
+        w[src + 2] -= z
+        w[dst] += x
+        w[dst + 1] += y
+        w[dst + 2] += z
+        s.stats[s.active][ST_MOVE] += 1
+        self._step_done(s)
+
+    def _do_fulfil_order(self, s: State, a: FulfilOrder) -> None:
+        self._fulfil_order(s, s.active, a.card, a.loc, a.std, a.sup, a.spe)
+        self._step_done(s)
+
+    def _do_fulfil_daily(self, s: State, a: FulfilDaily) -> None:
+        self._fulfil_daily(s, s.active, a.daily, a.std, a.sup, a.spe)
+        self._step_done(s)
+
+    def _do_improve(self, s: State, a: Improve) -> None:
+        w = s.wh[s.active]
+        i = 3 * a.loc + a.grade
+        w[i] -= 1
+        w[i + 1] += 1
+        if a.grade == 0:
+            s.stock_sup -= 1
+        else:
+            s.stock_sup += 1
+            s.stock_spe -= 1
+        s.stats[s.active][ST_IMPROVE] += 1
+        self._step_done(s)
+
+    def _do_place_resource(self, s: State, a: PlaceResource) -> None:
+        loc = a.loc
+        if s.phase == GAIN:
+            me = s.active
+            s.wh[me][3 * loc] += 1
+            if loc > 0 and loc != s.office[me]:
+                s.placed.append(loc)
+            s.gain_left -= 1
+            if not s.gain_left:
+                self._begin_action(s)
+        else:
+            s.wh[s.repl_queue[0]][3 * loc] += 1
+            s.repl_left -= 1
+            if not s.repl_left:
+                s.repl_queue.pop(0)
+                self._next_replenish(s)
+
+    def _do_use_skill(self, s: State, a: UseSkill) -> None:
+        me, card = s.active, a.card
+        s.proxies[me] -= self.skills[card].proxies
+        s.proxy_used[me] += self.skills[card].proxies
+        s.act_left += self._amount[card]
+        s.stats[me][ST_SKILLUSE] += 1
+
+    def _do_place_proxy(self, s: State, a: PlaceProxy) -> None:
+        me, kind = s.active, a.action
+        s.proxies[me] -= 1
+        s.proxy_used[me] += 1
+        s.proxy_kind = kind
+        s.stats[me][ST_PROXY] += 1
+        s.spaces[kind] += 1
+        if s.spaces[kind] == 3:  # 'Action Count Adjustment': filling all spaces resets
+            s.spaces[kind] = 0
+            s.resets += 1
+
+    def _do_resurvey(self, s: State, a: Resurvey) -> None:
+        me = s.active
+        s.proxies[me] -= 1
+        s.proxy_used[me] += 1
+        s.stats[me][ST_RESURVEY] += 1
+        s.to_draw.append(K_TEMP * 1000 + a.grade * 100 + me)
+
+    def _do_lay_area(self, s: State, a: LayArea) -> None:
+        s.to_draw.pop(0)
+        s.layout_pool.remove(a.area)
+        s.area_at.append(a.area)
+
+    def _do_deal_skill(self, s: State, a: DealSkill) -> None:
+        kind, rest = divmod(s.to_draw.pop(0), 1000)
+        s.skill_pool.remove(a.card)
+        (s.hands if kind == K_SKILL else s.draft_hands)[rest % 100].append(a.card)
+
+    def _do_company(self, s: State, a) -> None:
+        if isinstance(a, DealCompany):
+            s.to_draw.pop(0)
+        s.company[s.setup_pos] = a.company
+        s.setup_pos += 1
+        if s.setup_pos == s.n:
+            s.to_draw += [K_EXCL * 1000 + seat for seat in range(s.n)]
+            s.phase = DEAL_SETUP
+
+    def _do_draft_pick(self, s: State, a: DraftPick) -> None:
+        seat = s.draft_pos
+        s.draft_hands[seat].remove(a.card)
+        s.hands[seat].append(a.card)
+        s.draft_pos += 1
+        if s.draft_pos == s.n:  # everyone picked: pass the hands to the left
+            s.draft_pos = 0
+            s.draft_hands = [s.draft_hands[(i - 1) % s.n] for i in range(s.n)]
+            if not s.draft_hands[0]:
+                self._start_round(s)
+
+    def _do_refill(self, s: State, a: RefillExclusive) -> None:
+        s.to_draw.append(K_EXCL * 1000 + a.grade * 100 + s.active)
+        s.phase = NEXT_TURN
+
+    def _do_place_office(self, s: State, a: PlaceOffice) -> None:
+        s.office[s.grow_queue[0]] = a.loc
+        self._next_grower(s)
+
+    def _do_play_skill(self, s: State, a: PlaySkill) -> None:
+        seat = s.grow_queue[0]
+        s.hands[seat].remove(a.card)
+        s.played[seat].append(a.card)
+        s.stats[seat][ST_PLAYED] += 1
+        s.phase = GROW
+
+    def _back_to_grow(self, s: State, a) -> None:
+        s.phase = GROW
+
+    def _do_swap(self, s: State, a: SwapExclusive) -> None:
+        seat = s.grow_queue[0]
+        if s.excl[seat] >= 0:
+            s.discards[self.grade_of[s.excl[seat]]].append(s.excl[seat])
+            s.excl[seat] = -1
+        s.to_draw.append(K_EXCL * 1000 + 100 + seat)
+        s.phase = GROW
+
+    def _do_choose_start(self, s: State, a: ChooseStart) -> None:
+        s.start = a.seat
+        s.start_choices = []
+        self._new_round(s)
 
     # ------------------------------------------------------------------ turn steps
     def _place_worker(self, s: State, kind: int) -> None:
@@ -1240,5 +1270,19 @@ class ForwarderOfXanadu(EngineBase):
                 return f"{who}: start player to seat {i}"
         return f"{who}: {type(a).__name__}"
 
+
+_E = ForwarderOfXanadu
+# action class -> handler(engine, state, action): one per kind of move (module level: the engine pickles)
+_HANDLERS = {
+    Move: _E._do_move, FulfilOrder: _E._do_fulfil_order, FulfilDaily: _E._do_fulfil_daily, Improve: _E._do_improve,
+    PlaceResource: _E._do_place_resource, PlaceWorker: _E._do_place_worker, EndAction: _E._do_end_action,
+    UseSkill: _E._do_use_skill, PlaceProxy: _E._do_place_proxy, Resurvey: _E._do_resurvey,
+    UseDisposable: _E._do_use_disposable, DrawOrder: _E._do_draw_order, LayArea: _E._do_lay_area,
+    DealSkill: _E._do_deal_skill, ChooseCompany: _E._do_company, DealCompany: _E._do_company,
+    DraftPick: _E._do_draft_pick, RefillExclusive: _E._do_refill, Unlock: _E._do_unlock,
+    PlaceOffice: _E._do_place_office, PostponeOffice: _E._do_postpone, PlaySkill: _E._do_play_skill,
+    SkipSkill: _E._back_to_grow, KeepExclusive: _E._back_to_grow, SwapExclusive: _E._do_swap,
+    ChooseStart: _E._do_choose_start,
+}
 
 GAME = ForwarderOfXanadu
