@@ -69,6 +69,7 @@ from .rules import ForwarderData, Options, load_data
 # phases
 (SETUP, COMPANY, DEAL_SETUP, DEALT, DRAFT, PRE, GAIN, ACT, TURN_REFILL, REFILL, NEXT_TURN, GROW, OFFICE,
  SKILLPLAY, SWAP, REPLENISH, START, END) = range(18)
+_AUTOMATIC = frozenset({SETUP, DEAL_SETUP, DEALT, TURN_REFILL, NEXT_TURN, GROW})  # phases _advance runs through
 PROMPTS = {COMPANY: "company", DRAFT: "draft", PRE: "turn", GAIN: "gain", ACT: "action", REFILL: "refill",
            GROW: "grow", OFFICE: "office", SKILLPLAY: "skill", SWAP: "swap", REPLENISH: "replenish", START: "start"}
 # chance queue entries: kind * 1000 + grade * 100 + seat
@@ -264,6 +265,11 @@ class ForwarderOfXanadu(EngineBase):
         self._orders_cache: dict[tuple, FulfilOrder] = {}
         self._daily_cache: dict[tuple, FulfilDaily] = {}
         self._pay_cache: dict[tuple, tuple] = {}
+        self._order_blocks: dict[tuple, tuple[FulfilOrder, ...]] = {}  # (card, loc, std, sup, spe) -> its fulfilments
+        self._need = tuple(sum(c.cost) for c in self.orders)  # goods an order takes
+        self._type_of = tuple(c.type for c in self.orders)
+        self._layout_key: tuple[int, ...] | None = None
+        self._layout_locs: tuple[tuple[int, ...], ...] = ()
         # skill effects by card
         self._effect = tuple(c.effect for c in self.skills)
         self._colour = tuple(c.colour for c in self.skills)
@@ -280,8 +286,11 @@ class ForwarderOfXanadu(EngineBase):
     # ------------------------------------------------------------------ helpers
     def bonus(self, s: State, seat: int, effect: str) -> int:
         """Sum of the amounts of ``seat``'s played skills with ``effect``."""
+        played = s.played[seat]
+        if not played:  # the common case: no skill played yet
+            return 0
         eff, amt = self._effect, self._amount
-        return sum(amt[c] for c in s.played[seat] if eff[c] == effect)
+        return sum(amt[c] for c in played if eff[c] == effect)
 
     def capacity(self, s: State, seat: int) -> int:
         """Warehouse maximum of every area but the port ('About the Warehouse')."""
@@ -472,17 +481,22 @@ class ForwarderOfXanadu(EngineBase):
         w = s.wh[me]
         carry = self.carry(s, me)
         cap = self.capacity(s, me)
-        blocks = self._move_blocks
+        blocks, adj = self._move_blocks, self.adj
         out = []
         for src in range(NLOC):
             a, b, c = w[3 * src], w[3 * src + 1], w[3 * src + 2]
             if not (a or b or c):
                 continue
-            for dst in self.adj[src]:
-                free = carry if dst == 0 else min(carry, cap - w[3 * dst] - w[3 * dst + 1] - w[3 * dst + 2])
-                if free <= 0:
-                    continue
-                key = (src, dst, min(a, free), min(b, free), min(c, free), free)
+            for dst in adj[src]:
+                free = carry
+                if dst:
+                    room = cap - w[3 * dst] - w[3 * dst + 1] - w[3 * dst + 2]
+                    if room < free:
+                        free = room
+                    if free <= 0:
+                        continue
+                # the block depends only on the goods that fit (min by comparisons: cheaper than min())
+                key = (src, dst, a if a < free else free, b if b < free else free, c if c < free else free, free)
                 block = blocks.get(key)
                 if block is None:
                     block = blocks[key] = self._move_block(*key)
@@ -511,19 +525,19 @@ class ForwarderOfXanadu(EngineBase):
         if s.excl[me] >= 0:
             cards.append(s.excl[me])
         cards += s.temp
-        cache = self._orders_cache
-        area_at, icons = s.area_at, self.area_icons
+        blocks, need, type_of = self._order_blocks, self._need, self._type_of
+        locs = self._locs_by_type(s.area_at)
         for card in cards:
-            oc = self.orders[card]
-            for x in range(1, NLOC):
-                if oc.type not in icons[area_at[x - 1]]:
+            k = need[card]
+            for x in locs[type_of[card]]:
+                a, b, c = w[3 * x], w[3 * x + 1], w[3 * x + 2]
+                if a + b + c < k:  # too few goods there to pay anything
                     continue
-                for pay in self._pays(oc.cost, w[3 * x], w[3 * x + 1], w[3 * x + 2]):
-                    key = (card, x) + pay
-                    a = cache.get(key)
-                    if a is None:
-                        a = cache[key] = FulfilOrder(*key)
-                    out.append(a)
+                key = (card, x, a, b, c)
+                block = blocks.get(key)
+                if block is None:
+                    block = blocks[key] = self._order_block(*key)
+                out += block
         off = s.office[me]
         ps, pu, pp = w[0], w[1], w[2]
         if off > 0:
@@ -537,6 +551,28 @@ class ForwarderOfXanadu(EngineBase):
                         a = self._daily_cache[key] = FulfilDaily(*key)
                     out.append(a)
         return out
+
+    def _order_block(self, card: int, x: int, a: int, b: int, c: int) -> tuple[FulfilOrder, ...]:
+        """Every ``FulfilOrder`` of ``card`` at position ``x`` holding ``a``/``b``/``c`` goods."""
+        cache, out = self._orders_cache, []
+        for pay in self._pays(self.orders[card].cost, a, b, c):
+            key = (card, x) + pay
+            act = cache.get(key)
+            if act is None:
+                act = cache[key] = FulfilOrder(*key)
+            out.append(act)
+        return tuple(out)
+
+    def _locs_by_type(self, area_at: list[int]) -> tuple[tuple[int, ...], ...]:
+        """Per order type, the layout positions whose area shows its icon (the layout is fixed
+        once laid, so the table of the last layout seen is kept)."""
+        key = tuple(area_at)
+        if key != self._layout_key:
+            icons = self.area_icons
+            self._layout_locs = tuple(
+                tuple(x for x in range(1, len(key) + 1) if t in icons[key[x - 1]]) for t in range(len(self.order_types)))
+            self._layout_key = key
+        return self._layout_locs
 
     def _unlockable(self, s: State, seat: int) -> list[int]:
         lv, o = s.levels[seat], self.options
@@ -984,6 +1020,8 @@ class ForwarderOfXanadu(EngineBase):
                 s.to_draw.pop(0)  # nothing left to draw: the draw is skipped
                 continue
             ph = s.phase
+            if ph not in _AUTOMATIC:  # a decision (or the end): nothing to run
+                return
             if ph == SETUP:
                 s.phase, s.setup_pos = COMPANY, 0
                 if self.options.company_choice == "random":
