@@ -1089,9 +1089,11 @@ class ForwarderOfXanadu(EngineBase):
     # ------------------------------------------------------------------ observation & results
     def observe(self, s: State, seat: int) -> Observation:
         """The seat's view; its fields are computed on first access (``LazyObservation``)."""
-        ph = s.phase
-        prompt = "none" if s.to_draw else PROMPTS.get(ph, "none")
-        return Observation((s, self), seat, num_players=s.n, prompt=prompt, tables=self.tables)
+        return Observation((s, self), seat)  # even the prompt is computed on first access
+
+    def prompt(self, s: State) -> str:
+        """The observation's ``prompt`` for the seat to move (``ObservationFields``)."""
+        return "none" if s.to_draw else PROMPTS.get(s.phase, "none")
 
     def known_hands(self, s: State, seat: int) -> tuple[tuple[int, ...], ...]:
         """Per seat, the cards everyone knows to be in its hand (all of ``seat``'s own; in the
