@@ -69,6 +69,7 @@ from .rules import ForwarderData, Options, load_data
 # phases
 (SETUP, COMPANY, DEAL_SETUP, DEALT, DRAFT, PRE, GAIN, ACT, TURN_REFILL, REFILL, NEXT_TURN, GROW, OFFICE,
  SKILLPLAY, SWAP, REPLENISH, START, END) = range(18)
+_ACTIVE_MOVES = frozenset({PRE, GAIN, ACT, REFILL})  # the active player decides
 _AUTOMATIC = frozenset({SETUP, DEAL_SETUP, DEALT, TURN_REFILL, NEXT_TURN, GROW})  # phases _advance runs through
 PROMPTS = {COMPANY: "company", DRAFT: "draft", PRE: "turn", GAIN: "gain", ACT: "action", REFILL: "refill",
            GROW: "grow", OFFICE: "office", SKILLPLAY: "skill", SWAP: "swap", REPLENISH: "replenish", START: "start"}
@@ -275,6 +276,8 @@ class ForwarderOfXanadu(EngineBase):
         self._colour = tuple(c.colour for c in self.skills)
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
+        self._extra_of = tuple(self._extra_kind.get(e, -1) for e in self._effect)  # per card: action kind it extends
+        self._disp_of = tuple(self._disp[c] if self.skills[c].disposable else None for c in range(n_skills))
 
     def notes(self) -> tuple[str, ...]:
         """Plain-sentence warnings for the run's report: the player count outside the published
@@ -344,6 +347,8 @@ class ForwarderOfXanadu(EngineBase):
         if s.to_draw:
             return CHANCE
         ph = s.phase
+        if ph in _ACTIVE_MOVES:  # the common case first
+            return s.active
         if ph == END:
             return TERMINAL
         if ph == COMPANY:
@@ -434,8 +439,14 @@ class ForwarderOfXanadu(EngineBase):
             if s.round >= o.proxies_from_round:
                 out += self._proxy if k < 0 else [self._proxy[k]]
             out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
-        out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
+        if s.hands[me]:
+            out += self._disposables(s.hands[me])
         return tuple(out)
+
+    def _disposables(self, hand: list[int]) -> list[UseDisposable]:
+        """``UseDisposable`` for each disposable skill card of ``hand``, by card id."""
+        disp = self._disp_of
+        return [disp[c] for c in sorted(hand) if disp[c] is not None]
 
     def _gain_actions(self, s: State, me: int, areas: bool) -> tuple:
         """Where a gained standard resource may go: port, office, or (when placing a worker) one per
@@ -467,12 +478,12 @@ class ForwarderOfXanadu(EngineBase):
             out = self._fulfil_actions(s, me)
             if s.proxies[me]:
                 out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
-        out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
+        if s.hands[me]:
+            out += self._disposables(s.hands[me])
         px = s.proxies[me]
         if px:
             for c in s.played[me]:
-                k = self._extra_kind.get(self._effect[c])
-                if k == kind and self.skills[c].proxies <= px:
+                if self._extra_of[c] == kind and self.skills[c].proxies <= px:
                     out.append(self._use[c])
         out.append(END_ACTION)
         return tuple(out)
