@@ -277,6 +277,7 @@ class ForwarderOfXanadu(EngineBase):
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
         self._extra_of = tuple(self._extra_kind.get(e, -1) for e in self._effect)  # per card: action kind it extends
+        self._disp_cache: dict[tuple[int, ...], tuple[UseDisposable, ...]] = {}
         self._disp_of = tuple(self._disp[c] if self.skills[c].disposable else None for c in range(n_skills))
 
     def notes(self) -> tuple[str, ...]:
@@ -443,23 +444,31 @@ class ForwarderOfXanadu(EngineBase):
             out += self._disposables(s.hands[me])
         return tuple(out)
 
-    def _disposables(self, hand: list[int]) -> list[UseDisposable]:
+    def _disposables(self, hand: list[int]) -> tuple[UseDisposable, ...]:
         """``UseDisposable`` for each disposable skill card of ``hand``, by card id."""
-        disp = self._disp_of
-        return [disp[c] for c in sorted(hand) if disp[c] is not None]
+        key = tuple(hand)
+        got = self._disp_cache.get(key)
+        if got is None:
+            if len(self._disp_cache) > 4096:  # bounded: hands differ from game to game
+                self._disp_cache.clear()
+            disp = self._disp_of
+            got = self._disp_cache[key] = tuple(disp[c] for c in sorted(hand) if disp[c] is not None)
+        return got
 
     def _gain_actions(self, s: State, me: int, areas: bool) -> tuple:
         """Where a gained standard resource may go: port, office, or (when placing a worker) one per
         area already holding your resources ('1. Main Phase'); never beyond the warehouse maximum."""
-        out = [self._place[0]]
+        place = self._place
+        off = s.office[me]
+        had, placed = (s.had, s.placed) if areas else ((), ())
+        if off <= 0 and not had:  # nowhere but the port (no need to look at the warehouses)
+            return (place[0],)
+        out = [place[0]]
         cap = self.capacity(s, me)
         w = s.wh[me]
-        off = s.office[me]
         for x in range(1, NLOC):
-            if w[3 * x] + w[3 * x + 1] + w[3 * x + 2] >= cap:
-                continue
-            if x == off or (areas and x in s.had and x not in s.placed):
-                out.append(self._place[x])
+            if (x == off or (x in had and x not in placed)) and w[3 * x] + w[3 * x + 1] + w[3 * x + 2] < cap:
+                out.append(place[x])
         return tuple(out)
 
     def _act_actions(self, s: State) -> tuple:
