@@ -61,6 +61,10 @@ def best(items, value, rng):
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
 
 
+def _score(cand) -> float:
+    return cand[2]
+
+
 class Planner(ScriptedStrategy):
     """Greedy goal-directed player (base of the three plans; usable directly with any params)."""
 
@@ -87,6 +91,8 @@ class Planner(ScriptedStrategy):
         stock_superior: int = Field(0, ge=0, description="superior/special resources to keep at the port before transporting")
         skills: tuple[str, ...] = Field(EFFECTS, description="skill effects in order of preference")
 
+    _layout: tuple = (None, ())  # (area_at, positions per order type) of the last layout seen
+
     # ------------------------------------------------------------------ helpers
     def _orders(self, obs):
         cards = list(obs.market)
@@ -96,6 +102,17 @@ class Planner(ScriptedStrategy):
 
     def _icons(self, obs, x):
         return obs.tables.area_icons[obs.area_at[x - 1]]
+
+    def _locs(self, obs) -> tuple[tuple[int, ...], ...]:
+        """Per order type, the layout positions 1..9 whose area shows its icon. The layout never
+        changes once laid, so the table of the last layout seen is kept (recomputed on a new one)."""
+        area_at = obs.area_at
+        if area_at != self._layout[0]:
+            icons = obs.tables.area_icons
+            locs = tuple(tuple(x for x in range(1, 10) if t in icons[area_at[x - 1]])
+                         for t in range(len(obs.tables.order_types)))
+            self._layout = (area_at, locs)
+        return self._layout[1]
 
     def _value(self, obs, card, x) -> float:
         """VP-equivalent of fulfilling ``card`` in area ``x``."""
@@ -112,23 +129,34 @@ class Planner(ScriptedStrategy):
             return self._goal_for[1]
         t, p, me = obs.tables, self.p, obs.seat
         w = obs.wh[me]
-        port = (w[0], w[1], w[2])
+        port_up, port_spe = w[1] + w[2], w[2]
+        # the plain planner's value inline (same arithmetic as ``_value``); subclasses' own ``_value``
+        value = self._value if type(self)._value is not Planner._value else None
+        marks = t.marks if obs.tokens_left[me] else None
+        dc, uc, dist0, locs = p.distance_cost, p.upgrade_cost, t.distance[0], self._locs(obs)
         cands = []
         for card in self._orders(obs):
             oc = t.orders[card]
             rs, ru, rp = oc.cost
-            for x in range(1, 10):
-                if oc.type not in self._icons(obs, x):
-                    continue
+            base = oc.vp + p.upper_weight * oc.grade
+            for x in locs[oc.type]:
                 s, u, q = w[3 * x], w[3 * x + 1], w[3 * x + 2]
-                miss_up = max(0, ru + rp - (u + q))
-                missing = max(0, rs + ru + rp - (s + u + q), miss_up)
-                miss_sp = max(0, rp - q)
+                miss_up = ru + rp - (u + q)
+                miss_up = miss_up if miss_up > 0 else 0
+                missing = rs + ru + rp - (s + u + q)
+                missing = missing if missing > miss_up else miss_up
+                miss_sp = rp - q
                 # improvements the port still needs for the missing upper resources
-                upg = max(0, miss_up - port[1] - port[2]) + max(0, miss_sp - port[2])
-                effort = p.distance_cost * missing * t.distance[0][x] + p.upgrade_cost * upg
-                cands.append((card, x, self._value(obs, card, x) / (1.0 + effort)))
-        goal = best(cands, lambda c: c[2], self._rng)
+                upg = miss_up - port_up if miss_up > port_up else 0
+                if miss_sp > port_spe:
+                    upg += miss_sp - port_spe
+                effort = dc * missing * dist0[x] + uc * upg
+                if value is not None:
+                    v = value(obs, card, x)
+                else:
+                    v = base + p.mark_weight * marks[x] if marks is not None else base
+                cands.append((card, x, v / (1.0 + effort)))
+        goal = best(cands, _score, self._rng)
         self._goal_for = (obs, goal)
         return goal
 
@@ -137,11 +165,16 @@ class Planner(ScriptedStrategy):
         t, me = obs.tables, obs.seat
         w = obs.wh[me]
         k = 0
+        locs = self._locs(obs)
         for card in self._orders(obs):
             oc = t.orders[card]
-            if any(oc.type in self._icons(obs, x) and can_pay(oc.cost, w[3 * x], w[3 * x + 1], w[3 * x + 2])
-                   for x in range(1, 10)):
-                k += 1
+            rs, ru, rp = oc.cost
+            for x in locs[oc.type]:  # can_pay inline
+                q = w[3 * x + 2]
+                uq = w[3 * x + 1] + q
+                if q >= rp and uq >= ru + rp and w[3 * x] + uq >= rs + ru + rp:
+                    k += 1
+                    break
         off = obs.office[me]
         s, u, q = w[0], w[1], w[2]
         if off > 0:
