@@ -61,10 +61,6 @@ def best(items, value, rng):
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
 
 
-def _score(cand) -> float:
-    return cand[2]
-
-
 class Planner(ScriptedStrategy):
     """Greedy goal-directed player (base of the three plans; usable directly with any params)."""
 
@@ -92,6 +88,7 @@ class Planner(ScriptedStrategy):
         skills: tuple[str, ...] = Field(EFFECTS, description="skill effects in order of preference")
 
     _layout: tuple = (None, ())  # (area_at, positions per order type) of the last layout seen
+    _tops: dict  # (orders, own warehouse, tokens left) -> best goals (plain planner), set with the layout
 
     # ------------------------------------------------------------------ helpers
     def _orders(self, obs):
@@ -108,6 +105,7 @@ class Planner(ScriptedStrategy):
         changes once laid, so the table of the last layout seen is kept (recomputed on a new one)."""
         area_at = obs.area_at
         if area_at != self._layout[0]:
+            self._tops = {}  # goal cache of the plain planner: per layout
             icons = obs.tables.area_icons
             locs = tuple(tuple(x for x in range(1, 10) if t in icons[area_at[x - 1]])
                          for t in range(len(obs.tables.order_types)))
@@ -127,15 +125,34 @@ class Planner(ScriptedStrategy):
         """(card, position, score) of the best order to work toward, or None (cached per observation)."""
         if self._goal_for[0] is obs:
             return self._goal_for[1]
+        me = obs.seat
+        w = obs.wh[me]
+        orders = self._orders(obs)
+        locs = self._locs(obs)
+        if type(self)._value is Planner._value:  # the plain value reads nothing else: cache by what it reads
+            key = (tuple(orders), w, obs.tokens_left[me] > 0)
+            top = self._tops.get(key)
+            if top is None:
+                if len(self._tops) > 4096:
+                    self._tops.clear()
+                top = self._tops[key] = self._top_goals(obs, orders, locs, None)
+        else:
+            top = self._top_goals(obs, orders, locs, self._value)
+        # as ``best``: ties broken uniformly with the rng
+        goal = top[0] if len(top) == 1 else top[int(self._rng.random() * len(top))] if top else None
+        self._goal_for = (obs, goal)
+        return goal
+
+    def _top_goals(self, obs, orders, locs, value) -> list[tuple[int, int, float]]:
+        """The (card, position, score) of highest score, in the order of ``orders`` then position;
+        ``value(obs, card, x)`` or, when None, the plain planner's value inline."""
         t, p, me = obs.tables, self.p, obs.seat
         w = obs.wh[me]
         port_up, port_spe = w[1] + w[2], w[2]
-        # the plain planner's value inline (same arithmetic as ``_value``); subclasses' own ``_value``
-        value = self._value if type(self)._value is not Planner._value else None
         marks = t.marks if obs.tokens_left[me] else None
-        dc, uc, dist0, locs = p.distance_cost, p.upgrade_cost, t.distance[0], self._locs(obs)
-        cands = []
-        for card in self._orders(obs):
+        dc, uc, dist0 = p.distance_cost, p.upgrade_cost, t.distance[0]
+        top, top_v = [], None
+        for card in orders:
             oc = t.orders[card]
             rs, ru, rp = oc.cost
             base = oc.vp + p.upper_weight * oc.grade
@@ -155,10 +172,12 @@ class Planner(ScriptedStrategy):
                     v = value(obs, card, x)
                 else:
                     v = base + p.mark_weight * marks[x] if marks is not None else base
-                cands.append((card, x, v / (1.0 + effort)))
-        goal = best(cands, _score, self._rng)
-        self._goal_for = (obs, goal)
-        return goal
+                v /= 1.0 + effort
+                if top_v is None or v > top_v:
+                    top, top_v = [(card, x, v)], v
+                elif v == top_v:
+                    top.append((card, x, v))
+        return top
 
     def _fulfillable(self, obs) -> tuple[int, int]:
         """(market/exclusive orders payable now, daily cards payable now)."""
