@@ -92,10 +92,13 @@ class Planner(ScriptedStrategy):
 
     # ------------------------------------------------------------------ helpers
     def _orders(self, obs):
-        cards = list(obs.market)
-        if obs.excl[obs.seat] >= 0:
-            cards.append(obs.excl[obs.seat])
-        return cards + list(obs.temp)
+        """Market, own Exclusive and temporary orders (a new list; built once per observation)."""
+        if self._orders_for[0] is not obs:
+            cards = list(obs.market)
+            if obs.excl[obs.seat] >= 0:
+                cards.append(obs.excl[obs.seat])
+            self._orders_for = (obs, tuple(cards + list(obs.temp)))
+        return list(self._orders_for[1])
 
     def _icons(self, obs, x):
         return obs.tables.area_icons[obs.area_at[x - 1]]
@@ -130,7 +133,7 @@ class Planner(ScriptedStrategy):
         orders = self._orders(obs)
         locs = self._locs(obs)
         if type(self)._value is Planner._value:  # the plain value reads nothing else: cache by what it reads
-            key = (tuple(orders), w, obs.tokens_left[me] > 0)
+            key = (self._orders_for[1], w, obs.tokens_left[me] > 0)
             top = self._tops.get(key)
             if top is None:
                 if len(self._tops) > 4096:
@@ -231,7 +234,7 @@ class Planner(ScriptedStrategy):
     # ------------------------------------------------------------------ choose
     def choose(self, obs, legal, rng):
         self._rng = rng
-        self._goal_for = (None, None)
+        self._goal_for = self._orders_for = (None, None)
         pr = obs.prompt
         if pr == "company":
             return self._by_pref(legal, lambda a: a.company, self.p.companies)
@@ -433,8 +436,27 @@ class Planner(ScriptedStrategy):
                 useful -= up
             return gain * useful
 
-        pick = best([a for a in legal if isinstance(a, Move)], value, self._rng)
-        if pick is None or value(pick) <= 0:
+        # as ``best`` over every Move, but moves that bring nothing closer (value 0.0) are only counted
+        top, top_v, zeros = [], None, 0
+        for a in legal:
+            if not isinstance(a, Move):
+                continue
+            if a.src == gx or dist[a.src][gx] <= dist[a.dst][gx]:
+                zeros += 1
+                continue
+            v = value(a)
+            if top_v is None or v > top_v:
+                top, top_v = [a], v
+            elif v == top_v:
+                top.append(a)
+        if top_v is None or top_v <= 0:  # nothing useful: end, drawing the tie-break ``best`` would have drawn
+            if zeros:  # the top value is 0.0: the idle moves and any useful move worth exactly 0
+                ties = zeros + (len(top) if top_v == 0 else 0)
+            else:
+                ties = len(top)
+            if ties > 1:
+                self._rng.random()
             return end
+        pick = top[0] if len(top) == 1 else top[int(self._rng.random() * len(top))]
         use = self._skill_use(obs, legal, dist[pick.dst][gx] > 0)
         return use if use is not None else pick
