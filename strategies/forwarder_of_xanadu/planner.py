@@ -314,6 +314,9 @@ class Planner(ScriptedStrategy):
             need_up = max(0, ru + rp - w[3 * x + 1] - w[3 * x + 2])
             if need_up > w[1] + w[2] and w[0] and obs.stock_sup and bound != TRANSPORT:
                 return PlaceWorker(IMPROVE)
+            if (p.stock_superior and w[1] + w[2] < p.stock_superior and w[0] and obs.stock_sup
+                    and bound != TRANSPORT):  # keep upgraded goods at the port before transporting
+                return PlaceWorker(IMPROVE)
             if self._movable(obs, goal) and bound != IMPROVE:
                 if (p.proxy_adjust and spaces[TRANSPORT] == 0 and proxies > p.keep_proxies + 1
                         and t.distance[0][x] > 1 and PlaceProxy(TRANSPORT) in legal):
@@ -349,10 +352,10 @@ class Planner(ScriptedStrategy):
         return self._transport(obs, legal)
 
     def _skill_use(self, obs, legal, useful: bool):
-        """An activated skill of this action to pay for when the count is about to run out and
-        ``useful`` work remains, keeping ``keep_proxies``; else None."""
+        """An activated skill of this action to pay for when ``useful`` work remains beyond the
+        action count (the caller judges it), keeping ``keep_proxies``; else None."""
         p, me = self.p, obs.seat
-        if not (p.use_skills and useful and obs.act_left <= 1):
+        if not (p.use_skills and useful):
             return None
         uses = [a for a in legal if isinstance(a, UseSkill)]
         sk = obs.tables.skills
@@ -372,7 +375,8 @@ class Planner(ScriptedStrategy):
 
     def _fulfil(self, obs, legal):
         vals = [(a, v) for a in legal if (v := self._fulfil_value(obs, a)) is not None and v > 0]
-        use = self._skill_use(obs, legal, sum(self._fulfillable(obs)) > 1)
+        # more payable orders and daily cards than actions left: one more Fulfilment is worth a proxy
+        use = self._skill_use(obs, legal, sum(self._fulfillable(obs)) > obs.act_left)
         if use is not None:
             return use
         pick = best(vals, lambda av: av[1], self._rng)
@@ -392,7 +396,7 @@ class Planner(ScriptedStrategy):
         w = obs.wh[me]
         want_spe = goal is not None and t.orders[goal[0]].cost[2] > w[2] + w[3 * goal[1] + 2]
         imps = [a for a in legal if isinstance(a, Improve)]
-        use = self._skill_use(obs, legal, any(a.grade == 0 for a in imps) and w[0] > 1)
+        use = self._skill_use(obs, legal, obs.act_left <= 1 and any(a.grade == 0 for a in imps) and w[0] > 1)
         if use is not None:
             return use
         if imps:
@@ -458,5 +462,5 @@ class Planner(ScriptedStrategy):
                 self._rng.random()
             return end
         pick = top[0] if len(top) == 1 else top[int(self._rng.random() * len(top))]
-        use = self._skill_use(obs, legal, dist[pick.dst][gx] > 0)
+        use = self._skill_use(obs, legal, obs.act_left <= 1 and dist[pick.dst][gx] > 0)
         return use if use is not None else pick
