@@ -82,7 +82,8 @@ class Planner(ScriptedStrategy):
         resurvey: bool = Field(False, description="during Order Fulfilment with actions left and nothing payable, return a "
                                                   "spare proxy worker to draw a temporary Exclusive Order ('Market Re-survey')")
         use_skills: bool = Field(True, description="pay proxy workers for activated skills (extra actions) when the action "
-                                                   "would otherwise run out with useful work left")
+                                                   "would otherwise run out with useful work left; when false, "
+                                                   "activated skills are played last (they would stay unused)")
         refill_upper: bool = Field(False, description="refill the Exclusive Order (and re-survey) from the upper pile when allowed")
         stock_superior: int = Field(0, ge=0, description="superior/special resources to keep at the port before transporting")
         skills: tuple[str, ...] = Field(EFFECTS, description="skill effects in order of preference")
@@ -273,14 +274,16 @@ class Planner(ScriptedStrategy):
 
     def _skill(self, obs, legal):
         rank = {k: i for i, k in enumerate(self.p.skills)}
+        if not self.p.use_skills:  # activated skills it will never pay for: after every other effect
+            rank = {k: i + (len(rank) if k in EXTRA else 0) for k, i in rank.items()}
         sk = obs.tables.skills
 
         def value(a):
             if isinstance(a, (PlaySkill, DraftPick)):
                 c = sk[a.card]
                 if c.disposable:
-                    return -(len(rank) + 1 - c.amount * 0.1)
-                return -rank.get(c.effect, len(rank))
+                    return -(2 * len(rank) + 1 - c.amount * 0.1)
+                return -rank.get(c.effect, 2 * len(rank))
             return -99
 
         return best(legal, value, self._rng)
