@@ -33,8 +33,10 @@ PINS = {
                                 "4b9c1dd0419caa52ba04b609108b20962e5945c3685f502e00e8e70b7c3fdbb1"),
     ('alpenzian', 'random'): ("5d62fb10019420d7a0cc203ecb110f3c7f23653414706c3f2b8f1881f33b073e",
                               "4200ba9f1311853a429878e1d936c1a9c1b68779c99061c4aa49798387d62fcf"),
-    ('forwarder_of_xanadu', 'baseline'): ("857477f9f58c324801c1fc634ddf760f428a7fc05823393e9096b8c0f9eeac88",
-                                          "4e9d455bb45744069afef4d836c43b1352f7bf24bf76e6c080cf62ed6edfbd95"),
+    # re-pinned after the deliberate issue-17 change to forwarder.* (skill use, stock_superior), on top
+    # of the speed work that kept the old pin: commit "Forwarder planner (issue 17): activated skills ..."
+    ('forwarder_of_xanadu', 'baseline'): ("734f03bc548444591a054ec4770a29b17cf7a827e4fbbdd2893e0eab2050f44c",
+                                          "acadc52790285e6e10b9c9ab172dda77e80e159d109dd331838915b92463e00e"),
     ('forwarder_of_xanadu', 'random'): ("26ed66c43af512587fbd1ab4c372d60e9f892e935c325dc7b477886d2b9f084c",
                                         "449aff45ef54546a80a98e8d196ad58eecff5e6dbb1bd735a896ad6b98599c99"),
     ('taiwan_formosa', 'baseline'): ("59e50e3e9d0c175d40bcc3ec5f0b995242efc49337cda13de3dadf55fc7fd64c",

@@ -36,15 +36,11 @@ from sim.games.forwarder_of_xanadu.actions import (
 )
 from strategies.common import ScriptedStrategy
 
+from .goals import Goals, can_pay  # noqa: F401  (can_pay: public helper, kept importable here)
+
 EFFECTS = ("transport_capacity", "warehouse_capacity", "improve_actions", "transport_actions", "fulfil_actions",
            "order_vp", "daily_vp", "replenish", "place_resources", "extra_transport", "extra_improve", "extra_fulfil")
 EXTRA = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
-
-
-def can_pay(cost, s, u, p) -> bool:
-    """Whether ``s``/``u``/``p`` standard/superior/special resources pay ``cost`` ('About Resources')."""
-    rs, ru, rp = cost
-    return p >= rp and u + p >= ru + rp and s + u + p >= rs + ru + rp
 
 
 def best(items, value, rng):
@@ -61,7 +57,7 @@ def best(items, value, rng):
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
 
 
-class Planner(ScriptedStrategy):
+class Planner(Goals, ScriptedStrategy):
     """Greedy goal-directed player (base of the three plans; usable directly with any params)."""
 
     games = ("forwarder_of_xanadu",)
@@ -82,104 +78,16 @@ class Planner(ScriptedStrategy):
         resurvey: bool = Field(False, description="during Order Fulfilment with actions left and nothing payable, return a "
                                                   "spare proxy worker to draw a temporary Exclusive Order ('Market Re-survey')")
         use_skills: bool = Field(True, description="pay proxy workers for activated skills (extra actions) when the action "
-                                                   "would otherwise run out with useful work left")
+                                                   "would otherwise run out with useful work left; when false, "
+                                                   "activated skills are played last (they would stay unused)")
         refill_upper: bool = Field(False, description="refill the Exclusive Order (and re-survey) from the upper pile when allowed")
         stock_superior: int = Field(0, ge=0, description="superior/special resources to keep at the port before transporting")
         skills: tuple[str, ...] = Field(EFFECTS, description="skill effects in order of preference")
 
-    # ------------------------------------------------------------------ helpers
-    def _orders(self, obs):
-        cards = list(obs.market)
-        if obs.excl[obs.seat] >= 0:
-            cards.append(obs.excl[obs.seat])
-        return cards + list(obs.temp)
-
-    def _icons(self, obs, x):
-        return obs.tables.area_icons[obs.area_at[x - 1]]
-
-    def _value(self, obs, card, x) -> float:
-        """VP-equivalent of fulfilling ``card`` in area ``x``."""
-        t, p = obs.tables, self.p
-        oc = t.orders[card]
-        v = oc.vp + p.upper_weight * oc.grade
-        if obs.tokens_left[obs.seat]:
-            v += p.mark_weight * t.marks[x]
-        return v
-
-    def _goal(self, obs):
-        """(card, position, score) of the best order to work toward, or None (cached per observation)."""
-        if self._goal_for[0] is obs:
-            return self._goal_for[1]
-        t, p, me = obs.tables, self.p, obs.seat
-        w = obs.wh[me]
-        port = (w[0], w[1], w[2])
-        cands = []
-        for card in self._orders(obs):
-            oc = t.orders[card]
-            rs, ru, rp = oc.cost
-            for x in range(1, 10):
-                if oc.type not in self._icons(obs, x):
-                    continue
-                s, u, q = w[3 * x], w[3 * x + 1], w[3 * x + 2]
-                miss_up = max(0, ru + rp - (u + q))
-                missing = max(0, rs + ru + rp - (s + u + q), miss_up)
-                miss_sp = max(0, rp - q)
-                # improvements the port still needs for the missing upper resources
-                upg = max(0, miss_up - port[1] - port[2]) + max(0, miss_sp - port[2])
-                effort = p.distance_cost * missing * t.distance[0][x] + p.upgrade_cost * upg
-                cands.append((card, x, self._value(obs, card, x) / (1.0 + effort)))
-        goal = best(cands, lambda c: c[2], self._rng)
-        self._goal_for = (obs, goal)
-        return goal
-
-    def _fulfillable(self, obs) -> tuple[int, int]:
-        """(market/exclusive orders payable now, daily cards payable now)."""
-        t, me = obs.tables, obs.seat
-        w = obs.wh[me]
-        k = 0
-        for card in self._orders(obs):
-            oc = t.orders[card]
-            if any(oc.type in self._icons(obs, x) and can_pay(oc.cost, w[3 * x], w[3 * x + 1], w[3 * x + 2])
-                   for x in range(1, 10)):
-                k += 1
-        off = obs.office[me]
-        s, u, q = w[0], w[1], w[2]
-        if off > 0:
-            s, u, q = s + w[3 * off], u + w[3 * off + 1], q + w[3 * off + 2]
-        d = sum(1 for i, up in enumerate(obs.dailies[me]) if up and can_pay(t.daily[i][0], s, u, q))
-        return k, d
-
-    def _needs(self, obs, goal) -> tuple[int, int]:
-        """(resources of any grade, upper-grade resources) the goal area still lacks."""
-        t, me = obs.tables, obs.seat
-        card, gx = goal[0], goal[1]
-        rs, ru, rp = t.orders[card].cost
-        w = obs.wh[me]
-        s, u, q = w[3 * gx], w[3 * gx + 1], w[3 * gx + 2]
-        need_up = max(0, ru + rp - u - q)
-        return max(0, rs + ru + rp - s - u - q, need_up), need_up
-
-    def _movable(self, obs, goal) -> bool:
-        """Whether some resource the goal needs can step closer to the goal area."""
-        t, me = obs.tables, obs.seat
-        w = obs.wh[me]
-        dist = t.distance
-        gx = goal[1]
-        need_all, need_up = self._needs(obs, goal)
-        if not need_all:
-            return False
-        std_ok = need_all > need_up
-        for src in range(10):
-            if src == gx or not ((std_ok and w[3 * src]) or w[3 * src + 1] or w[3 * src + 2]):
-                continue
-            if any(dist[dst][gx] < dist[src][gx] for dst in t.adjacent[src]):
-                return True
-        return False
-
     # ------------------------------------------------------------------ choose
     def choose(self, obs, legal, rng):
         self._rng = rng
-        self._goal_for = (None, None)
+        self._goal_for = self._orders_for = (None, None)
         pr = obs.prompt
         if pr == "company":
             return self._by_pref(legal, lambda a: a.company, self.p.companies)
@@ -218,14 +126,16 @@ class Planner(ScriptedStrategy):
 
     def _skill(self, obs, legal):
         rank = {k: i for i, k in enumerate(self.p.skills)}
+        if not self.p.use_skills:  # activated skills it will never pay for: after every other effect
+            rank = {k: i + (len(rank) if k in EXTRA else 0) for k, i in rank.items()}
         sk = obs.tables.skills
 
         def value(a):
             if isinstance(a, (PlaySkill, DraftPick)):
                 c = sk[a.card]
                 if c.disposable:
-                    return -(len(rank) + 1 - c.amount * 0.1)
-                return -rank.get(c.effect, len(rank))
+                    return -(2 * len(rank) + 1 - c.amount * 0.1)
+                return -rank.get(c.effect, 2 * len(rank))
             return -99
 
         return best(legal, value, self._rng)
@@ -258,6 +168,9 @@ class Planner(ScriptedStrategy):
             x = goal[1]
             need_up = max(0, ru + rp - w[3 * x + 1] - w[3 * x + 2])
             if need_up > w[1] + w[2] and w[0] and obs.stock_sup and bound != TRANSPORT:
+                return PlaceWorker(IMPROVE)
+            if (p.stock_superior and w[1] + w[2] < p.stock_superior and w[0] and obs.stock_sup
+                    and bound != TRANSPORT):  # keep upgraded goods at the port before transporting
                 return PlaceWorker(IMPROVE)
             if self._movable(obs, goal) and bound != IMPROVE:
                 if (p.proxy_adjust and spaces[TRANSPORT] == 0 and proxies > p.keep_proxies + 1
@@ -294,10 +207,10 @@ class Planner(ScriptedStrategy):
         return self._transport(obs, legal)
 
     def _skill_use(self, obs, legal, useful: bool):
-        """An activated skill of this action to pay for when the count is about to run out and
-        ``useful`` work remains, keeping ``keep_proxies``; else None."""
+        """An activated skill of this action to pay for when ``useful`` work remains beyond the
+        action count (the caller judges it), keeping ``keep_proxies``; else None."""
         p, me = self.p, obs.seat
-        if not (p.use_skills and useful and obs.act_left <= 1):
+        if not (p.use_skills and useful):
             return None
         uses = [a for a in legal if isinstance(a, UseSkill)]
         sk = obs.tables.skills
@@ -317,7 +230,8 @@ class Planner(ScriptedStrategy):
 
     def _fulfil(self, obs, legal):
         vals = [(a, v) for a in legal if (v := self._fulfil_value(obs, a)) is not None and v > 0]
-        use = self._skill_use(obs, legal, sum(self._fulfillable(obs)) > 1)
+        # more payable orders and daily cards than actions left: one more Fulfilment is worth a proxy
+        use = self._skill_use(obs, legal, sum(self._fulfillable(obs)) > obs.act_left)
         if use is not None:
             return use
         pick = best(vals, lambda av: av[1], self._rng)
@@ -337,7 +251,7 @@ class Planner(ScriptedStrategy):
         w = obs.wh[me]
         want_spe = goal is not None and t.orders[goal[0]].cost[2] > w[2] + w[3 * goal[1] + 2]
         imps = [a for a in legal if isinstance(a, Improve)]
-        use = self._skill_use(obs, legal, any(a.grade == 0 for a in imps) and w[0] > 1)
+        use = self._skill_use(obs, legal, obs.act_left <= 1 and any(a.grade == 0 for a in imps) and w[0] > 1)
         if use is not None:
             return use
         if imps:
@@ -381,8 +295,27 @@ class Planner(ScriptedStrategy):
                 useful -= up
             return gain * useful
 
-        pick = best([a for a in legal if isinstance(a, Move)], value, self._rng)
-        if pick is None or value(pick) <= 0:
+        # as ``best`` over every Move, but moves that bring nothing closer (value 0.0) are only counted
+        top, top_v, zeros = [], None, 0
+        for a in legal:
+            if not isinstance(a, Move):
+                continue
+            if a.src == gx or dist[a.src][gx] <= dist[a.dst][gx]:
+                zeros += 1
+                continue
+            v = value(a)
+            if top_v is None or v > top_v:
+                top, top_v = [a], v
+            elif v == top_v:
+                top.append(a)
+        if top_v is None or top_v <= 0:  # nothing useful: end, drawing the tie-break ``best`` would have drawn
+            if zeros:  # the top value is 0.0: the idle moves and any useful move worth exactly 0
+                ties = zeros + (len(top) if top_v == 0 else 0)
+            else:
+                ties = len(top)
+            if ties > 1:
+                self._rng.random()
             return end
-        use = self._skill_use(obs, legal, dist[pick.dst][gx] > 0)
+        pick = top[0] if len(top) == 1 else top[int(self._rng.random() * len(top))]
+        use = self._skill_use(obs, legal, obs.act_left <= 1 and dist[pick.dst][gx] > 0)
         return use if use is not None else pick

@@ -69,6 +69,8 @@ from .rules import ForwarderData, Options, load_data
 # phases
 (SETUP, COMPANY, DEAL_SETUP, DEALT, DRAFT, PRE, GAIN, ACT, TURN_REFILL, REFILL, NEXT_TURN, GROW, OFFICE,
  SKILLPLAY, SWAP, REPLENISH, START, END) = range(18)
+_ACTIVE_MOVES = frozenset({PRE, GAIN, ACT, REFILL})  # the active player decides
+_AUTOMATIC = frozenset({SETUP, DEAL_SETUP, DEALT, TURN_REFILL, NEXT_TURN, GROW})  # phases _advance runs through
 PROMPTS = {COMPANY: "company", DRAFT: "draft", PRE: "turn", GAIN: "gain", ACT: "action", REFILL: "refill",
            GROW: "grow", OFFICE: "office", SKILLPLAY: "skill", SWAP: "swap", REPLENISH: "replenish", START: "start"}
 # chance queue entries: kind * 1000 + grade * 100 + seat
@@ -264,11 +266,19 @@ class ForwarderOfXanadu(EngineBase):
         self._orders_cache: dict[tuple, FulfilOrder] = {}
         self._daily_cache: dict[tuple, FulfilDaily] = {}
         self._pay_cache: dict[tuple, tuple] = {}
+        self._order_blocks: dict[tuple, tuple[FulfilOrder, ...]] = {}  # (card, loc, std, sup, spe) -> its fulfilments
+        self._need = tuple(sum(c.cost) for c in self.orders)  # goods an order takes
+        self._type_of = tuple(c.type for c in self.orders)
+        self._layout_key: tuple[int, ...] | None = None
+        self._layout_locs: tuple[tuple[int, ...], ...] = ()
         # skill effects by card
         self._effect = tuple(c.effect for c in self.skills)
         self._colour = tuple(c.colour for c in self.skills)
         self._amount = tuple(c.amount for c in self.skills)
         self._extra_kind = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
+        self._extra_of = tuple(self._extra_kind.get(e, -1) for e in self._effect)  # per card: action kind it extends
+        self._disp_cache: dict[tuple[int, ...], tuple[UseDisposable, ...]] = {}
+        self._disp_of = tuple(self._disp[c] if self.skills[c].disposable else None for c in range(n_skills))
 
     def notes(self) -> tuple[str, ...]:
         """Plain-sentence warnings for the run's report: the player count outside the published
@@ -280,8 +290,11 @@ class ForwarderOfXanadu(EngineBase):
     # ------------------------------------------------------------------ helpers
     def bonus(self, s: State, seat: int, effect: str) -> int:
         """Sum of the amounts of ``seat``'s played skills with ``effect``."""
+        played = s.played[seat]
+        if not played:  # the common case: no skill played yet
+            return 0
         eff, amt = self._effect, self._amount
-        return sum(amt[c] for c in s.played[seat] if eff[c] == effect)
+        return sum(amt[c] for c in played if eff[c] == effect)
 
     def capacity(self, s: State, seat: int) -> int:
         """Warehouse maximum of every area but the port ('About the Warehouse')."""
@@ -335,6 +348,8 @@ class ForwarderOfXanadu(EngineBase):
         if s.to_draw:
             return CHANCE
         ph = s.phase
+        if ph in _ACTIVE_MOVES:  # the common case first
+            return s.active
         if ph == END:
             return TERMINAL
         if ph == COMPANY:
@@ -425,21 +440,35 @@ class ForwarderOfXanadu(EngineBase):
             if s.round >= o.proxies_from_round:
                 out += self._proxy if k < 0 else [self._proxy[k]]
             out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
-        out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
+        if s.hands[me]:
+            out += self._disposables(s.hands[me])
         return tuple(out)
+
+    def _disposables(self, hand: list[int]) -> tuple[UseDisposable, ...]:
+        """``UseDisposable`` for each disposable skill card of ``hand``, by card id."""
+        key = tuple(hand)
+        got = self._disp_cache.get(key)
+        if got is None:
+            if len(self._disp_cache) > 4096:  # bounded: hands differ from game to game
+                self._disp_cache.clear()
+            disp = self._disp_of
+            got = self._disp_cache[key] = tuple(disp[c] for c in sorted(hand) if disp[c] is not None)
+        return got
 
     def _gain_actions(self, s: State, me: int, areas: bool) -> tuple:
         """Where a gained standard resource may go: port, office, or (when placing a worker) one per
         area already holding your resources ('1. Main Phase'); never beyond the warehouse maximum."""
-        out = [self._place[0]]
+        place = self._place
+        off = s.office[me]
+        had, placed = (s.had, s.placed) if areas else ((), ())
+        if off <= 0 and not had:  # nowhere but the port (no need to look at the warehouses)
+            return (place[0],)
+        out = [place[0]]
         cap = self.capacity(s, me)
         w = s.wh[me]
-        off = s.office[me]
         for x in range(1, NLOC):
-            if w[3 * x] + w[3 * x + 1] + w[3 * x + 2] >= cap:
-                continue
-            if x == off or (areas and x in s.had and x not in s.placed):
-                out.append(self._place[x])
+            if (x == off or (x in had and x not in placed)) and w[3 * x] + w[3 * x + 1] + w[3 * x + 2] < cap:
+                out.append(place[x])
         return tuple(out)
 
     def _act_actions(self, s: State) -> tuple:
@@ -458,12 +487,12 @@ class ForwarderOfXanadu(EngineBase):
             out = self._fulfil_actions(s, me)
             if s.proxies[me]:
                 out += [self._resurvey[g] for g in (0, 1) if s.piles[g] or s.discards[g]]
-        out += [self._disp[c] for c in sorted(s.hands[me]) if self.skills[c].disposable]
+        if s.hands[me]:
+            out += self._disposables(s.hands[me])
         px = s.proxies[me]
         if px:
             for c in s.played[me]:
-                k = self._extra_kind.get(self._effect[c])
-                if k == kind and self.skills[c].proxies <= px:
+                if self._extra_of[c] == kind and self.skills[c].proxies <= px:
                     out.append(self._use[c])
         out.append(END_ACTION)
         return tuple(out)
@@ -472,17 +501,22 @@ class ForwarderOfXanadu(EngineBase):
         w = s.wh[me]
         carry = self.carry(s, me)
         cap = self.capacity(s, me)
-        blocks = self._move_blocks
+        blocks, adj = self._move_blocks, self.adj
         out = []
         for src in range(NLOC):
             a, b, c = w[3 * src], w[3 * src + 1], w[3 * src + 2]
             if not (a or b or c):
                 continue
-            for dst in self.adj[src]:
-                free = carry if dst == 0 else min(carry, cap - w[3 * dst] - w[3 * dst + 1] - w[3 * dst + 2])
-                if free <= 0:
-                    continue
-                key = (src, dst, min(a, free), min(b, free), min(c, free), free)
+            for dst in adj[src]:
+                free = carry
+                if dst:
+                    room = cap - w[3 * dst] - w[3 * dst + 1] - w[3 * dst + 2]
+                    if room < free:
+                        free = room
+                    if free <= 0:
+                        continue
+                # the block depends only on the goods that fit (min by comparisons: cheaper than min())
+                key = (src, dst, a if a < free else free, b if b < free else free, c if c < free else free, free)
                 block = blocks.get(key)
                 if block is None:
                     block = blocks[key] = self._move_block(*key)
@@ -511,19 +545,19 @@ class ForwarderOfXanadu(EngineBase):
         if s.excl[me] >= 0:
             cards.append(s.excl[me])
         cards += s.temp
-        cache = self._orders_cache
-        area_at, icons = s.area_at, self.area_icons
+        blocks, need, type_of = self._order_blocks, self._need, self._type_of
+        locs = self._locs_by_type(s.area_at)
         for card in cards:
-            oc = self.orders[card]
-            for x in range(1, NLOC):
-                if oc.type not in icons[area_at[x - 1]]:
+            k = need[card]
+            for x in locs[type_of[card]]:
+                a, b, c = w[3 * x], w[3 * x + 1], w[3 * x + 2]
+                if a + b + c < k:  # too few goods there to pay anything
                     continue
-                for pay in self._pays(oc.cost, w[3 * x], w[3 * x + 1], w[3 * x + 2]):
-                    key = (card, x) + pay
-                    a = cache.get(key)
-                    if a is None:
-                        a = cache[key] = FulfilOrder(*key)
-                    out.append(a)
+                key = (card, x, a, b, c)
+                block = blocks.get(key)
+                if block is None:
+                    block = blocks[key] = self._order_block(*key)
+                out += block
         off = s.office[me]
         ps, pu, pp = w[0], w[1], w[2]
         if off > 0:
@@ -537,6 +571,28 @@ class ForwarderOfXanadu(EngineBase):
                         a = self._daily_cache[key] = FulfilDaily(*key)
                     out.append(a)
         return out
+
+    def _order_block(self, card: int, x: int, a: int, b: int, c: int) -> tuple[FulfilOrder, ...]:
+        """Every ``FulfilOrder`` of ``card`` at position ``x`` holding ``a``/``b``/``c`` goods."""
+        cache, out = self._orders_cache, []
+        for pay in self._pays(self.orders[card].cost, a, b, c):
+            key = (card, x) + pay
+            act = cache.get(key)
+            if act is None:
+                act = cache[key] = FulfilOrder(*key)
+            out.append(act)
+        return tuple(out)
+
+    def _locs_by_type(self, area_at: list[int]) -> tuple[tuple[int, ...], ...]:
+        """Per order type, the layout positions whose area shows its icon (the layout is fixed
+        once laid, so the table of the last layout seen is kept)."""
+        key = tuple(area_at)
+        if key != self._layout_key:
+            icons = self.area_icons
+            self._layout_locs = tuple(
+                tuple(x for x in range(1, len(key) + 1) if t in icons[key[x - 1]]) for t in range(len(self.order_types)))
+            self._layout_key = key
+        return self._layout_locs
 
     def _unlockable(self, s: State, seat: int) -> list[int]:
         lv, o = s.levels[seat], self.options
@@ -562,137 +618,167 @@ class ForwarderOfXanadu(EngineBase):
 
     # ------------------------------------------------------------------ apply
     def apply_action(self, s: State, a) -> None:
-        match a:
-            case Move(src, dst, x, y, z):
-                w = s.wh[s.active]
-                w[3 * src] -= x
-                w[3 * src + 1] -= y
-                w[3 * src + 2] -= z
-                w[3 * dst] += x
-                w[3 * dst + 1] += y
-                w[3 * dst + 2] += z
-                s.stats[s.active][ST_MOVE] += 1
-                self._step_done(s)
-            case FulfilOrder(card, loc, x, y, z):
-                self._fulfil_order(s, s.active, card, loc, x, y, z)
-                self._step_done(s)
-            case FulfilDaily(d, x, y, z):
-                self._fulfil_daily(s, s.active, d, x, y, z)
-                self._step_done(s)
-            case Improve(loc, g):
-                w = s.wh[s.active]
-                w[3 * loc + g] -= 1
-                w[3 * loc + g + 1] += 1
-                if g == 0:
-                    s.stock_sup -= 1
-                else:
-                    s.stock_sup += 1
-                    s.stock_spe -= 1
-                s.stats[s.active][ST_IMPROVE] += 1
-                self._step_done(s)
-            case PlaceResource(loc):
-                if s.phase == GAIN:
-                    me = s.active
-                    s.wh[me][3 * loc] += 1
-                    if loc > 0 and loc != s.office[me]:
-                        s.placed.append(loc)
-                    s.gain_left -= 1
-                    if not s.gain_left:
-                        self._begin_action(s)
-                else:
-                    s.wh[s.repl_queue[0]][3 * loc] += 1
-                    s.repl_left -= 1
-                    if not s.repl_left:
-                        s.repl_queue.pop(0)
-                        self._next_replenish(s)
-            case PlaceWorker(kind):
-                self._place_worker(s, kind)
-            case EndAction():
-                self._end_turn(s)
-            case UseSkill(card):
-                me = s.active
-                s.proxies[me] -= self.skills[card].proxies
-                s.proxy_used[me] += self.skills[card].proxies
-                s.act_left += self._amount[card]
-                s.stats[me][ST_SKILLUSE] += 1
-            case PlaceProxy(kind):
-                me = s.active
-                s.proxies[me] -= 1
-                s.proxy_used[me] += 1
-                s.proxy_kind = kind
-                s.stats[me][ST_PROXY] += 1
-                s.spaces[kind] += 1
-                if s.spaces[kind] == 3:  # 'Action Count Adjustment': filling all spaces resets
-                    s.spaces[kind] = 0
-                    s.resets += 1
-            case Resurvey(g):
-                me = s.active
-                s.proxies[me] -= 1
-                s.proxy_used[me] += 1
-                s.stats[me][ST_RESURVEY] += 1
-                s.to_draw.append(K_TEMP * 1000 + g * 100 + me)
-            case UseDisposable(card):
-                self._use_disposable(s, s.active, card)
-            case DrawOrder(card):
-                self._draw_order(s, card)
-            case LayArea(area):
-                s.to_draw.pop(0)
-                s.layout_pool.remove(area)
-                s.area_at.append(area)
-            case DealSkill(card):
-                kind, rest = divmod(s.to_draw.pop(0), 1000)
-                s.skill_pool.remove(card)
-                (s.hands if kind == K_SKILL else s.draft_hands)[rest % 100].append(card)
-            case ChooseCompany(c) | DealCompany(c):
-                if isinstance(a, DealCompany):
-                    s.to_draw.pop(0)
-                s.company[s.setup_pos] = c
-                s.setup_pos += 1
-                if s.setup_pos == s.n:
-                    s.to_draw += [K_EXCL * 1000 + seat for seat in range(s.n)]
-                    s.phase = DEAL_SETUP
-            case DraftPick(card):
-                seat = s.draft_pos
-                s.draft_hands[seat].remove(card)
-                s.hands[seat].append(card)
-                s.draft_pos += 1
-                if s.draft_pos == s.n:  # everyone picked: pass the hands to the left
-                    s.draft_pos = 0
-                    s.draft_hands = [s.draft_hands[(i - 1) % s.n] for i in range(s.n)]
-                    if not s.draft_hands[0]:
-                        self._start_round(s)
-            case RefillExclusive(g):
-                s.to_draw.append(K_EXCL * 1000 + g * 100 + s.active)
-                s.phase = NEXT_TURN
-            case Unlock(t):
-                self._unlock_track(s, s.grow_queue[0], t)
-            case PlaceOffice(loc):
-                s.office[s.grow_queue[0]] = loc
-                self._next_grower(s)
-            case PostponeOffice():
-                self._next_grower(s)
-            case PlaySkill(card):
-                seat = s.grow_queue[0]
-                s.hands[seat].remove(card)
-                s.played[seat].append(card)
-                s.stats[seat][ST_PLAYED] += 1
-                s.phase = GROW
-            case SkipSkill() | KeepExclusive():
-                s.phase = GROW
-            case SwapExclusive():
-                seat = s.grow_queue[0]
-                if s.excl[seat] >= 0:
-                    s.discards[self.grade_of[s.excl[seat]]].append(s.excl[seat])
-                    s.excl[seat] = -1
-                s.to_draw.append(K_EXCL * 1000 + 100 + seat)
-                s.phase = GROW
-            case ChooseStart(seat):
-                s.start = seat
-                s.start_choices = []
-                self._new_round(s)
-            case _:
-                raise ValueError(f"not a Forwarder of Xanadu action: {a!r}")
+        # one dict look-up by the action's class instead of a long ``match`` (issue 20 item 4)
+        handler = _HANDLERS.get(type(a))
+        if handler is None:
+            raise ValueError(f"not a Forwarder of Xanadu action: {a!r}")
+        handler(self, s, a)
         self._advance(s)
+
+    def _do_place_worker(self, s: State, a: PlaceWorker) -> None:
+        self._place_worker(s, a.action)
+
+    def _do_end_action(self, s: State, a: EndAction) -> None:
+        self._end_turn(s)
+
+    def _do_use_disposable(self, s: State, a: UseDisposable) -> None:
+        self._use_disposable(s, s.active, a.card)
+
+    def _do_draw_order(self, s: State, a: DrawOrder) -> None:
+        self._draw_order(s, a.card)
+
+    def _do_unlock(self, s: State, a: Unlock) -> None:
+        self._unlock_track(s, s.grow_queue[0], a.track)
+
+    def _do_postpone(self, s: State, a: PostponeOffice) -> None:
+        self._next_grower(s)
+
+    def _do_move(self, s: State, a: Move) -> None:
+        w = s.wh[s.active]
+        src, dst = 3 * a.src, 3 * a.dst
+        x, y, z = a.std, a.sup, a.spe
+        w[src] -= x
+        w[src + 1] -= y
+        w[src + 2] -= z
+        w[dst] += x
+        w[dst + 1] += y
+        w[dst + 2] += z
+        s.stats[s.active][ST_MOVE] += 1
+        self._step_done(s)
+
+    def _do_fulfil_order(self, s: State, a: FulfilOrder) -> None:
+        self._fulfil_order(s, s.active, a.card, a.loc, a.std, a.sup, a.spe)
+        self._step_done(s)
+
+    def _do_fulfil_daily(self, s: State, a: FulfilDaily) -> None:
+        self._fulfil_daily(s, s.active, a.daily, a.std, a.sup, a.spe)
+        self._step_done(s)
+
+    def _do_improve(self, s: State, a: Improve) -> None:
+        w = s.wh[s.active]
+        i = 3 * a.loc + a.grade
+        w[i] -= 1
+        w[i + 1] += 1
+        if a.grade == 0:
+            s.stock_sup -= 1
+        else:
+            s.stock_sup += 1
+            s.stock_spe -= 1
+        s.stats[s.active][ST_IMPROVE] += 1
+        self._step_done(s)
+
+    def _do_place_resource(self, s: State, a: PlaceResource) -> None:
+        loc = a.loc
+        if s.phase == GAIN:
+            me = s.active
+            s.wh[me][3 * loc] += 1
+            if loc > 0 and loc != s.office[me]:
+                s.placed.append(loc)
+            s.gain_left -= 1
+            if not s.gain_left:
+                self._begin_action(s)
+        else:
+            s.wh[s.repl_queue[0]][3 * loc] += 1
+            s.repl_left -= 1
+            if not s.repl_left:
+                s.repl_queue.pop(0)
+                self._next_replenish(s)
+
+    def _do_use_skill(self, s: State, a: UseSkill) -> None:
+        me, card = s.active, a.card
+        s.proxies[me] -= self.skills[card].proxies
+        s.proxy_used[me] += self.skills[card].proxies
+        s.act_left += self._amount[card]
+        s.stats[me][ST_SKILLUSE] += 1
+
+    def _do_place_proxy(self, s: State, a: PlaceProxy) -> None:
+        me, kind = s.active, a.action
+        s.proxies[me] -= 1
+        s.proxy_used[me] += 1
+        s.proxy_kind = kind
+        s.stats[me][ST_PROXY] += 1
+        s.spaces[kind] += 1
+        if s.spaces[kind] == 3:  # 'Action Count Adjustment': filling all spaces resets
+            s.spaces[kind] = 0
+            s.resets += 1
+
+    def _do_resurvey(self, s: State, a: Resurvey) -> None:
+        me = s.active
+        s.proxies[me] -= 1
+        s.proxy_used[me] += 1
+        s.stats[me][ST_RESURVEY] += 1
+        s.to_draw.append(K_TEMP * 1000 + a.grade * 100 + me)
+
+    def _do_lay_area(self, s: State, a: LayArea) -> None:
+        s.to_draw.pop(0)
+        s.layout_pool.remove(a.area)
+        s.area_at.append(a.area)
+
+    def _do_deal_skill(self, s: State, a: DealSkill) -> None:
+        kind, rest = divmod(s.to_draw.pop(0), 1000)
+        s.skill_pool.remove(a.card)
+        (s.hands if kind == K_SKILL else s.draft_hands)[rest % 100].append(a.card)
+
+    def _do_company(self, s: State, a) -> None:
+        if isinstance(a, DealCompany):
+            s.to_draw.pop(0)
+        s.company[s.setup_pos] = a.company
+        s.setup_pos += 1
+        if s.setup_pos == s.n:
+            s.to_draw += [K_EXCL * 1000 + seat for seat in range(s.n)]
+            s.phase = DEAL_SETUP
+
+    def _do_draft_pick(self, s: State, a: DraftPick) -> None:
+        seat = s.draft_pos
+        s.draft_hands[seat].remove(a.card)
+        s.hands[seat].append(a.card)
+        s.draft_pos += 1
+        if s.draft_pos == s.n:  # everyone picked: pass the hands to the left
+            s.draft_pos = 0
+            s.draft_hands = [s.draft_hands[(i - 1) % s.n] for i in range(s.n)]
+            if not s.draft_hands[0]:
+                self._start_round(s)
+
+    def _do_refill(self, s: State, a: RefillExclusive) -> None:
+        s.to_draw.append(K_EXCL * 1000 + a.grade * 100 + s.active)
+        s.phase = NEXT_TURN
+
+    def _do_place_office(self, s: State, a: PlaceOffice) -> None:
+        s.office[s.grow_queue[0]] = a.loc
+        self._next_grower(s)
+
+    def _do_play_skill(self, s: State, a: PlaySkill) -> None:
+        seat = s.grow_queue[0]
+        s.hands[seat].remove(a.card)
+        s.played[seat].append(a.card)
+        s.stats[seat][ST_PLAYED] += 1
+        s.phase = GROW
+
+    def _back_to_grow(self, s: State, a) -> None:
+        s.phase = GROW
+
+    def _do_swap(self, s: State, a: SwapExclusive) -> None:
+        seat = s.grow_queue[0]
+        if s.excl[seat] >= 0:
+            s.discards[self.grade_of[s.excl[seat]]].append(s.excl[seat])
+            s.excl[seat] = -1
+        s.to_draw.append(K_EXCL * 1000 + 100 + seat)
+        s.phase = GROW
+
+    def _do_choose_start(self, s: State, a: ChooseStart) -> None:
+        s.start = a.seat
+        s.start_choices = []
+        self._new_round(s)
 
     # ------------------------------------------------------------------ turn steps
     def _place_worker(self, s: State, kind: int) -> None:
@@ -954,6 +1040,8 @@ class ForwarderOfXanadu(EngineBase):
                 s.to_draw.pop(0)  # nothing left to draw: the draw is skipped
                 continue
             ph = s.phase
+            if ph not in _AUTOMATIC:  # a decision (or the end): nothing to run
+                return
             if ph == SETUP:
                 s.phase, s.setup_pos = COMPANY, 0
                 if self.options.company_choice == "random":
@@ -1021,9 +1109,11 @@ class ForwarderOfXanadu(EngineBase):
     # ------------------------------------------------------------------ observation & results
     def observe(self, s: State, seat: int) -> Observation:
         """The seat's view; its fields are computed on first access (``LazyObservation``)."""
-        ph = s.phase
-        prompt = "none" if s.to_draw else PROMPTS.get(ph, "none")
-        return Observation((s, self), seat, num_players=s.n, prompt=prompt, tables=self.tables)
+        return Observation((s, self), seat)  # even the prompt is computed on first access
+
+    def prompt(self, s: State) -> str:
+        """The observation's ``prompt`` for the seat to move (``ObservationFields``)."""
+        return "none" if s.to_draw else PROMPTS.get(s.phase, "none")
 
     def known_hands(self, s: State, seat: int) -> tuple[tuple[int, ...], ...]:
         """Per seat, the cards everyone knows to be in its hand (all of ``seat``'s own; in the
@@ -1240,5 +1330,19 @@ class ForwarderOfXanadu(EngineBase):
                 return f"{who}: start player to seat {i}"
         return f"{who}: {type(a).__name__}"
 
+
+_E = ForwarderOfXanadu
+# action class -> handler(engine, state, action): one per kind of move (module level: the engine pickles)
+_HANDLERS = {
+    Move: _E._do_move, FulfilOrder: _E._do_fulfil_order, FulfilDaily: _E._do_fulfil_daily, Improve: _E._do_improve,
+    PlaceResource: _E._do_place_resource, PlaceWorker: _E._do_place_worker, EndAction: _E._do_end_action,
+    UseSkill: _E._do_use_skill, PlaceProxy: _E._do_place_proxy, Resurvey: _E._do_resurvey,
+    UseDisposable: _E._do_use_disposable, DrawOrder: _E._do_draw_order, LayArea: _E._do_lay_area,
+    DealSkill: _E._do_deal_skill, ChooseCompany: _E._do_company, DealCompany: _E._do_company,
+    DraftPick: _E._do_draft_pick, RefillExclusive: _E._do_refill, Unlock: _E._do_unlock,
+    PlaceOffice: _E._do_place_office, PostponeOffice: _E._do_postpone, PlaySkill: _E._do_play_skill,
+    SkipSkill: _E._back_to_grow, KeepExclusive: _E._back_to_grow, SwapExclusive: _E._do_swap,
+    ChooseStart: _E._do_choose_start,
+}
 
 GAME = ForwarderOfXanadu

@@ -166,7 +166,21 @@ class Observation(LazyObservation):
     (``sim.api.LazyObservation``): a strategy pays only for the fields it reads. ``seat``,
     ``num_players``, ``prompt`` and ``tables`` are given; the public fields are copied from the
     state, ``hand``/``draft_hand`` are the seat's own, ``known_hands`` what everyone knows of
-    each hand. Built by the engine as ``Observation((state, game), seat, ...)``."""
+    each hand. Built by the engine as ``Observation((state, game), seat)``: even ``num_players``,
+    ``prompt`` and ``tables`` are read on first access, so a player that never looks pays only
+    the view itself (issue 20 item 3)."""
+
+    @lazy
+    def num_players(self, src) -> int:
+        return src[0].n
+
+    @lazy
+    def prompt(self, src) -> str:
+        return src[1].prompt(src[0])
+
+    @lazy
+    def tables(self, src) -> Tables:
+        return src[1].tables
 
     @lazy
     def hand(self, src) -> tuple[int, ...]:

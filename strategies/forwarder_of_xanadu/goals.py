@@ -1,0 +1,162 @@
+"""Where the Forwarder of Xanadu planner works toward (rulebook seeds/000): the *goal* (the order
+card and area of best value for the effort), the orders payable now, and what the goal still
+lacks. A mixin of ``Planner``; the per-layout tables and caches here only speed it up (the same
+goals, the same draws from the ``rng``)."""
+
+from __future__ import annotations
+
+
+def can_pay(cost, s, u, p) -> bool:
+    """Whether ``s``/``u``/``p`` standard/superior/special resources pay ``cost`` ('About Resources')."""
+    rs, ru, rp = cost
+    return p >= rp and u + p >= ru + rp and s + u + p >= rs + ru + rp
+
+
+class Goals:
+    """Goal finding for ``Planner`` (needs ``self.p``, the planner's parameters, and ``self._rng``)."""
+
+    _goal_for: tuple = (None, None)  # (observation, goal) of the current decision
+    _orders_for: tuple = (None, ())  # (observation, orders) of the current decision
+    _layout: tuple = (None, ())  # (area_at, positions per order type) of the last layout seen
+    _tops: dict  # (orders, own warehouse, tokens left) -> best goals (plain planner), set with the layout
+
+    # ------------------------------------------------------------------ helpers
+    def _orders(self, obs):
+        """Market, own Exclusive and temporary orders (a new list; built once per observation)."""
+        if self._orders_for[0] is not obs:
+            cards = list(obs.market)
+            if obs.excl[obs.seat] >= 0:
+                cards.append(obs.excl[obs.seat])
+            self._orders_for = (obs, tuple(cards + list(obs.temp)))
+        return list(self._orders_for[1])
+
+    def _icons(self, obs, x):
+        return obs.tables.area_icons[obs.area_at[x - 1]]
+
+    def _locs(self, obs) -> tuple[tuple[int, ...], ...]:
+        """Per order type, the layout positions 1..9 whose area shows its icon. The layout never
+        changes once laid, so the table of the last layout seen is kept (recomputed on a new one)."""
+        area_at = obs.area_at
+        if area_at != self._layout[0]:
+            self._tops = {}  # goal cache of the plain planner: per layout
+            icons = obs.tables.area_icons
+            locs = tuple(tuple(x for x in range(1, 10) if t in icons[area_at[x - 1]])
+                         for t in range(len(obs.tables.order_types)))
+            self._layout = (area_at, locs)
+        return self._layout[1]
+
+    def _value(self, obs, card, x) -> float:
+        """VP-equivalent of fulfilling ``card`` in area ``x``."""
+        t, p = obs.tables, self.p
+        oc = t.orders[card]
+        v = oc.vp + p.upper_weight * oc.grade
+        if obs.tokens_left[obs.seat]:
+            v += p.mark_weight * t.marks[x]
+        return v
+
+    def _goal(self, obs):
+        """(card, position, score) of the best order to work toward, or None (cached per observation)."""
+        if self._goal_for[0] is obs:
+            return self._goal_for[1]
+        me = obs.seat
+        w = obs.wh[me]
+        orders = self._orders(obs)
+        locs = self._locs(obs)
+        if type(self)._value is Goals._value:  # the plain value reads nothing else: cache by what it reads
+            key = (self._orders_for[1], w, obs.tokens_left[me] > 0)
+            top = self._tops.get(key)
+            if top is None:
+                if len(self._tops) > 4096:
+                    self._tops.clear()
+                top = self._tops[key] = self._top_goals(obs, orders, locs, None)
+        else:
+            top = self._top_goals(obs, orders, locs, self._value)
+        # as ``best``: ties broken uniformly with the rng
+        goal = top[0] if len(top) == 1 else top[int(self._rng.random() * len(top))] if top else None
+        self._goal_for = (obs, goal)
+        return goal
+
+    def _top_goals(self, obs, orders, locs, value) -> list[tuple[int, int, float]]:
+        """The (card, position, score) of highest score, in the order of ``orders`` then position;
+        ``value(obs, card, x)`` or, when None, the plain planner's value inline."""
+        t, p, me = obs.tables, self.p, obs.seat
+        w = obs.wh[me]
+        port_up, port_spe = w[1] + w[2], w[2]
+        marks = t.marks if obs.tokens_left[me] else None
+        dc, uc, dist0 = p.distance_cost, p.upgrade_cost, t.distance[0]
+        top, top_v = [], None
+        for card in orders:
+            oc = t.orders[card]
+            rs, ru, rp = oc.cost
+            base = oc.vp + p.upper_weight * oc.grade
+            for x in locs[oc.type]:
+                s, u, q = w[3 * x], w[3 * x + 1], w[3 * x + 2]
+                miss_up = ru + rp - (u + q)
+                miss_up = miss_up if miss_up > 0 else 0
+                missing = rs + ru + rp - (s + u + q)
+                missing = missing if missing > miss_up else miss_up
+                miss_sp = rp - q
+                # improvements the port still needs for the missing upper resources
+                upg = miss_up - port_up if miss_up > port_up else 0
+                if miss_sp > port_spe:
+                    upg += miss_sp - port_spe
+                effort = dc * missing * dist0[x] + uc * upg
+                if value is not None:
+                    v = value(obs, card, x)
+                else:
+                    v = base + p.mark_weight * marks[x] if marks is not None else base
+                v /= 1.0 + effort
+                if top_v is None or v > top_v:
+                    top, top_v = [(card, x, v)], v
+                elif v == top_v:
+                    top.append((card, x, v))
+        return top
+
+    def _fulfillable(self, obs) -> tuple[int, int]:
+        """(market/exclusive orders payable now, daily cards payable now)."""
+        t, me = obs.tables, obs.seat
+        w = obs.wh[me]
+        k = 0
+        locs = self._locs(obs)
+        for card in self._orders(obs):
+            oc = t.orders[card]
+            rs, ru, rp = oc.cost
+            for x in locs[oc.type]:  # can_pay inline
+                q = w[3 * x + 2]
+                uq = w[3 * x + 1] + q
+                if q >= rp and uq >= ru + rp and w[3 * x] + uq >= rs + ru + rp:
+                    k += 1
+                    break
+        off = obs.office[me]
+        s, u, q = w[0], w[1], w[2]
+        if off > 0:
+            s, u, q = s + w[3 * off], u + w[3 * off + 1], q + w[3 * off + 2]
+        d = sum(1 for i, up in enumerate(obs.dailies[me]) if up and can_pay(t.daily[i][0], s, u, q))
+        return k, d
+
+    def _needs(self, obs, goal) -> tuple[int, int]:
+        """(resources of any grade, upper-grade resources) the goal area still lacks."""
+        t, me = obs.tables, obs.seat
+        card, gx = goal[0], goal[1]
+        rs, ru, rp = t.orders[card].cost
+        w = obs.wh[me]
+        s, u, q = w[3 * gx], w[3 * gx + 1], w[3 * gx + 2]
+        need_up = max(0, ru + rp - u - q)
+        return max(0, rs + ru + rp - s - u - q, need_up), need_up
+
+    def _movable(self, obs, goal) -> bool:
+        """Whether some resource the goal needs can step closer to the goal area."""
+        t, me = obs.tables, obs.seat
+        w = obs.wh[me]
+        dist = t.distance
+        gx = goal[1]
+        need_all, need_up = self._needs(obs, goal)
+        if not need_all:
+            return False
+        std_ok = need_all > need_up
+        for src in range(10):
+            if src == gx or not ((std_ok and w[3 * src]) or w[3 * src + 1] or w[3 * src + 2]):
+                continue
+            if any(dist[dst][gx] < dist[src][gx] for dst in t.adjacent[src]):
+                return True
+        return False
