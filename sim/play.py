@@ -177,7 +177,7 @@ def play_one(setup: Setup, game: Any, factories: list[Any], game_index: int, rec
     return result, order
 
 
-class _Rows:
+class Rows:
     """Column lists of the five tables a range of games yields."""
 
     def __init__(self) -> None:
@@ -332,15 +332,16 @@ class _TimeLimit:
             signal.signal(signal.SIGALRM, self.old)
 
 
-def play_range(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
-    """Play games ``start..stop-1`` of a run; return ``(start, stop, tables)`` with the tables
-    ``games``, ``players``, ``metrics``, ``components`` and ``errors``.
+def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
+    """Play games ``start..stop-1`` of a run; return ``(start, stop, rows)``: plain column lists
+    (picklable, no polars: a forked worker must not touch polars' thread pool), made into the
+    tables by ``rows.tables()``.
 
     Never raises for a game's fault: a failing game, or one running over ``game_timeout_s``
     (``GameTimeout``), is a row of ``errors`` with its seed.
     """
     setup, game, factories = prepared(setup_json)
-    rows = _Rows()
+    rows = Rows()
     with _TimeLimit(setup.game_timeout_s) as limit:
         for gi in range(start, stop):
             try:
@@ -354,6 +355,13 @@ def play_range(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[s
                 rows.add_failed(setup, gi, exc)
                 continue
             rows.add_game(setup, gi, result, order, outcome)
+    return start, stop, rows
+
+
+def play_range(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
+    """``play_rows`` with the rows made into the tables ``games``, ``players``, ``metrics``,
+    ``components`` and ``errors``: ``(start, stop, tables)``."""
+    start, stop, rows = play_rows(setup_json, start, stop)
     return start, stop, rows.tables()
 
 
@@ -361,7 +369,7 @@ def failed_range(setup_json: str, start: int, stop: int, reason: str) -> tuple[i
     """The tables of games ``start..stop-1`` recorded as failed with ``reason`` (``WorkerDied``),
     without playing them: for games whose worker process died."""
     setup = Setup.from_json(setup_json)
-    rows = _Rows()
+    rows = Rows()
     for gi in range(start, stop):
         rows.add_failed(setup, gi, WorkerDied(reason))
     return start, stop, rows.tables()

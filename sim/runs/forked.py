@@ -24,20 +24,9 @@ import sys
 from collections.abc import Iterator
 from multiprocessing.connection import Connection, Pipe
 
-from .. import play
-from ..play import failed_range, play_range, prepared
+from ..play import failed_range, play_rows, prepared
 
 Result = tuple
-_TABLES = play._Rows.tables  # the parent builds each chunk's tables from the rows the worker sends
-
-
-def _rows_only(rows):
-    """In the worker, ``play_range`` hands back its plain column lists instead of polars tables:
-    polars' thread pool does not survive ``fork`` once the parent has used it (a sort or
-    ``with_columns`` in the child waits forever), so the worker never touches polars."""
-    return rows
-
-
 def can_fork() -> bool:
     """Whether this platform has ``os.fork`` (POSIX)."""
     return hasattr(os, "fork")
@@ -52,7 +41,6 @@ def _serve(conn: Connection, setup_json: str) -> None:
     ``None`` or end-of-file ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills this worker
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    play._Rows.tables = _rows_only  # this process only (see ``_rows_only``)
     while True:
         try:
             msg = conn.recv()
@@ -61,7 +49,7 @@ def _serve(conn: Connection, setup_json: str) -> None:
         if msg is None:
             return
         try:
-            out = ("ok", play_range(setup_json, *msg))
+            out = ("ok", play_rows(setup_json, *msg))  # plain rows: no polars in a fork
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it there
             out = ("error", exc)
         try:
@@ -101,7 +89,7 @@ class Worker:
         if kind == "error":  # outside any game (e.g. a strategy that cannot be built): as in-process
             raise value
         a, b, rows = value
-        return a, b, _TABLES(rows)
+        return a, b, rows.tables()
 
     def _reap(self) -> str:
         """Wait for the dead child; how it ended, in words."""
