@@ -130,6 +130,9 @@ def test_cli_figures_agree_with_the_tables(tmp_path):
     (["xanadu", "--strategy", "nosuch"], "unknown strategy 'nosuch'"),
     (["xanadu", "--games", "0"], "--games must be at least 1"),
     (["xanadu", "--players", "4", "--strategy", "first_legal"], "needs at least 4 strategies"),
+    (["forwarder_of_xanadu", "--players", "2"], "set allow_two_players: true"),
+    (["xanadu", "--option", "draw"], "expected KEY=VALUE"),
+    (["xanadu", "--option", "draw=sometimes"], "options.draw"),
 ])
 def test_cli_bad_input_exits_2_without_traceback(tmp_path, args, message):
     r = invoke("skill", *args, "--out", tmp_path / "x", "--quiet")
@@ -156,3 +159,15 @@ def test_figures_are_rounded_only_in_text(tmp_path: Path):
 
     text = "\n".join(skill_text(f, 2))
     assert "+75.0 points" in text and "16.7% (2 of 12" in text
+
+
+def test_rule_options_reach_every_table():
+    """``--option`` values are read as YAML and given to every table's config: a 2-player
+    Forwarder of Xanadu round robin (published for 3-5, RULINGS §6) is possible with the flag."""
+    from sim.cli.commands_skill import option_values
+    from sim.runs.skill import plan
+
+    opts = option_values(("allow_two_players=true", "max_decisions=900"))
+    assert opts == {"allow_two_players": True, "max_decisions": 900}
+    rcs = plan("forwarder_of_xanadu", 2, ["forwarder.economy", "forwarder.majority", BASELINE], 4, 0, options=opts)
+    assert len(rcs) == 3 and all(rc.options["allow_two_players"] is True for rc in rcs)

@@ -27,10 +27,13 @@ from .options import check_out
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes per table.")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Folder for the tables and skill.md/skill.json (default reports/<game>/skill-<players>p).")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="A rule option for every table (repeatable; `sim list options GAME`), e.g. "
+                   "--option allow_two_players=true for a 2-player Forwarder of Xanadu round robin.")
 @click.option("--force", is_flag=True, help="Replace an existing skill folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int, jobs: int, out: str | None,
-          force: bool, quiet: bool) -> None:
+          option_pairs: tuple[str, ...], force: bool, quiet: bool) -> None:
     """Round robin of GAME's strategies plus the random_by_kind baseline: a ranking with 95%
     intervals, the skill-depth index (best win rate minus the baseline's) and the upset rate
     (how often the lower-ranked strategy of a pairing wins).
@@ -42,6 +45,7 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
     Example:
       sim skill xanadu --players 2 --games 100
       sim skill traders_of_osaka --strategy osaka.trader --strategy osaka.hoarder --games 40
+      sim skill forwarder_of_xanadu --players 2 --option allow_two_players=true
     """
     check_out(out)
     cls = known_game(game)
@@ -51,7 +55,25 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     folder = Path(out) if out else Path("reports") / game / f"skill-{players}p"
     figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
-                        progress=not quiet, echo=None if quiet else click.echo)
+                        progress=not quiet, options=option_values(option_pairs),
+                        echo=None if quiet else click.echo)
     for line in skill_text(figures, players):
         click.echo(line)
     click.echo(f"skill: {folder / 'skill.md'}")
+
+
+def option_values(pairs: tuple[str, ...]) -> dict:
+    """``("KEY=VALUE", ...)`` -> ``{KEY: VALUE}``, each VALUE read as YAML (``true``, ``7``, ``per_player``).
+    Raises ``SimError`` for an item without ``=``; the game's options model checks names and values."""
+    import yaml
+
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise SimError(f"--option {pair!r}: expected KEY=VALUE, e.g. --option allow_two_players=true")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise SimError(f"--option {pair!r}: the value is not a plain YAML value") from None
+    return out

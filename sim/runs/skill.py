@@ -60,15 +60,18 @@ def table_games(games: int, players: int, how: str) -> int:
     return -(-games // cycle) * cycle
 
 
-def table_config(game: str, players: int, names: Sequence[str], games: int, seed: int, jobs: int) -> RunConfig:
-    """The resolved config of one table (validated like a config file; ``SimError`` on a problem)."""
+def table_config(game: str, players: int, names: Sequence[str], games: int, seed: int, jobs: int,
+                 options: dict | None = None) -> RunConfig:
+    """The resolved config of one table (validated like a config file; ``SimError`` on a problem).
+    ``options``: the game's rule options (``sim list options GAME``), the same at every table."""
     how = seating()
     value = {"game": game, "players": players, "games": table_games(games, players, how), "seed": seed,
-             "strategies": [{"name": n} for n in names], "seating": how, "jobs": jobs}
+             "strategies": [{"name": n} for n in names], "seating": how, "jobs": jobs, "options": dict(options or {})}
     return resolve(Located(value, f"sim skill {game}", {}))
 
 
-def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jobs: int = 1) -> list[RunConfig]:
+def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jobs: int = 1,
+         options: dict | None = None) -> list[RunConfig]:
     """One config per table: every combination of ``players`` different strategies of ``pool``.
     Raises ``SimError`` when the pool is smaller than ``players`` or ``games`` is below 1."""
     if games < 1:
@@ -76,17 +79,19 @@ def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jo
     if len(pool) < players:
         raise SimError(f"a {players}-player round robin needs at least {players} strategies; the pool has "
                        f"{len(pool)} ({', '.join(pool)}): name more with --strategy")
-    return [table_config(game, players, names, games, seed, jobs) for names in itertools.combinations(pool, players)]
+    return [table_config(game, players, names, games, seed, jobs, options)
+            for names in itertools.combinations(pool, players)]
 
 
 def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, names: Sequence[str] = (),
-              jobs: int = 1, force: bool = False, progress: bool = True,
+              jobs: int = 1, force: bool = False, progress: bool = True, options: dict | None = None,
               echo: Callable[[str], None] | None = None) -> SkillFigures:
     """Play the round robin into ``out`` (``table-NNN`` run folders), write ``skill.json`` and
-    ``skill.md``, and return the figures. ``games``: per table, before rounding for the seating.
+    ``skill.md``, and return the figures. ``games``: per table, before rounding for the seating;
+    ``options``: rule options for every table (e.g. ``{"allow_two_players": True}``).
     Raises ``SimError`` for bad input or when no game of the baseline completed."""
     pool = skill_pool(game, names)
-    rcs = plan(game, players, pool, games, seed, jobs)
+    rcs = plan(game, players, pool, games, seed, jobs, options)
     store.prepare_output(out, force, kind="skill")
     shutil.rmtree(out / "chunks", ignore_errors=True)
     frames = []
