@@ -84,6 +84,7 @@ class Alpenzian:
 
     info = GameInfo("alpenzian", "1", 1, 5, "Alpenzian", "seeds/001_e1ea006a8dfc82a5.txt")
     Options = Options
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
 
     def __init__(self, num_players: int, options: Options | None = None, data: AlpenzianData | None = None):
         if not self.info.min_players <= num_players <= self.info.max_players:
@@ -248,19 +249,19 @@ class Alpenzian:
                 raise ValueError(f"not an Alpenzian action: {a!r}")
 
     def observe(self, s: State, seat: int) -> Observation:
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
         ph = s.phase
+        active = s.seat if DIE <= ph <= SQUARE or ph == FIRST_CHOICE else -1
+        return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(ph, "none"), phase=ph,
+                           active=active)
+
+    def boards_of(self, s: State) -> tuple:
+        """The ``Board`` of each seat's sheet (``None`` before the sheets are drawn), one tuple per sheet choice."""
         key = tuple(s.sheets)
         boards = self._boards_of.get(key)
         if boards is None:
             boards = self._boards_of[key] = tuple(self.boards[k] if k >= 0 else None for k in key)
-        active = s.seat if ph in (FIRST_CHOICE, DIE, AREA, SQUARE) else -1
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), ph, active, boards, tuple(s.sheets),
-            tuple(map(tuple, s.cells)), tuple(s.left), self.ranch_rules, self.options.ranch_link,
-            self.colour_table, self.resident_table, self.options.pioneer_town, self.tables,
-            s.start, s.round, s.turn, tuple(s.dice), tuple(s.areas), s.face, s.area, s.exceptional,
-            s.first_roll, tuple(s.first_house), tuple(s.turns), tuple(s.exceptions), tuple(s.idle),
-        )
+        return boards
 
     def determinize(self, obs: Observation, rng=None) -> State:
         """The state behind ``obs``: Alpenzian hides nothing, so it is rebuilt exactly (``rng`` unused)."""
