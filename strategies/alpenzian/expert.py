@@ -13,8 +13,6 @@ its own sheet). It sees only its observation (Alpenzian has no hidden informatio
 
 from __future__ import annotations
 
-import dataclasses
-
 from pydantic import Field
 
 from .planner import ExpressParams, Planner
@@ -69,7 +67,7 @@ class ExpertStrategy(Planner):
 
     def _losses(self, obs, rival: int):
         """``loss(face, colour)``: what the rival loses if this seat takes ``face`` and fills ``colour``."""
-        view = dataclasses.replace(obs, seat=rival)
+        view = obs.as_seat(rival)
         r = self._rival
         r._prepare(view)
         empties = [c for c in range(5) if obs.areas[c] < 0]

@@ -84,6 +84,7 @@ class Alpenzian:
 
     info = GameInfo("alpenzian", "1", 1, 5, "Alpenzian", "seeds/001_e1ea006a8dfc82a5.txt")
     Options = Options
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
 
     def __init__(self, num_players: int, options: Options | None = None, data: AlpenzianData | None = None):
         if not self.info.min_players <= num_players <= self.info.max_players:
@@ -123,6 +124,12 @@ class Alpenzian:
         self._rolls = tuple(zip(rolls, probs, strict=True))
         self._roll_of = {r.faces: r for r in rolls}
         self._boards_of: dict[tuple, tuple] = {}
+        # legal-action tables: dice left (sorted faces) -> TakeDie choices; 5-bit colour mask -> areas
+        self._die_choices: dict[tuple, tuple] = {}
+        self._area_sets = tuple(tuple(self._area[c] for c in range(AREAS) if m >> c & 1) for m in range(1 << AREAS))
+        self._apply = {TakeDie: self._take_die, ChooseArea: self._choose_area, Draw: self._draw_icon,
+                       RollDice: self._roll, FirstHouseRoll: self._first_roll, PlaceFirstHouse: self._first_place,
+                       ChooseSheet: self._choose_sheet}
         self._final = None  # (key, GameScore) of the last final_score
 
     @classmethod
@@ -182,15 +189,26 @@ class Alpenzian:
     def legal_actions(self, s: State) -> tuple:
         ph, me = s.phase, s.seat
         if ph == DIE:
-            take = self._take
-            return tuple(take[f] for f in sorted(set(s.dice)))
+            key = tuple(s.dice)  # sorted faces of the unused dice
+            got = self._die_choices.get(key)
+            if got is None:
+                take = self._take
+                got = self._die_choices[key] = tuple(take[f] for f in sorted(set(key)))
+            return got
         if ph == AREA:
-            empties = [c for c in range(AREAS) if s.areas[c] < 0]
+            areas = s.areas
+            empties = 0  # bit c: colour area c is still empty
+            for c in range(AREAS):
+                if areas[c] < 0:
+                    empties |= 1 << c
             if s.left[me]:
-                avail = [c for c in empties if self._has_square(s, me, c)]
+                avail = 0
+                for c in range(AREAS):
+                    if empties >> c & 1 and self._has_square(s, me, c):
+                        avail |= 1 << c
                 if avail:
                     empties = avail
-            return tuple(self._area[c] for c in empties)
+            return self._area_sets[empties]
         if ph == SQUARE:
             draw = self._draw
             if s.exceptional:
@@ -202,65 +220,73 @@ class Alpenzian:
         return ()
 
     def apply_action(self, s: State, a) -> None:
-        match a:
-            case TakeDie(face):
-                if s.phase != DIE:
-                    raise ValueError(f"{a!r} outside a die choice")
-                s.dice.remove(face)
-                s.face, s.phase = face, AREA
-            case ChooseArea(colour):
-                me = s.seat
-                s.areas[colour] = s.face
-                s.area = colour
-                if s.left[me] == 0:
-                    s.idle[me] += 1
-                    self._end_turn(s)
-                else:
-                    s.exceptional = not self._has_square(s, me, colour)
-                    if s.exceptional:
-                        s.exceptions[me] += 1
-                    s.phase = SQUARE
-            case Draw(cell, icon):
-                me = s.seat
-                if s.cells[me][cell]:
-                    raise ValueError(f"square {cell} of seat {me} is not empty")
-                s.cells[me][cell] = icon
-                s.left[me] -= 1
-                self._end_turn(s)
-            case RollDice(faces):
-                s.dice = list(faces)
-                s.areas = [-1] * AREAS
-                s.turn = 0
-                s.seat = s.start
-                s.phase = DIE
-            case FirstHouseRoll(face):
-                if face == F_OUTLINE:
-                    s.first_roll = face
-                    s.phase = FIRST_CHOICE
-                else:
-                    s.first_roll = face
-                    self._place_first(s, self.boards[s.sheets[s.seat]].first_house[face])
-            case PlaceFirstHouse(cell):
-                self._place_first(s, cell)
-            case ChooseSheet(sheet):
-                self._set_sheets(s, [sheet] * s.n)
-            case _:
-                raise ValueError(f"not an Alpenzian action: {a!r}")
+        step = self._apply.get(type(a))  # one handler per action class (a dict beats a match on classes)
+        if step is None:
+            raise ValueError(f"not an Alpenzian action: {a!r}")
+        step(s, a)
+
+    def _take_die(self, s: State, a: TakeDie) -> None:
+        if s.phase != DIE:
+            raise ValueError(f"{a!r} outside a die choice")
+        s.dice.remove(a.face)
+        s.face, s.phase = a.face, AREA
+
+    def _choose_area(self, s: State, a: ChooseArea) -> None:
+        me, colour = s.seat, a.colour
+        s.areas[colour] = s.face
+        s.area = colour
+        if s.left[me] == 0:
+            s.idle[me] += 1
+            self._end_turn(s)
+        else:
+            s.exceptional = not self._has_square(s, me, colour)
+            if s.exceptional:
+                s.exceptions[me] += 1
+            s.phase = SQUARE
+
+    def _draw_icon(self, s: State, a: Draw) -> None:
+        me, cell = s.seat, a.cell
+        cells = s.cells[me]
+        if cells[cell]:
+            raise ValueError(f"square {cell} of seat {me} is not empty")
+        cells[cell] = a.icon
+        s.left[me] -= 1
+        self._end_turn(s)
+
+    def _roll(self, s: State, a: RollDice) -> None:
+        s.dice = list(a.faces)
+        s.areas = [-1] * AREAS
+        s.turn = 0
+        s.seat = s.start
+        s.phase = DIE
+
+    def _first_roll(self, s: State, a: FirstHouseRoll) -> None:
+        s.first_roll = a.face
+        if a.face == F_OUTLINE:
+            s.phase = FIRST_CHOICE
+        else:
+            self._place_first(s, self.boards[s.sheets[s.seat]].first_house[a.face])
+
+    def _first_place(self, s: State, a: PlaceFirstHouse) -> None:
+        self._place_first(s, a.cell)
+
+    def _choose_sheet(self, s: State, a: ChooseSheet) -> None:
+        self._set_sheets(s, [a.sheet] * s.n)
 
     def observe(self, s: State, seat: int) -> Observation:
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
         ph = s.phase
+        active = s.seat if DIE <= ph <= SQUARE or ph == FIRST_CHOICE else -1
+        return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(ph, "none"), phase=ph,
+                           active=active)
+
+    def boards_of(self, s: State) -> tuple:
+        """The ``Board`` of each seat's sheet (``None`` before the sheets are drawn), one tuple per sheet choice."""
         key = tuple(s.sheets)
         boards = self._boards_of.get(key)
         if boards is None:
             boards = self._boards_of[key] = tuple(self.boards[k] if k >= 0 else None for k in key)
-        active = s.seat if ph in (FIRST_CHOICE, DIE, AREA, SQUARE) else -1
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), ph, active, boards, tuple(s.sheets),
-            tuple(map(tuple, s.cells)), tuple(s.left), self.ranch_rules, self.options.ranch_link,
-            self.colour_table, self.resident_table, self.options.pioneer_town, self.tables,
-            s.start, s.round, s.turn, tuple(s.dice), tuple(s.areas), s.face, s.area, s.exceptional,
-            s.first_roll, tuple(s.first_house), tuple(s.turns), tuple(s.exceptions), tuple(s.idle),
-        )
+        return boards
 
     def determinize(self, obs: Observation, rng=None) -> State:
         """The state behind ``obs``: Alpenzian hides nothing, so it is rebuilt exactly (``rng`` unused)."""
@@ -413,7 +439,13 @@ class Alpenzian:
                 assert g.total[seat] == parts, "total differs from its categories"
 
     def clone(self, s: State) -> State:
-        return copy.deepcopy(s)
+        """An independent copy (every list copied; the ints inside are immutable): ~10x a deepcopy."""
+        c = copy.copy(s)
+        c.sheets, c.left, c.dice, c.areas = list(s.sheets), list(s.left), list(s.dice), list(s.areas)
+        c.first_house, c.turns, c.exceptions, c.idle = list(s.first_house), list(s.turns), list(s.exceptions), \
+            list(s.idle)
+        c.cells = [list(x) for x in s.cells]
+        return c
 
     def describe(self, s: State, a) -> str:
         """One log line for ``sim replay``."""

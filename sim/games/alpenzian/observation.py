@@ -9,7 +9,7 @@ sheets without touching the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from sim.api import LazyObservation, lazy
 
 from .scoring import (  # re-exported for strategies: the public scoring vocabulary
     BLUE,
@@ -24,50 +24,70 @@ from .scoring import (  # re-exported for strategies: the public scoring vocabul
     ranch_graph,
     score_sheet,
     squares_for,
+    track_starts,
 )
 
 __all__ = ["Observation", "Board", "Tables", "SheetScore", "COLOURS", "BLUE", "MOUNTAIN", "GATE",
-           "rail_links", "ranch_graph", "score_sheet", "fast_matching", "squares_for"]
+           "rail_links", "ranch_graph", "score_sheet", "fast_matching", "squares_for",
+           "track_starts"]
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """A frozen per-seat view (here: the whole public state).
+class Observation(LazyObservation):
+    """One seat's view (here: the whole public state), its fields computed on first access
+    (``sim.api.LazyObservation``, issue 20 item 3): a strategy pays only for the fields it reads.
 
-    ``prompt``: ``first_house`` | ``die`` | ``area`` | ``square`` | ``none``. ``active`` is the seat
-    deciding (or -1). ``cells[seat][cell]`` is an icon (see ``actions``). ``dice`` are the faces of
-    the unused dice this round; ``areas[colour]`` is the face placed on that colour area or -1.
-    ``face``/``area`` are this turn's choices so far; ``exceptional``: the 5.4 rule applies this turn.
+    Eager: ``seat``, ``num_players``, ``prompt`` (``first_house`` | ``die`` | ``area`` | ``square`` |
+    ``none``), ``phase`` and ``active`` (the seat deciding, or -1). Lazy (plain ints, bools and
+    tuples; the view holds no reference to the state or the game): ``boards``, ``sheet_ids``,
+    ``cells`` (``cells[seat][cell]`` is an icon, see ``actions``), ``left`` (empty squares per seat),
+    ``ranch_rules``, ``ranch_link``, ``colour_table``, ``resident_table``, ``pioneer``, ``tables``,
+    ``start``, ``round``, ``turn`` (player turns already taken this round), ``dice`` (faces of the
+    unused dice this round), ``areas`` (``areas[colour]``: the face placed there or -1), ``face`` and
+    ``area`` (this turn's choices so far), ``exceptional`` (the 5.4 rule applies this turn),
+    ``first_roll``, ``first_house``, ``turns``, ``exceptions``, ``idle`` (per seat). Built by the
+    engine as ``Observation((state, game), seat, num_players=..., prompt=..., phase=..., active=...)``.
     """
 
-    seat: int
-    num_players: int
-    prompt: str
-    phase: int
-    active: int
-    boards: tuple[Board | None, ...]
-    sheet_ids: tuple[int, ...]
-    cells: tuple[tuple[int, ...], ...]
-    left: tuple[int, ...]  # empty squares per seat
-    ranch_rules: tuple[str, ...]
-    ranch_link: str
-    colour_table: bool
-    resident_table: bool
-    pioneer: bool
-    tables: Tables
-    start: int
-    round: int
-    turn: int  # player turns already taken in this round
-    dice: tuple[int, ...]
-    areas: tuple[int, ...]
-    face: int
-    area: int
-    exceptional: bool
-    first_roll: int
-    first_house: tuple[int, ...]
-    turns: tuple[int, ...]
-    exceptions: tuple[int, ...]
-    idle: tuple[int, ...]
+    @lazy
+    def boards(self, src) -> tuple[Board | None, ...]:
+        return src[1].boards_of(src[0])
+
+    @lazy
+    def cells(self, src) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, src[0].cells))
+
+    @lazy
+    def ranch_rules(self, src) -> tuple[str, ...]:
+        return src[1].ranch_rules
+
+    @lazy
+    def ranch_link(self, src) -> str:
+        return src[1].options.ranch_link
+
+    @lazy
+    def colour_table(self, src) -> bool:
+        return src[1].colour_table
+
+    @lazy
+    def resident_table(self, src) -> bool:
+        return src[1].resident_table
+
+    @lazy
+    def pioneer(self, src) -> bool:
+        return src[1].options.pioneer_town
+
+    @lazy
+    def tables(self, src) -> Tables:
+        return src[1].tables
+
+    def as_seat(self, seat: int) -> Observation:
+        """The same table seen by ``seat`` (Alpenzian hides nothing, so every field but ``seat`` is
+        shared): a detached, fully computed view (used by ``alpenzian.expert`` to value a rival's moves)."""
+        fields = self.materialize()
+        fields["seat"] = seat
+        view = object.__new__(type(self))
+        view.__dict__.update(fields)
+        return view
 
     @property
     def board(self) -> Board:
@@ -112,3 +132,27 @@ class Observation:
         """Residents on ``seat``'s sheet (houses and outline flowers, section 7 (4))."""
         cells = self.cells[seat]
         return self.tables.resident_house * cells.count(1) + self.tables.resident_outline * cells.count(4)
+
+
+def _public(name: str, as_tuple: bool) -> lazy:
+    """A state field copied on first access (a list as a tuple)."""
+    if as_tuple:
+        def get(view, src):
+            return tuple(getattr(src[0], name))
+    else:
+        def get(view, src):
+            return getattr(src[0], name)
+    get.__name__ = name
+    return lazy(get)
+
+
+# state fields, in the order of the former frozen dataclass (``sheet_ids`` is the state's ``sheets``)
+for _name, _attr, _tuple in (("sheet_ids", "sheets", True), ("left", "left", True), ("start", "start", False),
+                             ("round", "round", False), ("turn", "turn", False), ("dice", "dice", True),
+                             ("areas", "areas", True), ("face", "face", False), ("area", "area", False),
+                             ("exceptional", "exceptional", False), ("first_roll", "first_roll", False),
+                             ("first_house", "first_house", True), ("turns", "turns", True),
+                             ("exceptions", "exceptions", True), ("idle", "idle", True)):
+    _f = _public(_attr, _tuple)
+    setattr(Observation, _name, _f)
+    _f.__set_name__(Observation, _name)

@@ -151,12 +151,10 @@ def squares_for(board: Board, cells, colour: int, pioneer: bool = False, first_r
 
 
 # ---------------------------------------------------------------- graphs
-def rail_links(board: Board, cells) -> list[tuple[int, int, int]]:
-    """Every rail track between two houses: ``(house_a, house_b, rails)`` with ``a < b``.
-
-    A track starts at a house, enters a rail that opens into the house, follows rails that open
-    into each other, and ends at a house the last rail opens into (RULINGS §5). Each track once.
-    """
+def track_starts(board: Board, cells) -> list[tuple[int, int, int, int]]:
+    """Where tracks leave houses (RULINGS §5): ``(house, rail cell, rail icon, back)`` for every rail
+    beside a house that opens into it; ``back`` is the rail's opening bit towards the house. Shared
+    by ``rail_links`` and the strategies' open-track count."""
     nbr = board.nbr
     out = []
     for h, v in enumerate(cells):
@@ -168,27 +166,39 @@ def rail_links(board: Board, cells) -> list[tuple[int, int, int]]:
                 continue
             m = cells[c]
             back = 1 << ((k + 2) & 3)
-            if m < RAIL or not m & back:
-                continue
-            count = 1
-            while True:
-                out_bits = m & 15 & ~back
-                k2 = out_bits.bit_length() - 1
-                nxt = nbr[c][k2]
-                if nxt < 0:
-                    break
-                v2 = cells[nxt]
-                if v2 == HOUSE:
-                    if nxt > h:
-                        out.append((h, nxt, count))
-                    break
-                back = 1 << ((k2 + 2) & 3)
-                if v2 < RAIL or not v2 & back:
-                    break
-                c, m = nxt, v2
-                count += 1
-                if count > len(cells):  # cannot happen (tracks never loop), kept as a guard
-                    break
+            if m >= RAIL and m & back:
+                out.append((h, c, m, back))
+    return out
+
+
+def rail_links(board: Board, cells) -> list[tuple[int, int, int]]:
+    """Every rail track between two houses: ``(house_a, house_b, rails)`` with ``a < b``.
+
+    A track starts at a house, enters a rail that opens into the house, follows rails that open
+    into each other, and ends at a house the last rail opens into (RULINGS §5). Each track once.
+    """
+    nbr = board.nbr
+    out = []
+    for h, c, m, back in track_starts(board, cells):
+        count = 1
+        while True:
+            out_bits = m & 15 & ~back
+            k2 = out_bits.bit_length() - 1
+            nxt = nbr[c][k2]
+            if nxt < 0:
+                break
+            v2 = cells[nxt]
+            if v2 == HOUSE:
+                if nxt > h:
+                    out.append((h, nxt, count))
+                break
+            back = 1 << ((k2 + 2) & 3)
+            if v2 < RAIL or not v2 & back:
+                break
+            c, m = nxt, v2
+            count += 1
+            if count > len(cells):  # cannot happen (tracks never loop), kept as a guard
+                break
     return out
 
 
