@@ -134,6 +134,7 @@ def test_list_validate_bench_version_help(tmp_path):
     assert res.exit_code == 0 and "ok" in res.output
     res = invoke("bench", "traders_of_osaka", "--games", "20")
     assert res.exit_code == 0 and "games/s" in res.output and "decisions/s" in res.output
+    assert "CPU-s" in res.output and "wall" in res.output
     assert invoke("--version").output.startswith("sim, version")
     for cmd in ("run", "report", "validate", "list", "replay", "bench"):
         assert invoke(cmd, "--help").exit_code == 0
@@ -340,3 +341,17 @@ def test_games_per_second_keeps_its_precision():
     from sim.cli.options import speed as _speed
 
     assert [_speed(x) for x in (0.4213, 3.46, 22.4, 155.4)] == ["0.42", "3.5", "22", "155"]
+
+
+@pytest.mark.integration
+def test_bench_of_a_config_plays_the_games_of_sim_run(tmp_path):
+    """``sim bench CONFIG`` plays the config's first games as ``sim run`` does: its decisions per
+    game are the mean ``n_decisions`` of the same games in a run folder."""
+    import re
+
+    cfg = write(tmp_path, BASE)
+    assert invoke("run", cfg, "--games", "6", "--out", tmp_path / "r", "--quiet").exit_code == 0
+    want = pl.read_parquet(tmp_path / "r" / "games.parquet")["n_decisions"].mean()
+    res = invoke("bench", cfg, "--games", "6")
+    assert res.exit_code == 0, res.output
+    assert int(re.search(r"\((\d+) decisions/game\)", res.output).group(1)) == round(want)
