@@ -229,6 +229,9 @@ class TaiwanFormosa(EngineBase):
         self._place = tuple(PlaceMarkers(r) for r in range(self.n_regions))
         self._decline = PlaceMarkers(-1)
         self._discard = tuple(Discard(i) for i in range(4))
+        # the Give / Discard actions offered for each set of items held (bit i: item i), in item order
+        self._give_sets = tuple(tuple(self._give[i] for i in range(6) if m >> i & 1) for m in range(64))
+        self._discard_sets = tuple(tuple(self._discard[i] for i in range(4) if m >> i & 1) for m in range(16))
         self._stock = tuple(StockWarehouse(i) for i in range(4))
         self._handlers = self._action_handlers()
         self._rolls: dict[int, tuple] = {}
@@ -325,7 +328,11 @@ class TaiwanFormosa(EngineBase):
         if ph == GIVE:
             me = (s.start + s.pos) % s.n
             it, st = s.items[me], s.store[me]
-            return tuple(self._give[i] for i in range(6) if it[i] + st[i])
+            mask = 0  # bit i: item i can be given
+            for i in range(6):
+                if it[i] + st[i]:
+                    mask |= 1 << i
+            return self._give_sets[mask]
         if ph == PLACE:
             places = tuple(self._place[r] for r in self._place_regions(s, (s.start + s.pos) % s.n))
             return places + (self._decline,) if self.options.minor_landmark_markers == "optional" else places
@@ -333,7 +340,7 @@ class TaiwanFormosa(EngineBase):
             return self._stock
         if ph == JUDICIAL or ph == DISCARD:
             it = s.items[s.queue[0]]
-            return tuple(self._discard[r] for r in range(4) if it[r])
+            return self._discard_sets[(it[0] > 0) | (it[1] > 0) << 1 | (it[2] > 0) << 2 | (it[3] > 0) << 3]
         return ()
 
     def apply_action(self, s: State, a) -> None:
