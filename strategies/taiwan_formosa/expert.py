@@ -36,7 +36,7 @@ from sim.games.taiwan_formosa.actions import (
 )
 from strategies.common import ScriptedStrategy
 
-from .planner import Planner, _majority
+from .planner import Planner, _majority, per_decision
 
 WORKER, MERCHANT = 4, 5
 FACTORIES = ("sawmill", "brickworks", "steelworks", "stone_factory")  # resource 0..3 as a coin
@@ -80,6 +80,7 @@ class ExpertStrategy(Planner):
         trigger_weight: float = Field(3.0, ge=0)
 
     # ------------------------------------------------------------------ estimates
+    @per_decision
     def rounds_left(self, obs) -> int:
         """Building phases still to come, this round's included: exact once the end has
         triggered, else from the remaining cards of the decks nearest to depletion."""
@@ -101,6 +102,7 @@ class ExpertStrategy(Planner):
         cards = sum(sorted(sizes)[:need])
         return max(2, min(15, 1 + math.ceil(cards / self.p.pace)))
 
+    @per_decision
     def standing(self, obs, me: int) -> float:
         """My VP plus current majorities, minus the best rival's (VP)."""
         n = obs.num_players
@@ -178,6 +180,7 @@ class ExpertStrategy(Planner):
             return sum(obs.done[me][:nt]) + sum(1 for c, _ in obs.uncompleted(me) if c < nt) + 0.5 * self.rounds_left(obs)
         return 0.0
 
+    @per_decision
     def card_value(self, obs, me: int, cid: int) -> float:
         """VP the card is worth to me if bought now (see the module docstring)."""
         c = obs.cards[cid]

@@ -6,6 +6,8 @@ seat, card id, region or the order of ``legal``.
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import Field
 
 from sim.games.taiwan_formosa.actions import (
@@ -38,6 +40,28 @@ def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
     return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
 
 
+def per_decision(fn):
+    """Cache ``fn(self, obs, *args)`` (hashable ``args``) while ``obs`` is the observation being
+    decided on: values that depend only on the observation and the parameters, asked for many
+    times in one decision (one card's value, the rounds left). The cache holds the observation
+    itself, so a later observation (a new object) always starts afresh; never for values that
+    draw from ``rng``."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def cached(self, obs, *args):
+        memo = self.__dict__.get("_memo")
+        if memo is None or memo[0] is not obs:
+            memo = self.__dict__["_memo"] = (obs, {})
+        key = (name, *args)
+        table = memo[1]
+        if key in table:
+            return table[key]
+        value = table[key] = fn(self, obs, *args)
+        return value
+    return cached
+
+
 class Planner(ScriptedStrategy):
     """Greedy planner; the plan is set by the parameters (see the subclasses)."""
 
@@ -68,8 +92,8 @@ class Planner(ScriptedStrategy):
         item_coins: float = Field(6.0, gt=0)
 
     # ------------------------------------------------------------------ estimates
-    @staticmethod
-    def rounds_left(obs) -> int:
+    @per_decision
+    def rounds_left(self, obs) -> int:
         """Building phases still to come, this round's included (estimated before the trigger)."""
         if obs.last_round:
             return obs.last_round - obs.round + 1
@@ -78,6 +102,7 @@ class Planner(ScriptedStrategy):
         short = obs.num_players - piles - decks
         return max(2, min(12, 2 + 2 * short))
 
+    @per_decision
     def marker_value(self, obs, me: int, region: int, k: int = 1) -> float:
         """Majority swing (VP for me, minus half the best opponent's gain) of ``k`` markers."""
         order = obs.areas[region]
@@ -126,6 +151,7 @@ class Planner(ScriptedStrategy):
     def n_types(obs) -> int:
         return sum(1 for c in obs.cards if c.kind != "landmark")
 
+    @per_decision
     def card_value(self, obs, me: int, cid: int) -> float:
         cards = obs.cards
         c = cards[cid]
