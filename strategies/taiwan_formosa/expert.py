@@ -223,10 +223,6 @@ class ExpertStrategy(Planner):
             return -self.p.trigger_weight
         return 0.0
 
-    def cost(self, obs, cid: int) -> float:
-        c = obs.cards[cid]
-        return sum(c.need) * self.p.item_coins + c.coins
-
     def price(self, obs, me: int, a) -> float:
         """VP given up by paying for ``a``: items and coins (items are worthless in the final
         round; a factory pays with a resource that cleanup would discard)."""

@@ -102,10 +102,19 @@ class Planner(ScriptedStrategy):
         short = obs.num_players - piles - decks
         return max(2, min(12, 2 + 2 * short))
 
-    @per_decision
     def marker_value(self, obs, me: int, region: int, k: int = 1) -> float:
         """Majority swing (VP for me, minus half the best opponent's gain) of ``k`` markers."""
         order = obs.areas[region]
+        key = (order, me, k, obs.num_players)  # the swing depends on nothing else: kept across decisions
+        swings = self.__dict__.setdefault("_swings", {})
+        got = swings.get(key)
+        if got is None:
+            if len(swings) > 100_000:  # bounded: a long run meets many area orders
+                swings.clear()
+            got = swings[key] = self._swing(obs, order, me, k)
+        return got
+
+    def _swing(self, obs, order: tuple[int, ...], me: int, k: int) -> float:
         before = _majority(order, obs.num_players)
         after = _majority(order + (me,) * k, obs.num_players)
         mine = after.get(me, 0) - before.get(me, 0)
@@ -147,18 +156,29 @@ class Planner(ScriptedStrategy):
             v *= p.engine_weight
         return v
 
-    @staticmethod
-    def n_types(obs) -> int:
-        return sum(1 for c in obs.cards if c.kind != "landmark")
+    def statics(self, obs) -> tuple[int, int, tuple[float, ...]]:
+        """What never changes in a game: ``(building types, Demolition Company's card id or -1,
+        cost per card)``, computed once per table of cards."""
+        st = self.__dict__.get("_statics")
+        if st is None or st[0] is not obs.tables:
+            cards = obs.tables.cards
+            demo = next((x.id for x in cards if x.ability == "demolition_company"), -1)
+            costs = tuple(sum(c.need) * self.p.item_coins + c.coins for c in cards)
+            st = self.__dict__["_statics"] = (obs.tables, (sum(1 for c in cards if c.kind != "landmark"), demo, costs))
+        return st[1]
+
+    def n_types(self, obs) -> int:
+        return self.statics(obs)[0]
 
     @per_decision
     def card_value(self, obs, me: int, cid: int) -> float:
-        cards = obs.cards
+        cards = obs.tables.cards
         c = cards[cid]
         rounds = self.rounds_left(obs)
         t = c.time
         if c.kind != "landmark":
-            demo = next((obs.excl[x.id] for x in cards if x.ability == "demolition_company"), -1)
+            demo_id = self.statics(obs)[1]
+            demo = obs.excl[demo_id] if demo_id >= 0 else -1
             if demo >= 0 and demo != me:
                 t += 1
         if t <= rounds:
@@ -180,8 +200,8 @@ class Planner(ScriptedStrategy):
         return v
 
     def cost(self, obs, cid: int) -> float:
-        c = obs.cards[cid]
-        return sum(c.need) * self.p.item_coins + c.coins
+        """Coins the card costs, its items (purchase worker included) at ``item_coins`` each."""
+        return self.statics(obs)[2][cid]
 
     def target(self, obs, me: int, rng) -> int:
         """The card with the best value per cost among those on offer (-1: none worth it);
