@@ -170,8 +170,29 @@ class Planner(ScriptedStrategy):
     def n_types(self, obs) -> int:
         return self.statics(obs)[0]
 
-    @per_decision
     def card_value(self, obs, me: int, cid: int) -> float:
+        """VP-equivalent of buying ``cid`` now (``value_of``), kept across decisions while its
+        inputs are unchanged (a turn's exchanges change only coins and items)."""
+        values = self.values_table(obs, me)
+        v = values.get(cid)
+        if v is None:
+            v = values[cid] = self.value_of(obs, me, cid)
+        return v
+
+    @per_decision
+    def values_table(self, obs, me: int) -> dict[int, float]:
+        """Card values already computed for a position with the same inputs of ``value_of``
+        (the key holds every field it reads, so a hit is the same value)."""
+        key = (me, obs.num_players, obs.round, obs.last_round, obs.piles, obs.lm_top, obs.lm_deck, obs.excl,
+               obs.done, obs.bought, obs.markers[me], obs.areas)
+        tables = self.__dict__.get("_values")
+        if tables is None or tables[0] is not obs.tables or len(tables[1]) > 20_000:
+            tables = self.__dict__["_values"] = (obs.tables, {})  # bounded; one table of cards
+        return tables[1].setdefault(key, {})
+
+    def value_of(self, obs, me: int, cid: int) -> float:
+        """Printed VP, the ability over the rounds left (or the end penalty), the landmark bonus
+        and the majority swing of the card's markers (VP)."""
         cards = obs.tables.cards
         c = cards[cid]
         rounds = self.rounds_left(obs)
@@ -208,11 +229,12 @@ class Planner(ScriptedStrategy):
         ties broken with ``rng``."""
         best, best_id = (0.0, 0.0), -1
         offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
+        costs, floor = self.statics(obs)[2], self.p.min_value
         for cid in offer:
             v = self.card_value(obs, me, cid)
-            if v < self.p.min_value:
+            if v < floor:
                 continue
-            score = (v / self.cost(obs, cid), rng.random())
+            score = (v / costs[cid], rng.random())
             if score > best:
                 best, best_id = score, cid
         return best_id
