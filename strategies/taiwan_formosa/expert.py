@@ -24,7 +24,10 @@ import math
 
 from pydantic import Field
 
-from sim.games.taiwan_formosa.actions import (
+# the action classes, item indices and helpers shared with the greedy plans
+from .planner import (
+    MERCHANT,
+    MINOR_LANDMARKS,
     BuyBuilding,
     BuyLandmark,
     Charity,
@@ -32,13 +35,13 @@ from sim.games.taiwan_formosa.actions import (
     EndTurn,
     Exchange,
     Overtime,
+    Planner,
+    ScriptedStrategy,
     UseTemple,
+    _majority,
+    per_decision,
 )
-from strategies.common import ScriptedStrategy
 
-from .planner import Planner, _majority, per_decision
-
-WORKER, MERCHANT = 4, 5
 FACTORIES = ("sawmill", "brickworks", "steelworks", "stone_factory")  # resource 0..3 as a coin
 WAYS = ("merchant", "items", "coins")  # preferred way to exchange, in order
 RED_COINS = {"tax_bureau": 3.0, "urban_development_bureau": 1.2}  # coins a round, against each rival
@@ -202,12 +205,8 @@ class ExpertStrategy(Planner):
         if obs.markers[me]:
             if c.kind == "landmark":
                 v += self.marker_value(obs, me, c.region)
-            elif c.ability == "hot_spring":
-                v += max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
-            elif c.ability == "public_art":
-                k = min(2, obs.markers[me])
-                v += max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions))
-                          if me not in obs.areas[r]), default=0.0)
+            elif c.ability in MINOR_LANDMARKS:
+                v += self.minor_marker_value(obs, me, c)
         return v + self.trigger_value(obs, me, cid)
 
     def trigger_value(self, obs, me: int, cid: int) -> float:
@@ -338,9 +337,7 @@ class ExpertStrategy(Planner):
                     if a.via == "coins" and budget >= rate * sum(miss):
                         return a
         if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit and not final:
-            want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
-            item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
-            return next((a for a in exch if a.via == "merchant" and a.get == item), None)
+            return self.merchant_move(obs, exch, me, tgt, rng)
         return None
 
     def reachable(self, obs, me: int, cid: int, reserve: int) -> bool:

@@ -22,7 +22,8 @@ from sim.games.taiwan_formosa.actions import (
 )
 from strategies.common import ScriptedStrategy
 
-WORKER, MERCHANT = 4, 5
+WORKER, MERCHANT = 4, 5  # item indices (``sim.games.taiwan_formosa.actions``)
+MINOR_LANDMARKS = ("hot_spring", "public_art")
 VIAS = ("coins", "merchant", "items")  # preferred way to exchange, in order
 ENGINE = {"sawmill", "stone_factory", "brickworks", "steelworks", "night_market", "convenience_store",
           "lottery_office", "warehouse", "tribal_village", "temple"}
@@ -212,13 +213,19 @@ class Planner(ScriptedStrategy):
             v += self.p.landmark_bonus
             if obs.markers[me]:
                 v += self.marker_value(obs, me, c.region)
-        elif c.ability == "hot_spring" and obs.markers[me]:
-            v += max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
-        elif c.ability == "public_art" and obs.markers[me]:
-            k = min(2, obs.markers[me])
-            v += max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions)) if me not in obs.areas[r]),
-                     default=0.0)
+        elif c.ability in MINOR_LANDMARKS and obs.markers[me]:
+            v += self.minor_marker_value(obs, me, c)
         return v
+
+    def minor_marker_value(self, obs, me: int, c) -> float:
+        """VP of minor landmark ``c``'s markers in their best region: Hot Spring Hotel 2 VP per
+        marker already there plus the majority swing; Public Art Installation the swing of its 2
+        markers in a region without mine (Building Card Abilities D)."""
+        if c.ability == "hot_spring":
+            return max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
+        k = min(2, obs.markers[me])
+        return max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions)) if me not in obs.areas[r]),
+                   default=0.0)
 
     def cost(self, obs, cid: int) -> float:
         """Coins the card costs, its items (purchase worker included) at ``item_coins`` each."""
@@ -337,11 +344,17 @@ class Planner(ScriptedStrategy):
             if ots:
                 return max(ots, key=lambda a: (obs.cards[a.card].vp, -a.space, rng.random()))
         if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit:
-            want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
-            item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
-            for a in exch:
-                if a.via == "merchant" and a.get == item:
-                    return a
+            a = self.merchant_move(obs, exch, me, tgt, rng)
+            if a is not None:
+                return a
         return next(a for a in legal if isinstance(a, EndTurn))
+
+    def merchant_move(self, obs, exch, me: int, tgt: int, rng):
+        """Turn a merchant (lost at cleanup) into the resource target ``tgt`` lacks most, else the
+        one held least (ties by ``rng``): that merchant ``Exchange`` among ``exch``, or None."""
+        it = obs.items[me]
+        want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
+        item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
+        return next((a for a in exch if a.via == "merchant" and a.get == item), None)
 
 
