@@ -174,18 +174,21 @@ class Planner(ScriptedStrategy):
     def card_value(self, obs, me: int, cid: int) -> float:
         """VP-equivalent of buying ``cid`` now (``value_of``), kept across decisions while its
         inputs are unchanged (a turn's exchanges change only coins and items)."""
-        values = self.values_table(obs, me)
+        memo = self.__dict__.get("_table_of")  # (obs, me, table): one look-up per decision
+        if memo is None or memo[0] is not obs or memo[1] != me:
+            memo = self.__dict__["_table_of"] = (obs, me, self.values_table(obs, me))
+        values = memo[2]
         v = values.get(cid)
         if v is None:
             v = values[cid] = self.value_of(obs, me, cid)
         return v
 
-    @per_decision
     def values_table(self, obs, me: int) -> dict[int, float]:
         """Card values already computed for a position with the same inputs of ``value_of``
         (the key holds every field it reads, so a hit is the same value)."""
-        key = (me, obs.num_players, obs.round, obs.last_round, obs.piles, obs.lm_top, obs.lm_deck, obs.excl,
-               obs.done, obs.bought, obs.markers[me], obs.areas)
+        # the round counts only once the end has triggered (``rounds_left``)
+        key = (me, obs.num_players, obs.last_round and obs.round, obs.last_round, obs.piles, obs.lm_top,
+               obs.lm_deck, obs.excl, obs.done, obs.bought, obs.markers[me], obs.areas)
         tables = self.__dict__.get("_values")
         if tables is None or tables[0] is not obs.tables or len(tables[1]) > 20_000:
             tables = self.__dict__["_values"] = (obs.tables, {})  # bounded; one table of cards
