@@ -24,7 +24,10 @@ import math
 
 from pydantic import Field
 
-from sim.games.taiwan_formosa.actions import (
+# the action classes, item indices and helpers shared with the greedy plans
+from .planner import (
+    MERCHANT,
+    MINOR_LANDMARKS,
     BuyBuilding,
     BuyLandmark,
     Charity,
@@ -32,13 +35,13 @@ from sim.games.taiwan_formosa.actions import (
     EndTurn,
     Exchange,
     Overtime,
+    Planner,
+    ScriptedStrategy,
     UseTemple,
+    _majority,
+    per_decision,
 )
-from strategies.common import ScriptedStrategy
 
-from .planner import Planner, _majority
-
-WORKER, MERCHANT = 4, 5
 FACTORIES = ("sawmill", "brickworks", "steelworks", "stone_factory")  # resource 0..3 as a coin
 WAYS = ("merchant", "items", "coins")  # preferred way to exchange, in order
 RED_COINS = {"tax_bureau": 3.0, "urban_development_bureau": 1.2}  # coins a round, against each rival
@@ -80,6 +83,7 @@ class ExpertStrategy(Planner):
         trigger_weight: float = Field(3.0, ge=0)
 
     # ------------------------------------------------------------------ estimates
+    @per_decision
     def rounds_left(self, obs) -> int:
         """Building phases still to come, this round's included: exact once the end has
         triggered, else from the remaining cards of the decks nearest to depletion."""
@@ -101,6 +105,7 @@ class ExpertStrategy(Planner):
         cards = sum(sorted(sizes)[:need])
         return max(2, min(15, 1 + math.ceil(cards / self.p.pace)))
 
+    @per_decision
     def standing(self, obs, me: int) -> float:
         """My VP plus current majorities, minus the best rival's (VP)."""
         n = obs.num_players
@@ -178,6 +183,7 @@ class ExpertStrategy(Planner):
             return sum(obs.done[me][:nt]) + sum(1 for c, _ in obs.uncompleted(me) if c < nt) + 0.5 * self.rounds_left(obs)
         return 0.0
 
+    @per_decision
     def card_value(self, obs, me: int, cid: int) -> float:
         """VP the card is worth to me if bought now (see the module docstring)."""
         c = obs.cards[cid]
@@ -199,12 +205,8 @@ class ExpertStrategy(Planner):
         if obs.markers[me]:
             if c.kind == "landmark":
                 v += self.marker_value(obs, me, c.region)
-            elif c.ability == "hot_spring":
-                v += max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
-            elif c.ability == "public_art":
-                k = min(2, obs.markers[me])
-                v += max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions))
-                          if me not in obs.areas[r]), default=0.0)
+            elif c.ability in MINOR_LANDMARKS:
+                v += self.minor_marker_value(obs, me, c)
         return v + self.trigger_value(obs, me, cid)
 
     def trigger_value(self, obs, me: int, cid: int) -> float:
@@ -219,10 +221,6 @@ class ExpertStrategy(Planner):
         if lead <= -self.p.trigger_lead:
             return -self.p.trigger_weight
         return 0.0
-
-    def cost(self, obs, cid: int) -> float:
-        c = obs.cards[cid]
-        return sum(c.need) * self.p.item_coins + c.coins
 
     def price(self, obs, me: int, a) -> float:
         """VP given up by paying for ``a``: items and coins (items are worthless in the final
@@ -339,9 +337,7 @@ class ExpertStrategy(Planner):
                     if a.via == "coins" and budget >= rate * sum(miss):
                         return a
         if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit and not final:
-            want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
-            item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
-            return next((a for a in exch if a.via == "merchant" and a.get == item), None)
+            return self.merchant_move(obs, exch, me, tgt, rng)
         return None
 
     def reachable(self, obs, me: int, cid: int, reserve: int) -> bool:

@@ -6,6 +6,8 @@ seat, card id, region or the order of ``legal``.
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import Field
 
 from sim.games.taiwan_formosa.actions import (
@@ -20,7 +22,8 @@ from sim.games.taiwan_formosa.actions import (
 )
 from strategies.common import ScriptedStrategy
 
-WORKER, MERCHANT = 4, 5
+WORKER, MERCHANT = 4, 5  # item indices (``sim.games.taiwan_formosa.actions``)
+MINOR_LANDMARKS = ("hot_spring", "public_art")
 VIAS = ("coins", "merchant", "items")  # preferred way to exchange, in order
 ENGINE = {"sawmill", "stone_factory", "brickworks", "steelworks", "night_market", "convenience_store",
           "lottery_office", "warehouse", "tribal_village", "temple"}
@@ -36,6 +39,28 @@ def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
         first.setdefault(seat, i)
     ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
     return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
+
+
+def per_decision(fn):
+    """Cache ``fn(self, obs, *args)`` (hashable ``args``) while ``obs`` is the observation being
+    decided on: values that depend only on the observation and the parameters, asked for many
+    times in one decision (one card's value, the rounds left). The cache holds the observation
+    itself, so a later observation (a new object) always starts afresh; never for values that
+    draw from ``rng``."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def cached(self, obs, *args):
+        memo = self.__dict__.get("_memo")
+        if memo is None or memo[0] is not obs:
+            memo = self.__dict__["_memo"] = (obs, {})
+        key = (name, *args)
+        table = memo[1]
+        if key in table:
+            return table[key]
+        value = table[key] = fn(self, obs, *args)
+        return value
+    return cached
 
 
 class Planner(ScriptedStrategy):
@@ -68,8 +93,8 @@ class Planner(ScriptedStrategy):
         item_coins: float = Field(6.0, gt=0)
 
     # ------------------------------------------------------------------ estimates
-    @staticmethod
-    def rounds_left(obs) -> int:
+    @per_decision
+    def rounds_left(self, obs) -> int:
         """Building phases still to come, this round's included (estimated before the trigger)."""
         if obs.last_round:
             return obs.last_round - obs.round + 1
@@ -81,6 +106,16 @@ class Planner(ScriptedStrategy):
     def marker_value(self, obs, me: int, region: int, k: int = 1) -> float:
         """Majority swing (VP for me, minus half the best opponent's gain) of ``k`` markers."""
         order = obs.areas[region]
+        key = (order, me, k, obs.num_players)  # the swing depends on nothing else: kept across decisions
+        swings = self.__dict__.setdefault("_swings", {})
+        got = swings.get(key)
+        if got is None:
+            if len(swings) > 100_000:  # bounded: a long run meets many area orders
+                swings.clear()
+            got = swings[key] = self._swing(obs, order, me, k)
+        return got
+
+    def _swing(self, obs, order: tuple[int, ...], me: int, k: int) -> float:
         before = _majority(order, obs.num_players)
         after = _majority(order + (me,) * k, obs.num_players)
         mine = after.get(me, 0) - before.get(me, 0)
@@ -122,17 +157,53 @@ class Planner(ScriptedStrategy):
             v *= p.engine_weight
         return v
 
-    @staticmethod
-    def n_types(obs) -> int:
-        return sum(1 for c in obs.cards if c.kind != "landmark")
+    def statics(self, obs) -> tuple[int, int, tuple[float, ...]]:
+        """What never changes in a game: ``(building types, Demolition Company's card id or -1,
+        cost per card)``, computed once per table of cards."""
+        st = self.__dict__.get("_statics")
+        if st is None or st[0] is not obs.tables:
+            cards = obs.tables.cards
+            demo = next((x.id for x in cards if x.ability == "demolition_company"), -1)
+            costs = tuple(sum(c.need) * self.p.item_coins + c.coins for c in cards)
+            st = self.__dict__["_statics"] = (obs.tables, (sum(1 for c in cards if c.kind != "landmark"), demo, costs))
+        return st[1]
+
+    def n_types(self, obs) -> int:
+        return self.statics(obs)[0]
 
     def card_value(self, obs, me: int, cid: int) -> float:
-        cards = obs.cards
+        """VP-equivalent of buying ``cid`` now (``value_of``), kept across decisions while its
+        inputs are unchanged (a turn's exchanges change only coins and items)."""
+        memo = self.__dict__.get("_table_of")  # (obs, me, table): one look-up per decision
+        if memo is None or memo[0] is not obs or memo[1] != me:
+            memo = self.__dict__["_table_of"] = (obs, me, self.values_table(obs, me))
+        values = memo[2]
+        v = values.get(cid)
+        if v is None:
+            v = values[cid] = self.value_of(obs, me, cid)
+        return v
+
+    def values_table(self, obs, me: int) -> dict[int, float]:
+        """Card values already computed for a position with the same inputs of ``value_of``
+        (the key holds every field it reads, so a hit is the same value)."""
+        # the round counts only once the end has triggered (``rounds_left``)
+        key = (me, obs.num_players, obs.last_round and obs.round, obs.last_round, obs.piles, obs.lm_top,
+               obs.lm_deck, obs.excl, obs.done, obs.bought, obs.markers[me], obs.areas)
+        tables = self.__dict__.get("_values")
+        if tables is None or tables[0] is not obs.tables or len(tables[1]) > 20_000:
+            tables = self.__dict__["_values"] = (obs.tables, {})  # bounded; one table of cards
+        return tables[1].setdefault(key, {})
+
+    def value_of(self, obs, me: int, cid: int) -> float:
+        """Printed VP, the ability over the rounds left (or the end penalty), the landmark bonus
+        and the majority swing of the card's markers (VP)."""
+        cards = obs.tables.cards
         c = cards[cid]
         rounds = self.rounds_left(obs)
         t = c.time
         if c.kind != "landmark":
-            demo = next((obs.excl[x.id] for x in cards if x.ability == "demolition_company"), -1)
+            demo_id = self.statics(obs)[1]
+            demo = obs.excl[demo_id] if demo_id >= 0 else -1
             if demo >= 0 and demo != me:
                 t += 1
         if t <= rounds:
@@ -145,28 +216,35 @@ class Planner(ScriptedStrategy):
             v += self.p.landmark_bonus
             if obs.markers[me]:
                 v += self.marker_value(obs, me, c.region)
-        elif c.ability == "hot_spring" and obs.markers[me]:
-            v += max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
-        elif c.ability == "public_art" and obs.markers[me]:
-            k = min(2, obs.markers[me])
-            v += max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions)) if me not in obs.areas[r]),
-                     default=0.0)
+        elif c.ability in MINOR_LANDMARKS and obs.markers[me]:
+            v += self.minor_marker_value(obs, me, c)
         return v
 
+    def minor_marker_value(self, obs, me: int, c) -> float:
+        """VP of minor landmark ``c``'s markers in their best region: Hot Spring Hotel 2 VP per
+        marker already there plus the majority swing; Public Art Installation the swing of its 2
+        markers in a region without mine (Building Card Abilities D)."""
+        if c.ability == "hot_spring":
+            return max(2 * len(obs.areas[r]) + self.marker_value(obs, me, r) for r in range(len(obs.regions)))
+        k = min(2, obs.markers[me])
+        return max((self.marker_value(obs, me, r, k) for r in range(len(obs.regions)) if me not in obs.areas[r]),
+                   default=0.0)
+
     def cost(self, obs, cid: int) -> float:
-        c = obs.cards[cid]
-        return sum(c.need) * self.p.item_coins + c.coins
+        """Coins the card costs, its items (purchase worker included) at ``item_coins`` each."""
+        return self.statics(obs)[2][cid]
 
     def target(self, obs, me: int, rng) -> int:
         """The card with the best value per cost among those on offer (-1: none worth it);
         ties broken with ``rng``."""
         best, best_id = (0.0, 0.0), -1
         offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
+        costs, floor = self.statics(obs)[2], self.p.min_value
         for cid in offer:
             v = self.card_value(obs, me, cid)
-            if v < self.p.min_value:
+            if v < floor:
                 continue
-            score = (v / self.cost(obs, cid), rng.random())
+            score = (v / costs[cid], rng.random())
             if score > best:
                 best, best_id = score, cid
         return best_id
@@ -269,11 +347,17 @@ class Planner(ScriptedStrategy):
             if ots:
                 return max(ots, key=lambda a: (obs.cards[a.card].vp, -a.space, rng.random()))
         if it[MERCHANT] and sum(it[:4]) < obs.tables.hand_limit:
-            want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
-            item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
-            for a in exch:
-                if a.via == "merchant" and a.get == item:
-                    return a
+            a = self.merchant_move(obs, exch, me, tgt, rng)
+            if a is not None:
+                return a
         return next(a for a in legal if isinstance(a, EndTurn))
+
+    def merchant_move(self, obs, exch, me: int, tgt: int, rng):
+        """Turn a merchant (lost at cleanup) into the resource target ``tgt`` lacks most, else the
+        one held least (ties by ``rng``): that merchant ``Exchange`` among ``exch``, or None."""
+        it = obs.items[me]
+        want = self.missing(obs, me, tgt) if tgt >= 0 else [0] * 5
+        item = max(range(4), key=lambda i: (want[i], -it[i], rng.random()))
+        return next((a for a in exch if a.via == "merchant" and a.get == item), None)
 
 

@@ -50,7 +50,7 @@ from .actions import (
     StockWarehouse,
     UseTemple,
 )
-from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables, make_observation
+from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables
 from .rules import FACTORY_RESOURCE, ITEMS, MERCHANT, RESOURCES, WORKER, Options, TaiwanData, load_data
 
 # phases
@@ -153,6 +153,8 @@ def uncompleted_penalty(space: int, table: tuple[int, ...]) -> int:
 class TaiwanFormosa(EngineBase):
     """Taiwan Formosa for 2-5 players. ``TaiwanFormosa(num_players, Options(), load_data())``."""
 
+    lazy_observations = True  # observe() hands out views; play_game closes each after its decision
+
     info = GameInfo("taiwan_formosa", "2", 2, 5, "Taiwan Formosa", "seeds/004_4a1bd00d23a16b91.txt")
     Options = Options
     load_data = staticmethod(load_data)
@@ -227,7 +229,11 @@ class TaiwanFormosa(EngineBase):
         self._place = tuple(PlaceMarkers(r) for r in range(self.n_regions))
         self._decline = PlaceMarkers(-1)
         self._discard = tuple(Discard(i) for i in range(4))
+        # the Give / Discard actions offered for each set of items held (bit i: item i), in item order
+        self._give_sets = tuple(tuple(self._give[i] for i in range(6) if m >> i & 1) for m in range(64))
+        self._discard_sets = tuple(tuple(self._discard[i] for i in range(4) if m >> i & 1) for m in range(16))
         self._stock = tuple(StockWarehouse(i) for i in range(4))
+        self._handlers = self._action_handlers()
         self._rolls: dict[int, tuple] = {}
         self._roll_of: dict[tuple, Roll] = {}
         for k in range(o.max_dice + 1):
@@ -322,7 +328,11 @@ class TaiwanFormosa(EngineBase):
         if ph == GIVE:
             me = (s.start + s.pos) % s.n
             it, st = s.items[me], s.store[me]
-            return tuple(self._give[i] for i in range(6) if it[i] + st[i])
+            mask = 0  # bit i: item i can be given
+            for i in range(6):
+                if it[i] + st[i]:
+                    mask |= 1 << i
+            return self._give_sets[mask]
         if ph == PLACE:
             places = tuple(self._place[r] for r in self._place_regions(s, (s.start + s.pos) % s.n))
             return places + (self._decline,) if self.options.minor_landmark_markers == "optional" else places
@@ -330,73 +340,99 @@ class TaiwanFormosa(EngineBase):
             return self._stock
         if ph == JUDICIAL or ph == DISCARD:
             it = s.items[s.queue[0]]
-            return tuple(self._discard[r] for r in range(4) if it[r])
+            return self._discard_sets[(it[0] > 0) | (it[1] > 0) << 1 | (it[2] > 0) << 2 | (it[3] > 0) << 3]
         return ()
 
     def apply_action(self, s: State, a) -> None:
-        match a:
-            case Give(item):
-                self._give_item(s, (s.start + s.pos) % s.n, item)
-            case Exchange(get, via):
-                self._exchange_start(s, (s.start + s.pos) % s.n, get, via)
-            case EndTurn():
-                s.pos += 1
-            case Roll(faces):
-                self._roll(s, faces)
-            case ChooseDice(count):
-                me = (s.start + s.pos) % s.n
-                s.coins[me] -= max(0, count - self.options.free_dice) * self.options.die_cost
-                s.dice = count
-                s.phase = ROLL
-            case BuyBuilding(card, subs):
-                self._buy(s, (s.start + s.pos) % s.n, card, subs)
-            case BuyLandmark(card, subs):
-                self._buy(s, (s.start + s.pos) % s.n, card, subs)
-            case Overtime(card, space):
-                self._work_overtime(s, (s.start + s.pos) % s.n, card, space)
-            case Charity(region):
-                me = (s.start + s.pos) % s.n
-                self._pay(s, me, self.charity[region][1:], self.charity[region][0])
-                self._place_marker(s, me, region)
-                s.n_charity[me] += 1
-            case UseTemple():
-                me = (s.start + s.pos) % s.n
-                s.coins[me] -= self.options.temple_coins
-                s.vp[me] += self.options.temple_vp
-                s.vp_ability[me] += self.options.temple_vp
-                s.temple_used[me] += 1
-            case PlaceMarkers(region):
-                self._place_minor(s, (s.start + s.pos) % s.n, region)
-            case Discard(item):
-                self._discard_one(s, s.queue[0], item)
-            case StockWarehouse(item):
-                seat = s.queue.pop(0)
-                s.store[seat][item] += self.options.warehouse_resources
-            case DrawType(card):
-                s.piles[card] = self.data.buildings.copies
-                s.types_left -= 1
-            case Reveal(card):
-                r = s.to_reveal.pop(0)
-                s.lm_deck[r] = tuple(c for c in s.lm_deck[r] if c != card)
-                s.lm_top[r] = card
-            case StartPlayer(seat):
-                s.start = seat
-                self._begin_round(s)
-            case _:
-                raise ValueError(f"not a Taiwan Formosa action: {a!r}")
+        # one dict look-up by action class instead of a ``match`` that tries the classes in turn
+        handler = self._handlers.get(type(a))
+        if handler is None:
+            raise ValueError(f"not a Taiwan Formosa action: {a!r}")
+        handler(s, a)
         self._advance(s)
 
+    def _action_handlers(self) -> dict:
+        """Action class -> ``handler(state, action)`` (``apply_action`` then advances)."""
+        return {
+            Give: self._on_give, Exchange: self._on_exchange, EndTurn: self._end_turn, Roll: self._on_roll,
+            ChooseDice: self._choose_dice, BuyBuilding: self._on_buy, BuyLandmark: self._on_buy,
+            Overtime: self._on_overtime, Charity: self._contribute, UseTemple: self._use_temple,
+            PlaceMarkers: self._on_place, Discard: self._on_discard, StockWarehouse: self._stock_warehouse,
+            DrawType: self._draw_type_in, Reveal: self._reveal_landmark, StartPlayer: self._start_player,
+        }
+
+    # handlers of the actor's moves (the actor: (start + pos) % n; the queue's head off-turn)
+    def _on_give(self, s: State, a) -> None:
+        self._give_item(s, (s.start + s.pos) % s.n, a.item)
+
+    def _on_exchange(self, s: State, a) -> None:
+        self._exchange_start(s, (s.start + s.pos) % s.n, a.get, a.via)
+
+    def _on_roll(self, s: State, a) -> None:
+        self._roll(s, a.faces)
+
+    def _on_buy(self, s: State, a) -> None:
+        self._buy(s, (s.start + s.pos) % s.n, a.card, a.subs)
+
+    def _on_overtime(self, s: State, a) -> None:
+        self._work_overtime(s, (s.start + s.pos) % s.n, a.card, a.space)
+
+    def _on_place(self, s: State, a) -> None:
+        self._place_minor(s, (s.start + s.pos) % s.n, a.region)
+
+    def _on_discard(self, s: State, a) -> None:
+        self._discard_one(s, s.queue[0], a.item)
+
+    @staticmethod
+    def _end_turn(s: State, a) -> None:
+        s.pos += 1
+
+    def _choose_dice(self, s: State, a) -> None:
+        me = (s.start + s.pos) % s.n
+        s.coins[me] -= max(0, a.count - self.options.free_dice) * self.options.die_cost
+        s.dice = a.count
+        s.phase = ROLL
+
+    def _contribute(self, s: State, a) -> None:
+        me, region = (s.start + s.pos) % s.n, a.region
+        self._pay(s, me, self.charity[region][1:], self.charity[region][0])
+        self._place_marker(s, me, region)
+        s.n_charity[me] += 1
+
+    def _use_temple(self, s: State, a) -> None:
+        me = (s.start + s.pos) % s.n
+        s.coins[me] -= self.options.temple_coins
+        s.vp[me] += self.options.temple_vp
+        s.vp_ability[me] += self.options.temple_vp
+        s.temple_used[me] += 1
+
+    def _stock_warehouse(self, s: State, a) -> None:
+        seat = s.queue.pop(0)
+        s.store[seat][a.item] += self.options.warehouse_resources
+
+    def _draw_type_in(self, s: State, a) -> None:
+        s.piles[a.card] = self.data.buildings.copies
+        s.types_left -= 1
+
+    @staticmethod
+    def _reveal_landmark(s: State, a) -> None:
+        r = s.to_reveal.pop(0)
+        s.lm_deck[r] = tuple(c for c in s.lm_deck[r] if c != a.card)
+        s.lm_top[r] = a.card
+
+    def _start_player(self, s: State, a) -> None:
+        s.start = a.seat
+        self._begin_round(s)
+
     def observe(self, s: State, seat: int) -> Observation:
+        """A lazy view (``Observation``): fields are copied from ``s`` only when read."""
         ph = s.phase
-        actor = -1 if ph in (SETUP, START, ROLL, END) or s.to_reveal else self.current_player(s)
-        return make_observation(
-            seat, s.n, PROMPTS.get(ph, "none") if actor >= 0 else "none", actor, self.tables,
-            (ph, s.round, s.start, s.pos, s.types_left, tuple(s.piles), tuple(s.lm_top), tuple(s.lm_deck),
-             tuple(s.to_reveal), tuple(s.coins), tuple(map(tuple, s.items)), tuple(map(tuple, s.store)),
-             tuple(s.vp), tuple(s.markers), tuple(s.track), tuple(s.done), tuple(s.bought), tuple(s.areas),
-             tuple(s.excl), tuple(s.temple_used), tuple(s.fac_used), s.dice, s.exch_get, s.gives_left,
-             s.place, tuple(s.queue), s.last_round, s.train_bought, tuple(s.hot_spring)),
-        )
+        if ph == SETUP or ph == START or ph == ROLL or ph == END or s.to_reveal:
+            actor, prompt = -1, "none"
+        else:
+            actor = s.queue[0] if ph >= WAREHOUSE else (s.start + s.pos) % s.n
+            prompt = PROMPTS[ph]
+        return Observation(s, seat, num_players=s.n, prompt=prompt, actor=actor, tables=self.tables)
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs``. Nothing is hidden but the face-down landmark

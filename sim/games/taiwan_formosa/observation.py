@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.api import LazyObservation, lazy
+
 
 @dataclass(frozen=True, slots=True)
 class CardInfo:
@@ -65,14 +67,22 @@ class Tables:
     uncompleted_penalty: tuple[int, ...] = (2, 3, 4, 5)
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """A frozen per-seat view.
+# The public fields whose state value is a list of lists (copied as a tuple of tuples); every
+# other list is a flat list or a list of tuples (copied as a tuple); the rest are ints.
+_NESTED = frozenset({"items", "store"})
+_SCALAR = frozenset({"phase", "round", "start", "pos", "types_left", "dice", "exch_get", "gives_left",
+                     "place", "last_round", "train_bought"})
 
-    ``prompt``: dice | action | give | place | warehouse | judicial | discard | none.
-    ``actor``: the seat deciding now (-1 at chance nodes and the end).
-    ``public`` holds the public state as a tuple, read through these attributes (per-seat
-    tuples are indexed by seat):
+
+class Observation(LazyObservation):
+    """A per-seat view whose fields are computed on first access (``sim.api.LazyObservation``,
+    issue 20 item 3): a strategy pays only for what it reads, and the view holds no reference to
+    the state (fields are copied into tuples).
+
+    Given by the engine: ``seat``, ``num_players``, ``prompt`` (dice | action | give | place |
+    warehouse | judicial | discard | none), ``actor`` (the seat deciding now; -1 at chance nodes
+    and the end) and ``tables``. The public state, one field each (names as in the engine's
+    state; per-seat tuples are indexed by seat):
 
     - ``phase``, ``round`` (from 1), ``start`` (start seat), ``pos`` (turn position from the start
       player), ``types_left`` (setup draws left);
@@ -90,14 +100,10 @@ class Observation:
       waiting for its region), ``queue`` (seats owing a decision), ``last_round`` (final round once
       the end has triggered, else 0), ``train_bought`` (all seats), ``hot_spring[seat]`` (regions,
       only with the 'final' Hot Spring option).
-    """
 
-    seat: int
-    num_players: int
-    prompt: str
-    actor: int
-    tables: Tables
-    public: tuple
+    ``public`` is all of them as one tuple in ``PUBLIC_FIELDS`` order. Built by the engine as
+    ``Observation(state, seat, num_players=..., prompt=..., actor=..., tables=...)``.
+    """
 
     @property
     def cards(self) -> tuple[CardInfo, ...]:
@@ -111,37 +117,35 @@ class Observation:
     def charity(self) -> tuple[tuple[int, ...], ...]:
         return self.tables.charity
 
+    @lazy
+    def public(self, s) -> tuple:
+        return tuple(getattr(self, name) for name in PUBLIC_FIELDS)
+
     def available(self, seat: int, item: int) -> int:
         """Items of type ``item`` ``seat`` can spend (tiles in hand plus those stored on cards)."""
-        return self.public[10][seat][item] + self.public[11][seat][item]
+        return self.items[seat][item] + self.store[seat][item]
 
     def uncompleted(self, seat: int) -> list[tuple[int, int]]:
         """``(card, space)`` for each of ``seat``'s uncompleted cards."""
-        t = self.public[14][seat]
+        t = self.track[seat]
         return [(t[i], t[i + 1]) for i in range(0, len(t), 2)]
 
 
-def _public(i: int) -> property:
-    return property(lambda self: self.public[i], doc=f"public state item {PUBLIC_FIELDS[i]!r}")
+def _public(name: str) -> lazy:
+    """A public field copied from the state on first access (ints as they are, lists as tuples)."""
+    if name in _SCALAR:
+        def get(view, s):
+            return getattr(s, name)
+    elif name in _NESTED:
+        def get(view, s):
+            return tuple(map(tuple, getattr(s, name)))
+    else:
+        def get(view, s):
+            return tuple(getattr(s, name))
+    get.__name__ = name
+    return lazy(get)
 
 
-for _i, _name in enumerate(PUBLIC_FIELDS):
-    setattr(Observation, _name, _public(_i))
-
-
-_new = object.__new__
-_SET = tuple(Observation.__dict__[f].__set__ for f in ("seat", "num_players", "prompt", "actor", "tables", "public"))
-
-
-def make_observation(seat: int, num_players: int, prompt: str, actor: int, tables: Tables, public: tuple) -> Observation:
-    """``Observation(...)`` without the frozen dataclass's per-field ``object.__setattr__``
-    (twice as fast; the engine calls it at every decision). Equal to the plain constructor."""
-    o = _new(Observation)
-    s0, s1, s2, s3, s4, s5 = _SET
-    s0(o, seat)
-    s1(o, num_players)
-    s2(o, prompt)
-    s3(o, actor)
-    s4(o, tables)
-    s5(o, public)
-    return o
+for _name in PUBLIC_FIELDS:
+    setattr(Observation, _name, _public(_name))
+    getattr(Observation, _name).__set_name__(Observation, _name)

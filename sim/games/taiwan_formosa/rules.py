@@ -31,27 +31,32 @@ ABILITY_KIND = {
 FACTORY_RESOURCE = {"sawmill": 0, "brickworks": 1, "steelworks": 2, "stone_factory": 3}
 
 
+def _amount(default: int, description: str):
+    """A rule constant counted from 0 (coins, items, VP, markers): ``Field(default, ge=0, ...)``."""
+    return Field(default, ge=0, description=description)
+
+
 class Options(BaseOptions):
     """Rule options (defaults: the rulebook's constants and the RULINGS §3 readings)."""
 
-    starting_coins: int = Field(40, ge=0, description="'Game Setup' 3: coins per player")
-    income: int = Field(15, ge=0, description="'4. Income Phase': coins per player")
-    free_dice: int = Field(2, ge=0, description="'1. Dice Phase': dice rolled for free")
-    min_dice: int = Field(2, ge=0, description="'1. Dice Phase': fewest dice a player rolls")
+    starting_coins: int = _amount(40, "'Game Setup' 3: coins per player")
+    income: int = _amount(15, "'4. Income Phase': coins per player")
+    free_dice: int = _amount(2, "'1. Dice Phase': dice rolled for free")
+    min_dice: int = _amount(2, "'1. Dice Phase': fewest dice a player rolls")
     max_dice: int = Field(7, ge=1, le=12, description="'1. Dice Phase': most dice a player rolls (at most 12: "
                           "every roll's outcomes are tabled)")
-    die_cost: int = Field(5, ge=0, description="'1. Dice Phase': coins per die beyond the free ones")
-    hand_limit: int = Field(5, ge=0, description="'5. Cleanup Phase' 1: resource tiles kept")
+    die_cost: int = _amount(5, "'1. Dice Phase': coins per die beyond the free ones")
+    hand_limit: int = _amount(5, "'5. Cleanup Phase' 1: resource tiles kept")
     markers_per_player: int = Field(
         7, ge=0, description="RULINGS §3: board markers per player: 8 received ('Game Setup' 3) less the 1 on "
         "the point track (setup 4) = 7, the FAQ's 'all 7'")
     exchange_items: int = Field(3, ge=1, description="2-3 a: items given for 1 worker or resource")
     exchange_coins: int = Field(9, ge=1, description="RULINGS §3: printed rate table 9; the text says 10")
-    merchant_coins: int = Field(2, ge=0, description="2-3 c: coins paid with 1 merchant for 1 worker or resource")
-    overtime_coins: int = Field(2, ge=0, description="2-4: coins paid with 1 worker to work overtime")
-    purchase_workers: int = Field(1, ge=0, description="2-1, 2-2: workers paid on top of a card's cost")
-    public_art_markers: int = Field(2, ge=0, description="RULINGS §3: Public Art Installation places 2 ('21' a misprint)")
-    hot_spring_vp: int = Field(2, ge=0, description="Building Card Abilities D, Hot Spring Hotel: VP per other marker in the area")
+    merchant_coins: int = _amount(2, "2-3 c: coins paid with 1 merchant for 1 worker or resource")
+    overtime_coins: int = _amount(2, "2-4: coins paid with 1 worker to work overtime")
+    purchase_workers: int = _amount(1, "2-1, 2-2: workers paid on top of a card's cost")
+    public_art_markers: int = _amount(2, "RULINGS §3: Public Art Installation places 2 ('21' a misprint)")
+    hot_spring_vp: int = _amount(2, "Building Card Abilities D, Hot Spring Hotel: VP per other marker in the area")
     hot_spring_timing: Literal["immediate", "final"] = Field(
         "immediate", description="RULINGS §3: Hot Spring Hotel scores when bought ('final': at final scoring)")
     hot_spring_counts: Literal["all", "opponents"] = Field(
@@ -60,18 +65,18 @@ class Options(BaseOptions):
     minor_landmark_markers: Literal["mandatory", "optional"] = Field(
         "mandatory", description="docs ruling 4 (Building Card Abilities D): minor landmarks 'immediately place' their markers, as landmarks must "
         "(the section's 'may place': 'optional' offers PlaceMarkers(-1) to decline)")
-    temple_coins: int = Field(2, ge=0, description="Building Card Abilities A, Temple: coins paid for its VP")
-    temple_vp: int = Field(2, ge=0, description="Building Card Abilities A, Temple: VP gained")
+    temple_coins: int = _amount(2, "Building Card Abilities A, Temple: coins paid for its VP")
+    temple_vp: int = _amount(2, "Building Card Abilities A, Temple: VP gained")
     temple_limit: Literal["per_card", "per_player"] = Field(
         "per_card", description="RULINGS §3: Temple 'can be used only once per round' per Temple card (each "
         "completed copy once); 'per_player': once per round per player however many copies")
-    lottery_coins: int = Field(4, ge=0, description="Building Card Abilities A, Lottery Office: coins per merchant rolled")
-    night_market_coins: int = Field(3, ge=0, description="Building Card Abilities A, Night Market: coins in the Income Phase")
-    tribal_village_workers: int = Field(3, ge=0, description="Building Card Abilities A, Tribal Village: workers placed on completion")
-    warehouse_resources: int = Field(3, ge=0, description="Building Card Abilities A, Warehouse: resources of one type placed on completion")
-    tax_bureau_coins: int = Field(3, ge=0, description="Building Card Abilities B, Tax Bureau: coins the other players take fewer")
-    udb_fee: int = Field(1, ge=0, description="Building Card Abilities B, Urban Development Bureau: coins other buyers pay its owner")
-    demolition_delay: int = Field(1, ge=0, description="Building Card Abilities B, Demolition Company: extra time cost for other players")
+    lottery_coins: int = _amount(4, "Building Card Abilities A, Lottery Office: coins per merchant rolled")
+    night_market_coins: int = _amount(3, "Building Card Abilities A, Night Market: coins in the Income Phase")
+    tribal_village_workers: int = _amount(3, "Building Card Abilities A, Tribal Village: workers placed on completion")
+    warehouse_resources: int = _amount(3, "Building Card Abilities A, Warehouse: resources of one type placed on completion")
+    tax_bureau_coins: int = _amount(3, "Building Card Abilities B, Tax Bureau: coins the other players take fewer")
+    udb_fee: int = _amount(1, "Building Card Abilities B, Urban Development Bureau: coins other buyers pay its owner")
+    demolition_delay: int = _amount(1, "Building Card Abilities B, Demolition Company: extra time cost for other players")
     demolition_applies_to_landmarks: bool = Field(
         False, description="docs ruling 6 (Building Card Abilities B): the Demolition Company names 'building cards'; landmarks not delayed")
     baseball_counts_landmarks: bool = Field(

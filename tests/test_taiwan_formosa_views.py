@@ -1,0 +1,127 @@
+"""Taiwan Formosa's lazy observation (issue 20 item 3): a view computes a field only when read,
+copies it out of the state (no attribute path leads back to the state), and goes stale after
+its decision. The equality-based no-leak tests are in ``test_taiwan_formosa.py``."""
+
+from __future__ import annotations
+
+import gc
+import random
+import types
+
+import pytest
+
+from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep, lazy, sample_chance
+from sim.games.taiwan_formosa import GAME
+from sim.games.taiwan_formosa.observation import PUBLIC_FIELDS, Observation
+
+
+def _walk(game, seed: int, steps: int):
+    chance, rng = random.Random(seed), random.Random(seed + 1)
+    s = game.new_initial_state()
+    for _ in range(steps):
+        p = game.current_player(s)
+        if p == TERMINAL:
+            break
+        if p == CHANCE:
+            a = sample_chance(game, s, chance)
+        else:
+            legal = game.legal_actions(s)
+            a = legal[int(rng.random() * len(legal))]
+        game.apply_action(s, a)
+    return s
+
+
+def _reachable(root, depth: int = 6) -> list:
+    """Every object reachable from ``root`` through instance data (as in
+    ``tests/test_lazy_observation.py``): not through classes, modules or functions' globals."""
+    seen, todo, out = {id(root)}, [(root, 0)], []
+    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
+    while todo:
+        obj, d = todo.pop()
+        out.append(obj)
+        if d >= depth:
+            continue
+        refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
+                else gc.get_referents(obj))
+        for ref in refs:
+            if id(ref) not in seen and not isinstance(ref, skip):
+                seen.add(id(ref))
+                todo.append((ref, d + 1))
+    return out
+
+
+def _mutables(s) -> list:
+    """The state and every list inside it (what a view must never hand out)."""
+    out = [s]
+    for v in vars(s).values():
+        if isinstance(v, list):
+            out.append(v)
+            out.extend(x for x in v if isinstance(x, list))
+    return out
+
+
+@pytest.fixture(scope="module")
+def game_state():
+    game = GAME.build(3)
+    s = _walk(game, 11, 500)
+    assert game.current_player(s) >= 0  # mid-game, at a decision
+    return game, s
+
+
+def test_building_a_view_computes_nothing(game_state):
+    game, s = game_state
+    v = game.observe(s, 1)
+    assert set(vars(v)) == {"seat", "num_players", "prompt", "actor", "tables"}
+    assert v.coins == tuple(s.coins)  # read: computed from the state at that moment
+    assert set(vars(v)) == {"seat", "num_players", "prompt", "actor", "tables", "coins"}
+
+
+def test_fields_are_copies_of_the_state(game_state):
+    game, s = game_state
+    v = game.observe(s, 0)
+    for name in PUBLIC_FIELDS:
+        value, held = getattr(v, name), getattr(s, name)
+        if name in ("items", "store"):  # lists of lists: a tuple of tuples
+            assert value == tuple(tuple(x) for x in held), name
+        elif isinstance(held, list):
+            assert value == tuple(held), name
+        else:
+            assert value == held, name
+    assert v.public == tuple(getattr(v, f) for f in PUBLIC_FIELDS)
+    assert v.available(0, 4) == s.items[0][4] + s.store[0][4]
+
+
+def test_no_attribute_path_from_a_view_reaches_the_state(game_state):
+    game, s = game_state
+    v = game.observe(s, 2)
+    v.materialize()
+    banned = {id(x) for x in _mutables(s)}
+    assert not any(id(o) in banned for o in _reachable(v))
+    for name in dir(v):  # the public surface: no attribute hands out the state or its lists
+        if not name.startswith("__"):
+            assert id(getattr(v, name)) not in banned, name
+    with pytest.raises(AttributeError):
+        v.state  # noqa: B018
+    with pytest.raises(AttributeError):
+        v.coins = [0, 0, 0]  # read-only
+
+
+def test_a_field_first_read_after_the_decision_raises(game_state):
+    game, s = game_state
+    t = game.clone(s)
+    v = game.observe(t, 0)
+    coins = v.coins
+    close_view(v)
+    t.coins[0] += 5  # the state moves on
+    assert v.coins == coins  # read during the decision: stays
+    with pytest.raises(StaleObservationError, match="vp"):
+        v.vp  # noqa: B018
+
+
+def test_kept_views_equal_fresh_ones_and_are_observations(game_state):
+    game, s = game_state
+    v = game.observe(s, 1)
+    k = keep(v)
+    close_view(v)
+    assert isinstance(k, Observation) and k == game.observe(s, 1)
+    assert k.uncompleted(1) == [(s.track[1][i], s.track[1][i + 1]) for i in range(0, len(s.track[1]), 2)]
