@@ -47,9 +47,7 @@ HEAVY = ("search", "alpenzian.")  # names or prefixes: seconds per state, so (a)
 FIXING = "issue 17: the {game} engineer is replacing this strategy's order/seat tie-breaks with its rng"
 # (test, game, strategy) that failed when this file was written; strict=False: passes are fine
 FAILS_TODAY: set[tuple[str, str, str]] = {
-    *(("order_all", "taiwan_formosa", f"taiwan.{n}") for n in ("economy", "landmarks", "tempo")),
     *(("order_all", "xanadu", f"xanadu.{n}") for n in ("builder", "hoarder", "saboteur")),
-    *(("order_all", "traders_of_osaka", f"osaka.{n}") for n in ("hoarder", "shipper", "trader")),
     ("mirror", "xanadu", "xanadu.hoarder"), ("mirror_300", "xanadu", "xanadu.hoarder"),
 }
 MIRROR_FAST = {"traders_of_osaka"}  # 2 x 40 games within the fast budget; the other games' mirrors are slow
