@@ -302,8 +302,11 @@ class WorkerDied(RuntimeError):
 
 
 class _TimeLimit:
-    """Per-game time limit with ``SIGALRM`` (``signal.setitimer``), where the platform has it and
-    this is the main thread (joblib's loky workers and ``--jobs 1``); elsewhere (Dask threads) no limit."""
+    """Per-game limit of ``seconds`` of **CPU time** of this process (``signal.setitimer`` with
+    ``ITIMER_PROF``, user + system time), where the platform has it and this is the main thread
+    (joblib's loky workers and the forked ``--jobs 1`` worker); elsewhere (Dask threads:
+    ``runs/cluster.py``) no limit here. CPU time, not wall time: a game's fate must not depend on
+    how busy the machine is (a wall-clock limit failed slow games on a loaded machine)."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -312,24 +315,24 @@ class _TimeLimit:
 
     def __enter__(self) -> _TimeLimit:
         if self.on:
-            self.old = signal.signal(signal.SIGALRM, self._ring)
+            self.old = signal.signal(signal.SIGPROF, self._ring)
         return self
 
     def _ring(self, signum, frame) -> None:
-        raise GameTimeout(f"the game ran over game_timeout_s = {self.seconds:g} s and was stopped")
+        raise GameTimeout(f"the game ran over game_timeout_s = {self.seconds:g} s of CPU time and was stopped")
 
     def arm(self) -> None:
         if self.on:
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
 
     def disarm(self) -> None:
         if self.on:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
 
     def __exit__(self, *exc) -> None:
         if self.on:
             self.disarm()
-            signal.signal(signal.SIGALRM, self.old)
+            signal.signal(signal.SIGPROF, self.old)
 
 
 def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:

@@ -1,5 +1,5 @@
 """Issue 19, ``--backend dask``: ``game_timeout_s`` holds on a Dask cluster too (its workers play
-in threads, where ``SIGALRM`` cannot stop a game; ``sim.runs.cluster.play_limited``).
+in threads, where a signal timer cannot stop a game; ``sim.runs.cluster.play_limited``).
 
 Expected values by hand: the config's strategies are [Looper, random, random] with
 ``seating: rotate``, so the Looper sits in every game and loops on its first decision: every game

@@ -3,10 +3,10 @@
 Workers must have this project installed (``pip install -e .`` on each machine) so they can
 import ``sim`` and the strategies; only the resolved config crosses the network.
 
-Per-game time limit: a Dask worker plays its tasks in threads, where ``SIGALRM`` (the limit of
+Per-game time limit: a Dask worker plays its tasks in threads, where a signal timer (the limit of
 ``play_range`` in local worker processes) cannot be used. ``play_limited`` therefore plays a
-chunk game by game, each watched by a timer thread that raises ``GameTimeout`` inside the playing
-thread after ``game_timeout_s`` (CPython's ``PyThreadState_SetAsyncExc``): the game is recorded as
+chunk game by game, each watched by a thread that raises ``GameTimeout`` inside the playing
+thread once it has used ``game_timeout_s`` of CPU time (CPython's ``PyThreadState_SetAsyncExc``): the game is recorded as
 failed with its seed and the reason, and the chunk goes on. The exception arrives at the next
 Python bytecode, so it stops any loop in Python code; a strategy blocked inside one C call
 (a ``time.sleep``, a blocking read) is stopped only when that call returns.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..setup import Setup
 def _timeout_type(seconds: float) -> type[GameTimeout]:
     """A ``GameTimeout`` class whose instances (made without arguments, as an asynchronous
     exception is) carry the message of ``play_range``'s own limit."""
-    text = f"the game ran over game_timeout_s = {seconds:g} s and was stopped"
+    text = f"the game ran over game_timeout_s = {seconds:g} s of CPU time and was stopped"
 
     def __init__(self):
         GameTimeout.__init__(self, text)
@@ -39,13 +40,25 @@ def _timeout_type(seconds: float) -> type[GameTimeout]:
 
 
 class _Watch:
-    """Raise ``kind`` in thread ``ident`` after ``seconds`` unless ``stop()`` came first."""
+    """Raise ``kind`` in thread ``ident`` once that thread has used ``seconds`` of CPU time
+    (its own CPU clock, ``time.pthread_getcpuclockid``; wall time where the platform has no such
+    clock), unless ``stop()`` came first. CPU time, as in ``play_range``'s own limit: a game's
+    fate must not depend on how busy the worker machine is."""
 
     def __init__(self, ident: int, seconds: float, kind: type[BaseException]):
-        self.ident, self.kind, self.lock, self.live = ident, kind, threading.Lock(), True
-        self.timer = threading.Timer(seconds, self._ring)
-        self.timer.daemon = True
-        self.timer.start()
+        self.ident, self.kind, self.seconds, self.lock, self.live = ident, kind, seconds, threading.Lock(), True
+        try:
+            clock = time.pthread_getcpuclockid(ident)
+            self.now = lambda: time.clock_gettime(clock)
+        except (AttributeError, OSError):
+            self.now = time.monotonic
+        self.start, self.done = self.now(), threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self.done.wait(min(0.05, self.seconds / 4)):
+            if self.now() - self.start >= self.seconds:
+                return self._ring()
 
     def _ring(self) -> None:
         with self.lock:
@@ -55,7 +68,7 @@ class _Watch:
     def stop(self) -> None:
         with self.lock:
             self.live = False
-        self.timer.cancel()
+        self.done.set()
 
 
 def _timed_out(setup_json: str, gi: int, kind: type[GameTimeout]) -> tuple:
@@ -69,7 +82,7 @@ def _timed_out(setup_json: str, gi: int, kind: type[GameTimeout]) -> tuple:
 def play_limited(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
     """``play_range`` with the per-game time limit enforced in a thread (see the module docstring);
     the same ``(start, stop, tables)``. Without a limit, or on a main thread (where
-    ``play_range`` uses ``SIGALRM`` itself), it is ``play_range``."""
+    ``play_range`` uses its own signal timer), it is ``play_range``."""
     seconds = Setup.from_json(setup_json).game_timeout_s
     if not seconds or seconds <= 0 or threading.current_thread() is threading.main_thread():
         return play_range(setup_json, start, stop)
