@@ -106,6 +106,7 @@ class Xanadu(EngineBase):
     """
 
     info = GameInfo("xanadu", "2", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
     Options = Options
     load_data = staticmethod(load_data)
 
@@ -147,6 +148,10 @@ class Xanadu(EngineBase):
         self.cost_items = tuple(tuple((r, k) for r, k in enumerate(c.cost) if k) for c in cards)
         self.box_items = tuple(tuple(tuple((r, k) for r, k in enumerate(b) if k) for b in c.boxes) for c in cards)
         self.bonus = self.r.sale_bonus
+        # constants the observation shows (``Observation`` reads them from the game on first access)
+        self.colours = COLOURS
+        self.build_limit, self.builds_per_turn = self.r.build_limit, self.r.builds_per_turn
+        self.hand_limit, self.bonus_on_every_sale = self.options.hand_limit, self.options.bonus_on_every_sale
         # action objects are immutable: build each once
         ids = range(len(cards) + 1)
         self._draw = tuple(Draw(i) for i in ids)
@@ -249,31 +254,8 @@ class Xanadu(EngineBase):
         self._advance(s)
 
     def observe(self, s: State, seat: int) -> Observation:
-        ph = s.phase
-        placers, workers = s.placers, s.workers
-        mine = []
-        bt = []
-        pt = []
-        for row in s.built:
-            bt.append(tuple(row))
-            prow = []
-            for c in row:
-                pl = placers[c]
-                prow.append(tuple(pl))
-                if seat in pl:
-                    ws = workers[c]
-                    mine.extend([(ws[i], c) for i, p in enumerate(pl) if p == seat])
-            pt.append(tuple(prow))
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), s.active, self.cards, self.resources, COLOURS,
-            tuple(s.hands[seat]), tuple(map(len, s.hands)), tuple(bt), tuple(pt), tuple(s.sideways), tuple(mine),
-            tuple(s.pending[seat]), tuple(map(len, s.pending)), tuple(s.start_queue), s.start_left,
-            tuple(s.coins), tuple(s.pool), tuple(s.perm_used), s.sold, s.acted, s.builds,
-            len(s.draw), s.top_left, s.end_in, s.reshuffles, tuple(s.discard), s.turns,
-            self.r.build_limit, self.r.builds_per_turn, self.options.hand_limit, s.restarting,
-            tuple(s.draw_choices) if ph == CHOOSE_DRAW else (), self.bonus, self.options.bonus_on_every_sale,
-            s.quiet_turns,
-        )
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
+        return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(s.phase, "none"), active=s.active)
 
     def scores(self, s: State) -> tuple[float, ...]:
         """Tong bao per seat ('A játék lényege')."""
