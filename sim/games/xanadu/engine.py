@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import itemgetter, sub
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
 
@@ -167,7 +167,7 @@ class Xanadu(EngineBase):
         self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
         self._draw_cards = tuple(DrawCards(k) for k in range(max(self.options.hand_limit, self.r.restart_hand) + 1))
         self._apply = {
-            PlaceWorker: self._do_place, Draw: lambda s, a: self._apply_draw(s, a.card),
+            PlaceWorker: self._do_place, Draw: self._do_draw,
             Build: lambda s, a: self._build_card(s, a.card), Sell: self._do_sell,
             EndSelling: lambda s, a: self._end_selling(s), EndTurn: lambda s, a: self._end_turn(s),
             DrawCards: self._do_draw_cards, PlaceStart: self._do_start,
@@ -230,6 +230,9 @@ class Xanadu(EngineBase):
         return ()
 
     def apply_action(self, s: State, a) -> None:
+        if type(a) is PlaceWorker:  # the commonest move; phase 2 goes on, so no automatic step follows
+            self._do_place(s, a)
+            return
         do = self._apply.get(type(a))  # one dict look-up instead of a chain of class patterns
         if do is None:
             raise ValueError(f"not a Xanadu action: {a!r}")
@@ -252,6 +255,9 @@ class Xanadu(EngineBase):
         else:
             s.workers_others[me] += 1
 
+    def _do_draw(self, s: State, a: Draw) -> None:
+        self._apply_draw(s, a.card)
+
     def _do_sell(self, s: State, a: Sell) -> None:
         s.sold = True
         s.sales[s.active] += 1
@@ -271,7 +277,7 @@ class Xanadu(EngineBase):
 
     def observe(self, s: State, seat: int) -> Observation:
         """The seat's view; its fields are computed on first access (``LazyObservation``)."""
-        return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(s.phase, "none"), active=s.active)
+        return Observation((s, self), seat, prompt=PROMPTS.get(s.phase, "none"))
 
     def scores(self, s: State) -> tuple[float, ...]:
         """Tong bao per seat ('A játék lényege')."""
@@ -453,7 +459,7 @@ class Xanadu(EngineBase):
 
     def available(self, s: State) -> list[int]:
         """Per resource: what the active player can still spend this turn."""
-        out = [p - u for p, u in zip(s.pool, s.perm_used, strict=True)]
+        out = list(map(sub, s.pool, s.perm_used))
         self._add_permanent(s, s.active, out)
         return out
 
@@ -474,11 +480,15 @@ class Xanadu(EngineBase):
             t = targets[0]
             out = [row[t] for row in map(self._place.__getitem__, hand)]
         elif targets:
-            get = itemgetter(*targets)  # one C call per worker card instead of a list comprehension
+            get, place = itemgetter(*targets), self._place  # one C call per worker card
             for w in hand:
-                out += get(self._place[w])
+                out += get(place[w])
         if s.builds < self.builds_per_turn and len(s.built[me]) < self.build_limit:
-            avail = self.available(s)
+            avail = list(map(sub, s.pool, s.perm_used))  # as available(s), inlined
+            perm_items = self.perm_items
+            for c in s.built[me]:
+                for r, k in perm_items[c][len(workers[c])]:
+                    avail[r] += k
             total = sum(avail)
             items, cost_total, build = self.cost_items, self.cost_total, self._build
             for c in hand:

@@ -53,7 +53,7 @@ def _rule(attr: str):
 class Observation(LazyObservation):
     """What one seat may know (see the module docstring), computed on first access
     (``sim.api.LazyObservation``, issue 20 item 3): a strategy pays only for the fields it reads.
-    Built by the engine as ``Observation((state, game), seat, num_players=..., prompt=..., active=...)``;
+    Built by the engine as ``Observation((state, game), seat, prompt=...)``;
     the view holds no reference to the state, and every field is a plain immutable value.
 
     ``prompt``: ``start`` | ``sell`` | ``work`` | ``draw`` | ``none``. ``built[s]`` lists seat
@@ -78,6 +78,8 @@ class Observation(LazyObservation):
     ``quiet_turns`` (consecutive turns without a sale, worker, build, draw or forced sale).
     """
 
+    num_players = _copy("n")
+    active = _copy("active")
     cards = _rule("cards")
     resources = _rule("resources")
     colours = _rule("colours")
