@@ -16,6 +16,42 @@ from sim.games.xanadu.observation import Observation
 T = TypeVar("T")
 
 
+class Tables:
+    """Sparse per-card tables of a card list (``Observation.cards``), built once per game
+    (``tables``): ``box_items[c][n]`` the (resource, count) pairs of box ``n`` of card ``c``;
+    ``perm_items[c][k]`` the (resource, count) permanent resources card ``c`` gives its owner
+    under ``k`` workers (printed one plus the Khan's help of the covered boxes, RULINGS §4);
+    ``prices[c]`` the five prices."""
+
+    __slots__ = ("cards", "box_items", "perm_items", "prices")
+
+    def __init__(self, cards):
+        self.cards = cards
+        self.box_items = tuple(tuple(tuple((r, k) for r, k in enumerate(b) if k) for b in c.boxes) for c in cards)
+        self.perm_items = tuple(tuple(_perm_items(c, k) for k in range(5)) for c in cards)
+        self.prices = tuple(c.prices for c in cards)
+
+
+def _perm_items(card, k: int) -> tuple[tuple[int, int], ...]:
+    got: dict[int, int] = {}
+    for r in ([card.permanent] if card.permanent >= 0 else []) + [x for x in card.khan[:k] if x >= 0]:
+        got[r] = got.get(r, 0) + 1
+    return tuple(sorted(got.items()))
+
+
+_TABLES: list[Tables] = []  # the last card list's tables (one game at a time in practice)
+
+
+def tables(obs: Observation) -> Tables:
+    """The ``Tables`` of ``obs.cards`` (cached; the card list is the game's constant)."""
+    cards = obs.cards
+    if _TABLES and _TABLES[0].cards is cards:
+        return _TABLES[0]
+    t = Tables(cards)
+    _TABLES[:] = [t]
+    return t
+
+
 def pick(items: Iterable[T], key: Callable[[T], float], rng: random.Random) -> T | None:
     """The item with the highest ``key``; among ties one chosen uniformly with ``rng``. ``None``
     when ``items`` is empty. The tie set is put in a canonical order (``repr``) first, so the
@@ -49,13 +85,10 @@ def table(obs: Observation) -> list[tuple[int, int, int]]:
 def permanent(obs: Observation, seat: int) -> list[int]:
     """Per resource: printed permanent resources and the Khan's help of ``seat``'s built cards."""
     out = [0] * len(obs.resources)
-    for i, c in enumerate(obs.built[seat]):
-        card = obs.cards[c]
-        if card.permanent >= 0:
-            out[card.permanent] += 1
-        for k in range(len(obs.placers[seat][i])):
-            if card.khan[k] >= 0:
-                out[card.khan[k]] += 1
+    perm_items = tables(obs).perm_items
+    for c, pl in zip(obs.built[seat], obs.placers[seat], strict=True):
+        for r, k in perm_items[c][len(pl)]:
+            out[r] += k
     return out
 
 
@@ -91,23 +124,28 @@ def plan_workers(obs: Observation, card: int, max_workers: int, me: int,
     rows = table(obs)
     level = {c: n for c, s, n in rows if n < 4 and c not in side}
     owner = {c: s for c, s, _ in rows}
+    tab = tables(obs)
+    box_items, prices = tab.box_items, tab.prices
     first = -1
     for step in range(max_workers):
         def score(t: int, need=need) -> float:
             n = level[t]
             if n >= 4:
                 return 0.0
-            useful = sum(min(b, x) for b, x in zip(obs.cards[t].boxes[n], need, strict=True))
+            useful = 0  # what box n of t covers of the missing resources (sparse: 1-2 resources a box)
+            for r, k in box_items[t][n]:
+                x = need[r]
+                useful += k if k < x else x
             if not useful:
                 return 0.0
-            delta = obs.cards[t].prices[n + 1] - obs.cards[t].prices[n]
+            delta = prices[t][n + 1] - prices[t][n]
             return 10 * useful + (delta if owner[t] == me else -0.5 * delta)
 
         best = pick(level, score, rng)
         if best is None or score(best) <= 0:
             return None
-        box = obs.cards[best].boxes[level[best]]
-        need = [max(0, x - b) for b, x in zip(box, need, strict=True)]
+        for r, k in box_items[best][level[best]]:
+            need[r] = max(0, need[r] - k)
         level[best] += 1
         if first < 0:
             first = best
