@@ -77,9 +77,26 @@ def end_turn(legal: Sequence) -> EndTurn:
     return next(a for a in legal if isinstance(a, EndTurn))
 
 
+_MEMO: dict[str, tuple] = {}  # name -> (observation, value): the last observation's table and spendable resources
+
+
+def _memo(name: str, obs: Observation):
+    """The value cached for ``name`` if it was computed for this very observation object (the
+    plans ask for the same table once per hand card); the memo holds the observation, so its id
+    cannot be reused while cached."""
+    got = _MEMO.get(name)
+    return got[1] if got is not None and got[0] is obs else None
+
+
 def table(obs: Observation) -> list[tuple[int, int, int]]:
-    """Every built card as (card, owner, workers on it)."""
-    return [(c, s, len(obs.placers[s][i])) for s, row in enumerate(obs.built) for i, c in enumerate(row)]
+    """Every built card as (card, owner, workers on it). Read-only (shared between calls for the
+    same observation)."""
+    rows = _memo("table", obs)
+    if rows is None:
+        rows = [(c, s, len(pl)) for s, (row, prow) in enumerate(zip(obs.built, obs.placers, strict=True))
+                for c, pl in zip(row, prow, strict=True)]
+        _MEMO["table"] = (obs, rows)
+    return rows
 
 
 def permanent(obs: Observation, seat: int) -> list[int]:
@@ -94,8 +111,12 @@ def permanent(obs: Observation, seat: int) -> list[int]:
 
 def available(obs: Observation) -> list[int]:
     """What the active seat can still spend this turn, per resource."""
-    perm = permanent(obs, obs.active)
-    return [a + b - u for a, b, u in zip(obs.pool, perm, obs.perm_used, strict=True)]
+    got = _memo("available", obs)
+    if got is None:
+        perm = permanent(obs, obs.active)
+        got = [a + b - u for a, b, u in zip(obs.pool, perm, obs.perm_used, strict=True)]
+        _MEMO["available"] = (obs, got)
+    return list(got)
 
 
 def price(obs: Observation, card: int, covered: int) -> int:
