@@ -138,13 +138,16 @@ def plan_workers(obs: Observation, card: int, max_workers: int, me: int,
     missing, preferring boxes that raise own prices and lower others' (ties: ``rng``).
     """
     avail = available(obs)
-    need = [max(0, c - a) for c, a in zip(obs.cards[card].cost, avail, strict=True)]
+    need = [c - a if c > a else 0 for c, a in zip(obs.cards[card].cost, avail, strict=True)]
     if not any(need):
         return 0, -1
-    side = set(obs.sideways)
-    rows = table(obs)
-    level = {c: n for c, s, n in rows if n < 4 and c not in side}
-    owner = {c: s for c, s, _ in rows}
+    got = _memo("levels", obs)
+    if got is None:
+        side = set(obs.sideways)
+        rows = table(obs)
+        got = ({c: n for c, s, n in rows if n < 4 and c not in side}, {c: s for c, s, _ in rows})
+        _MEMO["levels"] = (obs, got)
+    level, owner = dict(got[0]), got[1]  # the plan raises its own copy of the levels
     tab = tables(obs)
     box_items, prices = tab.box_items, tab.prices
     first = -1
@@ -166,7 +169,7 @@ def plan_workers(obs: Observation, card: int, max_workers: int, me: int,
         if best is None or score(best) <= 0:
             return None
         for r, k in box_items[best][level[best]]:
-            need[r] = max(0, need[r] - k)
+            need[r] = need[r] - k if need[r] > k else 0
         level[best] += 1
         if first < 0:
             first = best
