@@ -91,3 +91,14 @@ def test_a_closed_view_keeps_what_was_read_and_refuses_the_rest():
     with pytest.raises(StaleObservationError, match="coins"):
         v.coins  # noqa: B018
     assert kept.coins == tuple(s.coins) and kept == g.observe(s, p)
+
+
+def test_replace_gives_a_detached_view_with_the_change():
+    from dataclasses import replace
+
+    g, s, p = next(_decision_states(2, 4))
+    v = g.observe(s, p)
+    r = replace(v, seat=1 - p, coins=tuple(reversed(s.coins)))
+    close_view(v)
+    assert r.seat == 1 - p and r.coins == tuple(reversed(s.coins)) and r.hand == tuple(s.hands[p])
+    assert type(r) is Observation and set(vars(r)) == EAGER | set(Observation.field_names())  # all given

@@ -10,7 +10,7 @@ Never visible: others' hands, others' workers and face-down picks, the draw pile
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 
 from sim.api import LazyObservation, lazy
 
@@ -77,6 +77,12 @@ class Observation(LazyObservation):
     ``bonus_on_every_sale`` (bool: the bonus applies to forced and end-of-game sales too),
     ``quiet_turns`` (consecutive turns without a sale, worker, build, draw or forced sale).
     """
+
+    def __init__(self, source=None, seat: int = 0, **fields):
+        if source is None:  # detached: every field given (``dataclasses.replace``, relabelled test views)
+            self.__dict__.update(fields, seat=seat)
+            return
+        super().__init__(source, seat, **fields)
 
     num_players = _copy("n")
     active = _copy("active")
@@ -164,3 +170,10 @@ class Observation(LazyObservation):
             if card in row:
                 return s
         return -1
+
+
+# ``dataclasses.replace(view, seat=...)`` and ``dataclasses.fields(view)`` work as on the frozen
+# dataclass this view replaced (the shared seat-relabelling tests use them): the field list of a
+# plain dataclass, and a detached view built from every field.
+Observation.__dataclass_fields__ = make_dataclass(  # type: ignore[attr-defined]
+    "ObservationFields", ["seat", "prompt", *Observation.field_names()], frozen=True).__dataclass_fields__
