@@ -3,34 +3,16 @@ no attribute path from a view reaches the state or a hidden card list."""
 
 from __future__ import annotations
 
-import gc
 import random
-import types
 
 import pytest
+from test_lazy_observation import _reachable  # the walk through instance data (the generic view test's)
 
-from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep, lazy
+from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep
 from sim.games.xanadu import GAME
 from sim.games.xanadu.observation import Observation
 
 EAGER = {"seat", "prompt"}
-
-
-def _reachable(root, depth: int = 8) -> list:
-    """Every object reachable from ``root`` through instance data (not classes, modules or code)."""
-    seen, todo, out = {id(root)}, [(root, 0)], []
-    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
-    while todo:
-        obj, d = todo.pop()
-        out.append(obj)
-        if d < depth:
-            refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
-                    else gc.get_referents(obj))
-            for ref in refs:
-                if id(ref) not in seen and not isinstance(ref, skip):
-                    seen.add(id(ref))
-                    todo.append((ref, d + 1))
-    return out
 
 
 def _decision_states(n: int, seed: int, every: int = 9):

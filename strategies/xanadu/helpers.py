@@ -72,6 +72,23 @@ def pick(items: Iterable[T], key: Callable[[T], float], rng: random.Random) -> T
     return best[int(rng.random() * len(best))]
 
 
+class PromptDispatch:
+    """``choose`` by the observation's prompt, shared by the Xanadu strategies: ``start`` -> the
+    legal ``PlaceStart`` with the highest ``start_value(obs, card)`` (ties with ``rng``), ``sell`` ->
+    ``choose_sale``, ``draw`` -> ``choose_draw``, anything else -> ``choose_work`` (each hook takes
+    ``(obs, legal, rng)`` and returns one of ``legal``)."""
+
+    def choose(self, obs, legal, rng):
+        prompt = obs.prompt
+        if prompt == "start":
+            return pick(legal, lambda a: self.start_value(obs, a.card), rng)
+        if prompt == "sell":
+            return self.choose_sale(obs, legal, rng)
+        if prompt == "draw":
+            return self.choose_draw(obs, legal, rng)
+        return self.choose_work(obs, legal, rng)
+
+
 def end_turn(legal: Sequence) -> EndTurn:
     """The ``EndTurn`` action of a phase-2 legal list (wherever it sits in the list)."""
     return next(a for a in legal if isinstance(a, EndTurn))
