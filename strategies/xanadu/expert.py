@@ -19,12 +19,12 @@ from sim.games.xanadu.actions import Build, DrawCards, EndSelling, PlaceWorker, 
 from sim.games.xanadu.observation import Observation
 from strategies.common import ScriptedStrategy
 
-from .helpers import end_turn, pick, plan_workers, table, wealth
+from .helpers import PromptDispatch, end_turn, pick, plan_workers, table, wealth
 
 BROWN, BLUE, YELLOW, GREEN = range(4)
 
 
-class Expert(ScriptedStrategy):
+class Expert(PromptDispatch, ScriptedStrategy):
     """Values workers, builds, sales and draws in tong bao (see the module docstring).
 
     Params (tong bao unless said): ``worker_cost``: value of a hand card spent as a worker;
@@ -50,16 +50,6 @@ class Expert(ScriptedStrategy):
         keep_hand: int = Field(2, ge=0, description="extra workers only while the hand keeps this many cards")
         idle_refill: int = Field(4, ge=0, description="idle turn (refill to 7) when the hand is below this")
         end_margin: float = Field(0.0, description="End card in reach: draw none when behind by more than this")
-
-    # ------------------------------------------------------------------ entry
-    def choose(self, obs, legal, rng):
-        if obs.prompt == "start":
-            return pick(legal, lambda a: self.start_value(obs, a.card), rng)
-        if obs.prompt == "sell":
-            return self.choose_sale(obs, legal, rng)
-        if obs.prompt == "draw":
-            return self.choose_draw(obs, legal)
-        return self.choose_work(obs, legal, rng)
 
     # ------------------------------------------------------------------ values
     def start_value(self, obs: Observation, card: int) -> float:
@@ -133,7 +123,7 @@ class Expert(ScriptedStrategy):
         return next(a for a in legal if isinstance(a, EndSelling))
 
     # ------------------------------------------------------------------ phase 3
-    def choose_draw(self, obs: Observation, legal) -> DrawCards:
+    def choose_draw(self, obs: Observation, legal, rng=None) -> DrawCards:
         counts = sorted(a.count for a in legal)
         most = DrawCards(counts[-1])
         quiet = not obs.acted_this_turn and not obs.sold_this_turn

@@ -16,6 +16,42 @@ from sim.games.xanadu.observation import Observation
 T = TypeVar("T")
 
 
+class Tables:
+    """Sparse per-card tables of a card list (``Observation.cards``), built once per game
+    (``tables``): ``box_items[c][n]`` the (resource, count) pairs of box ``n`` of card ``c``;
+    ``perm_items[c][k]`` the (resource, count) permanent resources card ``c`` gives its owner
+    under ``k`` workers (printed one plus the Khan's help of the covered boxes, RULINGS §4);
+    ``prices[c]`` the five prices."""
+
+    __slots__ = ("cards", "box_items", "perm_items", "prices")
+
+    def __init__(self, cards):
+        self.cards = cards
+        self.box_items = tuple(tuple(tuple((r, k) for r, k in enumerate(b) if k) for b in c.boxes) for c in cards)
+        self.perm_items = tuple(tuple(_perm_items(c, k) for k in range(5)) for c in cards)
+        self.prices = tuple(c.prices for c in cards)
+
+
+def _perm_items(card, k: int) -> tuple[tuple[int, int], ...]:
+    got: dict[int, int] = {}
+    for r in ([card.permanent] if card.permanent >= 0 else []) + [x for x in card.khan[:k] if x >= 0]:
+        got[r] = got.get(r, 0) + 1
+    return tuple(sorted(got.items()))
+
+
+_TABLES: list[Tables] = []  # the last card list's tables (one game at a time in practice)
+
+
+def tables(obs: Observation) -> Tables:
+    """The ``Tables`` of ``obs.cards`` (cached; the card list is the game's constant)."""
+    cards = obs.cards
+    if _TABLES and _TABLES[0].cards is cards:
+        return _TABLES[0]
+    t = Tables(cards)
+    _TABLES[:] = [t]
+    return t
+
+
 def pick(items: Iterable[T], key: Callable[[T], float], rng: random.Random) -> T | None:
     """The item with the highest ``key``; among ties one chosen uniformly with ``rng``. ``None``
     when ``items`` is empty. The tie set is put in a canonical order (``repr``) first, so the
@@ -36,33 +72,68 @@ def pick(items: Iterable[T], key: Callable[[T], float], rng: random.Random) -> T
     return best[int(rng.random() * len(best))]
 
 
+class PromptDispatch:
+    """``choose`` by the observation's prompt, shared by the Xanadu strategies: ``start`` -> the
+    legal ``PlaceStart`` with the highest ``start_value(obs, card)`` (ties with ``rng``), ``sell`` ->
+    ``choose_sale``, ``draw`` -> ``choose_draw``, anything else -> ``choose_work`` (each hook takes
+    ``(obs, legal, rng)`` and returns one of ``legal``)."""
+
+    def choose(self, obs, legal, rng):
+        prompt = obs.prompt
+        if prompt == "start":
+            return pick(legal, lambda a: self.start_value(obs, a.card), rng)
+        if prompt == "sell":
+            return self.choose_sale(obs, legal, rng)
+        if prompt == "draw":
+            return self.choose_draw(obs, legal, rng)
+        return self.choose_work(obs, legal, rng)
+
+
 def end_turn(legal: Sequence) -> EndTurn:
     """The ``EndTurn`` action of a phase-2 legal list (wherever it sits in the list)."""
     return next(a for a in legal if isinstance(a, EndTurn))
 
 
+_MEMO: dict[str, tuple] = {}  # name -> (observation, value): the last observation's table and spendable resources
+
+
+def _memo(name: str, obs: Observation):
+    """The value cached for ``name`` if it was computed for this very observation object (the
+    plans ask for the same table once per hand card); the memo holds the observation, so its id
+    cannot be reused while cached."""
+    got = _MEMO.get(name)
+    return got[1] if got is not None and got[0] is obs else None
+
+
 def table(obs: Observation) -> list[tuple[int, int, int]]:
-    """Every built card as (card, owner, workers on it)."""
-    return [(c, s, len(obs.placers[s][i])) for s, row in enumerate(obs.built) for i, c in enumerate(row)]
+    """Every built card as (card, owner, workers on it). Read-only (shared between calls for the
+    same observation)."""
+    rows = _memo("table", obs)
+    if rows is None:
+        rows = [(c, s, len(pl)) for s, (row, prow) in enumerate(zip(obs.built, obs.placers, strict=True))
+                for c, pl in zip(row, prow, strict=True)]
+        _MEMO["table"] = (obs, rows)
+    return rows
 
 
 def permanent(obs: Observation, seat: int) -> list[int]:
     """Per resource: printed permanent resources and the Khan's help of ``seat``'s built cards."""
     out = [0] * len(obs.resources)
-    for i, c in enumerate(obs.built[seat]):
-        card = obs.cards[c]
-        if card.permanent >= 0:
-            out[card.permanent] += 1
-        for k in range(len(obs.placers[seat][i])):
-            if card.khan[k] >= 0:
-                out[card.khan[k]] += 1
+    perm_items = tables(obs).perm_items
+    for c, pl in zip(obs.built[seat], obs.placers[seat], strict=True):
+        for r, k in perm_items[c][len(pl)]:
+            out[r] += k
     return out
 
 
 def available(obs: Observation) -> list[int]:
     """What the active seat can still spend this turn, per resource."""
-    perm = permanent(obs, obs.active)
-    return [a + b - u for a, b, u in zip(obs.pool, perm, obs.perm_used, strict=True)]
+    got = _memo("available", obs)
+    if got is None:
+        perm = permanent(obs, obs.active)
+        got = [a + b - u for a, b, u in zip(obs.pool, perm, obs.perm_used, strict=True)]
+        _MEMO["available"] = (obs, got)
+    return list(got)
 
 
 def price(obs: Observation, card: int, covered: int) -> int:
@@ -84,30 +155,38 @@ def plan_workers(obs: Observation, card: int, max_workers: int, me: int,
     missing, preferring boxes that raise own prices and lower others' (ties: ``rng``).
     """
     avail = available(obs)
-    need = [max(0, c - a) for c, a in zip(obs.cards[card].cost, avail, strict=True)]
+    need = [c - a if c > a else 0 for c, a in zip(obs.cards[card].cost, avail, strict=True)]
     if not any(need):
         return 0, -1
-    side = set(obs.sideways)
-    rows = table(obs)
-    level = {c: n for c, s, n in rows if n < 4 and c not in side}
-    owner = {c: s for c, s, _ in rows}
+    got = _memo("levels", obs)
+    if got is None:
+        side = set(obs.sideways)
+        rows = table(obs)
+        got = ({c: n for c, s, n in rows if n < 4 and c not in side}, {c: s for c, s, _ in rows})
+        _MEMO["levels"] = (obs, got)
+    level, owner = dict(got[0]), got[1]  # the plan raises its own copy of the levels
+    tab = tables(obs)
+    box_items, prices = tab.box_items, tab.prices
     first = -1
     for step in range(max_workers):
         def score(t: int, need=need) -> float:
             n = level[t]
             if n >= 4:
                 return 0.0
-            useful = sum(min(b, x) for b, x in zip(obs.cards[t].boxes[n], need, strict=True))
+            useful = 0  # what box n of t covers of the missing resources (sparse: 1-2 resources a box)
+            for r, k in box_items[t][n]:
+                x = need[r]
+                useful += k if k < x else x
             if not useful:
                 return 0.0
-            delta = obs.cards[t].prices[n + 1] - obs.cards[t].prices[n]
+            delta = prices[t][n + 1] - prices[t][n]
             return 10 * useful + (delta if owner[t] == me else -0.5 * delta)
 
         best = pick(level, score, rng)
         if best is None or score(best) <= 0:
             return None
-        box = obs.cards[best].boxes[level[best]]
-        need = [max(0, x - b) for b, x in zip(box, need, strict=True)]
+        for r, k in box_items[best][level[best]]:
+            need[r] = need[r] - k if need[r] > k else 0
         level[best] += 1
         if first < 0:
             first = best

@@ -9,12 +9,12 @@ from sim.games.xanadu.actions import Build, DrawCards, EndSelling, PlaceWorker, 
 from sim.games.xanadu.observation import Observation
 from strategies.common import ScriptedStrategy
 
-from .helpers import end_turn, pick, plan_workers, price, table, wealth
+from .helpers import PromptDispatch, end_turn, pick, plan_workers, price, table, wealth
 
 BROWN, BLUE, YELLOW, GREEN = range(4)
 
 
-class _Base(ScriptedStrategy):
+class _Base(PromptDispatch, ScriptedStrategy):
     """Shared decision skeleton; subclasses set how cards are valued and when to sell."""
 
     games = ("xanadu",)
@@ -43,15 +43,9 @@ class _Base(ScriptedStrategy):
         """Phase 3 ('húzhat'): the scripted plans always draw the most cards allowed."""
         return max(legal, key=lambda a: a.count)
 
-    # --- skeleton
-    def choose(self, obs, legal, rng):
-        if obs.prompt == "start":
-            return pick(legal, lambda a: self.start_value(obs, a.card), rng)
-        if obs.prompt == "sell":
-            return self.choose_sale(obs, legal, rng)
-        if obs.prompt == "draw":
-            return self.draw_count(obs, legal, rng)
-        return self.choose_work(obs, legal, rng)
+    # --- skeleton (``choose``: ``PromptDispatch``)
+    def choose_draw(self, obs, legal, rng):
+        return self.draw_count(obs, legal, rng)
 
     def choose_sale(self, obs, legal, rng):
         sells = [a for a in legal if isinstance(a, Sell)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from operator import itemgetter, sub
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, bound_option
 
@@ -106,6 +107,7 @@ class Xanadu(EngineBase):
     """
 
     info = GameInfo("xanadu", "2", 2, 6, "Xanadu", "seeds/002_318b777c54366f51.txt")
+    lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
     Options = Options
     load_data = staticmethod(load_data)
 
@@ -146,7 +148,16 @@ class Xanadu(EngineBase):
         self.khan = tuple(c.khan for c in cards)
         self.cost_items = tuple(tuple((r, k) for r, k in enumerate(c.cost) if k) for c in cards)
         self.box_items = tuple(tuple(tuple((r, k) for r, k in enumerate(b) if k) for b in c.boxes) for c in cards)
+        # hot-path tables (issue 20 item 4), indexed by card id:
+        self.cost_total = tuple(sum(c.cost) for c in cards)  # resources a build needs (a quick filter)
+        # perm_items[c][k]: (resource, count) of the permanent resources card c gives its owner under k
+        # workers: the printed one plus the Khan's help of the k covered boxes (RULINGS §4)
+        self.perm_items = tuple(tuple(self._perm_items(c, k) for k in range(5)) for c in cards)
         self.bonus = self.r.sale_bonus
+        # constants the observation shows (``Observation`` reads them from the game on first access)
+        self.colours = COLOURS
+        self.build_limit, self.builds_per_turn = self.r.build_limit, self.r.builds_per_turn
+        self.hand_limit, self.bonus_on_every_sale = self.options.hand_limit, self.options.bonus_on_every_sale
         # action objects are immutable: build each once
         ids = range(len(cards) + 1)
         self._draw = tuple(Draw(i) for i in ids)
@@ -155,6 +166,19 @@ class Xanadu(EngineBase):
         self._start = tuple(PlaceStart(i) for i in ids)
         self._place = tuple(tuple(PlaceWorker(w, t) for t in ids) for w in ids)
         self._draw_cards = tuple(DrawCards(k) for k in range(max(self.options.hand_limit, self.r.restart_hand) + 1))
+        self._apply = {
+            PlaceWorker: self._do_place, Draw: self._do_draw,
+            Build: lambda s, a: self._build_card(s, a.card), Sell: self._do_sell,
+            EndSelling: lambda s, a: self._end_selling(s), EndTurn: lambda s, a: self._end_turn(s),
+            DrawCards: self._do_draw_cards, PlaceStart: self._do_start,
+        }
+
+    @staticmethod
+    def _perm_items(c: Card, k: int) -> tuple[tuple[int, int], ...]:
+        got: dict[int, int] = {}
+        for r in ([c.permanent] if c.permanent >= 0 else []) + [x for x in c.khan[:k] if x >= 0]:
+            got[r] = got.get(r, 0) + 1
+        return tuple(sorted(got.items()))
 
     # ------------------------------------------------------------------ protocol
     def new_initial_state(self) -> State:
@@ -206,74 +230,54 @@ class Xanadu(EngineBase):
         return ()
 
     def apply_action(self, s: State, a) -> None:
-        match a:
-            case PlaceWorker(worker, target):
-                me = s.active
-                s.hands[me].remove(worker)
-                ws = s.workers[target]
-                box = len(ws)
-                ws.append(worker)
-                s.placers[target].append(me)
-                pool = s.pool
-                for r, k in self.box_items[target][box]:
-                    pool[r] += k
-                s.acted = True
-                if s.owner[target] == me:
-                    s.workers_own[me] += 1
-                else:
-                    s.workers_others[me] += 1
-            case Draw(card):
-                self._apply_draw(s, card)
-            case Build(card):
-                self._build_card(s, card)
-            case Sell(card):
-                s.sold = True
-                s.sales[s.active] += 1
-                self._sell_card(s, card)
-            case EndSelling():
-                self._end_selling(s)
-            case EndTurn():
-                self._end_turn(s)
-            case DrawCards(count):
-                if count not in s.draw_choices or s.phase != CHOOSE_DRAW:
-                    raise ValueError(f"cannot draw {count} cards now (allowed: {s.draw_choices})")
-                self._start_draws(s, count)
-            case PlaceStart(card):
-                seat = s.start_queue[0]
-                s.hands[seat].remove(card)
-                s.pending[seat].append(card)
-                s.start_left -= 1
-                s.busy = True
-            case _:
-                raise ValueError(f"not a Xanadu action: {a!r}")
+        if type(a) is PlaceWorker:  # the commonest move; phase 2 goes on, so no automatic step follows
+            self._do_place(s, a)
+            return
+        do = self._apply.get(type(a))  # one dict look-up instead of a chain of class patterns
+        if do is None:
+            raise ValueError(f"not a Xanadu action: {a!r}")
+        do(s, a)
         self._advance(s)
 
+    def _do_place(self, s: State, a: PlaceWorker) -> None:
+        me, target = s.active, a.target
+        s.hands[me].remove(a.worker)
+        ws = s.workers[target]
+        box = len(ws)
+        ws.append(a.worker)
+        s.placers[target].append(me)
+        pool = s.pool
+        for r, k in self.box_items[target][box]:
+            pool[r] += k
+        s.acted = True
+        if s.owner[target] == me:
+            s.workers_own[me] += 1
+        else:
+            s.workers_others[me] += 1
+
+    def _do_draw(self, s: State, a: Draw) -> None:
+        self._apply_draw(s, a.card)
+
+    def _do_sell(self, s: State, a: Sell) -> None:
+        s.sold = True
+        s.sales[s.active] += 1
+        self._sell_card(s, a.card)
+
+    def _do_draw_cards(self, s: State, a: DrawCards) -> None:
+        if a.count not in s.draw_choices or s.phase != CHOOSE_DRAW:
+            raise ValueError(f"cannot draw {a.count} cards now (allowed: {s.draw_choices})")
+        self._start_draws(s, a.count)
+
+    def _do_start(self, s: State, a: PlaceStart) -> None:
+        seat = s.start_queue[0]
+        s.hands[seat].remove(a.card)
+        s.pending[seat].append(a.card)
+        s.start_left -= 1
+        s.busy = True
+
     def observe(self, s: State, seat: int) -> Observation:
-        ph = s.phase
-        placers, workers = s.placers, s.workers
-        mine = []
-        bt = []
-        pt = []
-        for row in s.built:
-            bt.append(tuple(row))
-            prow = []
-            for c in row:
-                pl = placers[c]
-                prow.append(tuple(pl))
-                if seat in pl:
-                    ws = workers[c]
-                    mine.extend([(ws[i], c) for i, p in enumerate(pl) if p == seat])
-            pt.append(tuple(prow))
-        return Observation(
-            seat, s.n, PROMPTS.get(ph, "none"), s.active, self.cards, self.resources, COLOURS,
-            tuple(s.hands[seat]), tuple(map(len, s.hands)), tuple(bt), tuple(pt), tuple(s.sideways), tuple(mine),
-            tuple(s.pending[seat]), tuple(map(len, s.pending)), tuple(s.start_queue), s.start_left,
-            tuple(s.coins), tuple(s.pool), tuple(s.perm_used), s.sold, s.acted, s.builds,
-            len(s.draw), s.top_left, s.end_in, s.reshuffles, tuple(s.discard), s.turns,
-            self.r.build_limit, self.r.builds_per_turn, self.options.hand_limit, s.restarting,
-            tuple(s.draw_choices) if ph == CHOOSE_DRAW else (), self.bonus, self.options.bonus_on_every_sale,
-            s.quiet_turns,
-        )
+        """The seat's view; its fields are computed on first access (``LazyObservation``)."""
+        return Observation((s, self), seat, prompt=PROMPTS.get(s.phase, "none"))
 
     def scores(self, s: State) -> tuple[float, ...]:
         """Tong bao per seat ('A játék lényege')."""
@@ -444,42 +448,56 @@ class Xanadu(EngineBase):
         """Per resource: permanent resources of ``seat`` this turn (printed ones and the Khan's
         help of covered boxes, RULINGS §4), before use."""
         out = [0] * len(self.resources)
-        perm, khan, workers = self.perm, self.khan, s.workers
-        for c in s.built[seat]:
-            if perm[c] >= 0:
-                out[perm[c]] += 1
-            kh = khan[c]
-            for k in range(len(workers[c])):
-                if kh[k] >= 0:
-                    out[kh[k]] += 1
+        self._add_permanent(s, seat, out)
         return out
+
+    def _add_permanent(self, s: State, seat: int, out: list[int]) -> None:
+        perm_items, workers = self.perm_items, s.workers
+        for c in s.built[seat]:
+            for r, k in perm_items[c][len(workers[c])]:
+                out[r] += k
 
     def available(self, s: State) -> list[int]:
         """Per resource: what the active player can still spend this turn."""
-        perm = self.permanent(s, s.active)
-        return [p + q - u for p, q, u in zip(s.pool, perm, s.perm_used, strict=True)]
+        out = list(map(sub, s.pool, s.perm_used))
+        self._add_permanent(s, s.active, out)
+        return out
 
     def can_build(self, s: State) -> bool:
         return s.builds < self.r.builds_per_turn and len(s.built[s.active]) < self.r.build_limit
 
     def _work_actions(self, s: State) -> tuple:
+        """Phase 2: every (hand card, upright uncovered-box target) worker in hand order, then the
+        builds the seat can pay in hand order, then ``EndTurn``."""
         me = s.active
         hand = s.hands[me]
-        out = []
-        if hand:
-            sideways, workers = s.sideways, s.workers
-            targets = [c for row in s.built for c in row if len(workers[c]) < 4 and c not in sideways]
-            if targets:
-                place = self._place
-                for w in hand:
-                    row = place[w]
-                    out += [row[t] for t in targets]
-            if self.can_build(s):
-                avail = self.available(s)
-                items = self.cost_items
-                for c in hand:
-                    if all(avail[r] >= k for r, k in items[c]):
-                        out.append(self._build[c])
+        if not hand:
+            return (END_TURN,)
+        out: list = []
+        sideways, workers = s.sideways, s.workers
+        targets = [c for row in s.built for c in row if len(workers[c]) < 4 and c not in sideways]
+        if len(targets) == 1:
+            t = targets[0]
+            out = [row[t] for row in map(self._place.__getitem__, hand)]
+        elif targets:
+            get, place = itemgetter(*targets), self._place  # one C call per worker card
+            for w in hand:
+                out += get(place[w])
+        if s.builds < self.builds_per_turn and len(s.built[me]) < self.build_limit:
+            avail = list(map(sub, s.pool, s.perm_used))  # as available(s), inlined
+            perm_items = self.perm_items
+            for c in s.built[me]:
+                for r, k in perm_items[c][len(workers[c])]:
+                    avail[r] += k
+            total = sum(avail)
+            items, cost_total, build = self.cost_items, self.cost_total, self._build
+            for c in hand:
+                if cost_total[c] <= total:  # cheap filter before the per-resource check
+                    for r, k in items[c]:
+                        if avail[r] < k:
+                            break
+                    else:
+                        out.append(build[c])
         out.append(END_TURN)
         return tuple(out)
 
