@@ -46,10 +46,7 @@ HEAVY = ("search", "alpenzian.")  # names or prefixes: seconds per state, so (a)
 
 FIXING = "issue 17: the {game} engineer is replacing this strategy's order/seat tie-breaks with its rng"
 # (test, game, strategy) that failed when this file was written; strict=False: passes are fine
-FAILS_TODAY: set[tuple[str, str, str]] = {
-    *(("order_all", "xanadu", f"xanadu.{n}") for n in ("builder", "hoarder", "saboteur")),
-    ("mirror", "xanadu", "xanadu.hoarder"), ("mirror_300", "xanadu", "xanadu.hoarder"),
-}
+FAILS_TODAY: set[tuple[str, str, str]] = set()  # none since the per-game tie fixes (issue 17)
 MIRROR_FAST = {"traders_of_osaka"}  # 2 x 40 games within the fast budget; the other games' mirrors are slow
 MIRROR_SLOW = (".expert",)  # an expert's 2 x 40-game mirror takes tens of seconds: nightly only
 
