@@ -21,8 +21,8 @@ of every game it plays (``sim.registry.strategies()``, so experts are covered wh
     (power about 0.8 against the issue's 68% against 54%: z = 0.14 / 0.040, alpha 0.01).
 
 ``first_legal`` is exempt: it is defined by the canonical order (a test fixture, not a player).
-Strategies that fail today are marked ``xfail(strict=False)``: every game's engineer is fixing
-its strategies' tie-breaks (issue 17), so they turn into passes as the fixes land.
+Every registered strategy passes since the per-game tie fixes (issue 17); ``FAILS_TODAY`` is where a
+known failure would be marked ``xfail(strict=False)`` with its reason.
 """
 
 from __future__ import annotations
