@@ -271,7 +271,7 @@ def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "play_ranges", interrupted)
     res = invoke("run", cfg, "--out", tmp_path / "cut", *args)
-    assert res.exit_code == 130 and "sim run --resume" in res.output and "--until-ci stopping rule" in res.output
+    assert res.exit_code == 130 and "sim run --resume" in res.output and "continues the stopping rule in stopping.json" in res.output
     monkeypatch.setattr(runner, "play_ranges", play)
     res = invoke("run", "--resume", tmp_path / "cut", "--quiet")
     assert res.exit_code == 0, res.output
