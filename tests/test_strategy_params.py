@@ -33,8 +33,6 @@ HEAVY = ("search", "alpenzian.")  # a search or a whole-sheet plan per decision:
 
 # (game, strategy, parameter) that changed no decision when this file was written
 DEAD_TODAY: set[tuple[str, str, str]] = {
-    ("forwarder_of_xanadu", "forwarder.economy", "stock_superior"),
-    ("forwarder_of_xanadu", "forwarder.majority", "stock_superior"),
     # live in their game's own hand-built positions (tests/test_osaka_strategies.py,
     # tests/test_xanadu_strategies.py) but not at the states this generic sampler reaches:
     ("traders_of_osaka", "osaka.shipper", "avoid_waves"),
