@@ -8,6 +8,7 @@ every ``strategies.<game>`` subpackage, installed packages registering in the en
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -109,7 +110,9 @@ def resolve_strategy(name: str, plugins: bool = True) -> Any:
         return _import_string(name, plugins)
     found = strategies()
     if name not in found:
-        raise SimError(f"unknown strategy '{name}'; known strategies: {', '.join(found)}")
+        close = difflib.get_close_matches(name, list(found), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise SimError(f"unknown strategy '{name}'{hint}; known strategies: {', '.join(found)}")
     factory = found[name]
     if hasattr(factory, "load"):  # an entry point, loaded on first use
         try:

@@ -119,7 +119,7 @@ def test_plugin_refuses_other_games(fresh_registry):
 
 
 @pytest.mark.parametrize("name,message", [
-    ("no_such_strategy", r"unknown strategy 'no_such_strategy'; known strategies: .*random"),
+    ("no_such_strategy", r"unknown strategy 'no_such_strategy'(; | \(did you mean .*\); )known strategies: .*random"),
     ("nosuchpkg.mod:Thing", r"strategy import string 'nosuchpkg.mod:Thing' does not resolve: No module named 'nosuchpkg'"),
     ("strategies.common:NoSuchThing", r"does not resolve: .*NoSuchThing"),
     (":Thing", r"does not resolve"),

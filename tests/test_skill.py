@@ -171,3 +171,17 @@ def test_rule_options_reach_every_table():
     assert opts == {"allow_two_players": True, "max_decisions": 900}
     rcs = plan("forwarder_of_xanadu", 2, ["forwarder.economy", "forwarder.majority", BASELINE], 4, 0, options=opts)
     assert len(rcs) == 3 and all(rc.options["allow_two_players"] is True for rc in rcs)
+
+
+def test_games_left_out_are_said():
+    """A round robin whose tables had games without a result says how many were left out of the
+    figures (e.g. 3 of 10 stalled: 30.0%), and says nothing when every game counted."""
+    import dataclasses
+
+    from sim.analysis.skill import SkillFigures, skill_text
+
+    rk = pl.DataFrame({"rank": [1, 2], "strategy": ["a", BASELINE], "games": [7, 7], "wins": [7, 0],
+                       "win_rate": [1.0, 0.0], "ci_low": [0.6, 0.0], "ci_high": [1.0, 0.4]})
+    f = SkillFigures(rk, BASELINE, "a", 1.0, 0.5, 1.0, 0, 7, 0.0, 0.0, 0.4, 7, played=10)
+    assert any(line.startswith("Beware: 3 of 10 games (30.0%) ended without a result") for line in skill_text(f, 2))
+    assert not any("Beware" in line for line in skill_text(dataclasses.replace(f, played=7), 2))

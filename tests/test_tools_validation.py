@@ -127,3 +127,17 @@ def test_a_misspelt_game_name_in_a_config(tmp_path):
     cfg.write_text(BASE.replace("traders_of_osaka", MISSPELT))
     res = CliRunner().invoke(cli, ["validate", str(cfg)])
     assert res.exit_code == 2 and "c.yaml, line 1, key 'game'" in res.output and HINT in res.output, res.output
+
+
+@pytest.mark.parametrize("args", [
+    ["bench", "xanadu", "--strategy", "xanadu.buildr", "--games", "1"],
+    ["skill", "xanadu", "--strategy", "xanadu.buildr"],
+    ["run", "--game", "xanadu", "--strategy", "xanadu.buildr", "--games", "2"],
+])
+def test_a_misspelt_strategy_name_on_the_command_line(tmp_path, args):
+    """Every command that takes a strategy name suggests the closest registered one (difflib), once."""
+    res = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "o")] if args[0] != "bench" else args)
+    assert res.exit_code == 2, res.output
+    assert "unknown strategy 'xanadu.buildr'" in res.output
+    assert res.output.count("did you mean 'xanadu.builder'?") == 1
+    assert res.exception is None or isinstance(res.exception, SystemExit)

@@ -89,6 +89,7 @@ class SkillFigures:
     upset_low: float
     upset_high: float
     games: int
+    played: int = 0  # games played in all tables (``games`` of them complete); 0: not known
 
 
 def skill_figures(players: pl.DataFrame, baseline: str) -> SkillFigures:
@@ -125,4 +126,9 @@ def skill_text(f: SkillFigures, players: int) -> list[str]:
                      f"lower-ranked strategy; 95% interval {f.upset_low * 100:.1f}-{f.upset_high * 100:.1f}%)")
     else:
         lines.append("upset rate: no decisive pairing between strategies of different ranks")
+    if f.played > f.games:
+        left = f.played - f.games
+        lines.append(f"Beware: {left} of {f.played} games ({100 * left / f.played:.1f}%) ended without a result "
+                     f"(stalled, cut short or failed) and are left out of every figure above; each table's "
+                     f"report (sim report TABLE-FOLDER) says which and why")
     return lines

@@ -117,7 +117,8 @@ def _check_strategies(doc: Located, game: str, specs: list, problems: list[str],
         try:
             check_plays(resolve_strategy(name, plugins), name, game)
         except SimError as exc:
-            hint = did_you_mean(name, strategies()) if ":" not in name and "unknown" in str(exc) else ""
+            hint = "" if ":" in name or "unknown" not in str(exc) or "did you mean" in str(exc) else \
+                did_you_mean(name, strategies())
             problems.append(f"{doc.where(('strategies', i, 'name'))}: {exc}{hint}")
             continue
         if not isinstance(params, dict):

@@ -11,6 +11,7 @@ plays each seat equally often); a table's game count is rounded up so the seatin
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -94,17 +95,18 @@ def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, name
     rcs = plan(game, players, pool, games, seed, jobs, options)
     store.prepare_output(out, force, kind="skill")
     shutil.rmtree(out / "chunks", ignore_errors=True)
-    frames = []
+    frames, played = [], 0
     for i, rc in enumerate(rcs):
         tdir = out / f"table-{i:03d}"
         o = fixed.run(rc, tdir, force=True, progress=progress)
         if echo:
-            echo(f"table {i + 1}/{len(rcs)} ({' vs '.join(rc.labels)}): {o.games} games in {o.seconds:.1f} s;"
+            echo(f"{tdir.name} ({i + 1} of {len(rcs)}: {' vs '.join(rc.labels)}): {o.games} games in {o.seconds:.1f} s;"
                  f" {o.truncated} truncated, {o.failed} failed")
         t = load_tables(tdir)
+        played += t.games.height
         frames.append(complete_players(t.players, t.games).with_columns(table=pl.lit(i, pl.Int64)))
     try:
-        figures = skill_figures(pl.concat(frames), BASELINE)
+        figures = dataclasses.replace(skill_figures(pl.concat(frames), BASELINE), played=played)
     except ValueError as exc:
         raise SimError(f"sim skill {game}: {exc} (see the table folders in {out})") from None
     write_results(out, figures, game, players, rcs)
@@ -116,7 +118,7 @@ def write_results(out: Path, f: SkillFigures, game: str, players: int, rcs: Sequ
     doc = {
         "game": game, "players": players, "seating": rcs[0].seating, "games_per_table": rcs[0].games,
         "seed": rcs[0].seed, "tables": [{"folder": f"table-{i:03d}", "strategies": list(rc.labels)} for i, rc in enumerate(rcs)],
-        "complete_games": f.games, "baseline": f.baseline, "best": f.best,
+        "games_played": f.played, "complete_games": f.games, "baseline": f.baseline, "best": f.best,
         "skill_depth": f.depth, "skill_depth_ci": [f.depth_low, f.depth_high],
         "upsets": f.upsets, "decisive_pairs": f.pairs, "upset_rate": f.upset_rate,
         "upset_rate_ci": [f.upset_low, f.upset_high], "ranking": f.ranking.to_dicts(),
