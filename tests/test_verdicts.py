@@ -314,7 +314,7 @@ def test_verdict_states_the_precision_when_nothing_is_significant():
     rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(400) for s in range(2)]
     x = _inputs(rows, 2)
     lo, hi = _wilson(200, 400)
-    assert fnd.verdict(x) == (f"Verdict: no seat differs significantly from a fair share, and none differs by more "
+    assert fnd.verdict(x) == (f"Verdict: no seat wins significantly more or less than a fair share, and none differs by more "
                               f"than ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points (95% intervals, 1,000 complete games).")
     assert any(f.startswith("First-player advantage: seat 0 wins 50.0%") and "not significant" in f
                for f in fnd.findings(x))
@@ -322,6 +322,20 @@ def test_verdict_states_the_precision_when_nothing_is_significant():
     assert fnd.verdict(x).endswith("Beware: 0.5% of the games hit the decision cap, 2.0% of the games stalled; they"
                                    " are left out.")
     assert any(f.startswith("2.0% of games stalled (20 of 1,000)") for f in fnd.findings(x))
+
+
+def test_verdict_says_when_placings_differ_though_win_rates_do_not():
+    """No win rate differs, but a head-to-head placing does (the sign test's question): the verdict
+    says so, naming the pair, so it never reads as "no difference" above a finding that one is ahead."""
+    rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(400) for s in range(2)]
+    x = _inputs(rows, 2)
+    assert "But in placings" not in fnd.verdict(x)
+    x.h2h = pl.DataFrame({"strategy_a": ["trader"], "strategy_b": ["greedy"], "ahead": [0.7], "ahead_low": [0.55],
+                          "p_holm": [0.036]})
+    assert fnd.verdict(x).endswith("But in placings trader finishes above greedy in 70.0% of their decided meetings "
+                                   "(sign test, Holm-adjusted p = 0.036; see below).")
+    x.h2h = x.h2h.with_columns(p_holm=pl.lit(0.2))  # not significant: nothing added
+    assert "But in placings" not in fnd.verdict(x)
 
 
 def test_a_component_held_two_ways_is_one_finding():

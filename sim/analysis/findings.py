@@ -244,8 +244,20 @@ def _verdict_balance(x: Inputs) -> str:
     reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
                 for t in tables for r in t.iter_rows(named=True))
     who = "seat or strategy" if x.strategy.height > 1 else "seat"
-    return (f"Verdict: no {who} differs significantly from a fair share, and none differs by more than "
-            f"±{reach * 100:.1f} points ({x.lev} intervals, {x.complete:,} complete games).")
+    return (f"Verdict: no {who} wins significantly more or less than a fair share, and none differs by more than "
+            f"±{reach * 100:.1f} points ({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}")
+
+
+def _ahead_anyway(x: Inputs) -> str:
+    """When no win rate differs but a head-to-head placing does (a different, often more sensitive
+    question: who finishes above whom), say so in the verdict, so the two never seem to disagree."""
+    found = sorted(((r["ahead"], r) for r in x.h2h.iter_rows(named=True)
+                    if r["p_holm"] < x.alpha and r["ahead_low"] > 0.5), key=lambda t: -t[0]) if not x.h2h.is_empty() else []
+    if not found:
+        return ""
+    _, r = found[0]
+    return (f" But in placings {r['strategy_a']} finishes above {r['strategy_b']} in "
+            f"{pct(r['ahead'])} of their decided meetings (sign test, Holm-adjusted {pval(r['p_holm'])}; see below).")
 
 
 def solo_findings(scores: pl.DataFrame, held: pl.DataFrame | None, games: int, truncated: int,
