@@ -57,7 +57,7 @@ CASES = [
     ("jobs zero", {"c.yaml": BASE + "jobs: 0\n"},
      ["validate", "{tmp}/c.yaml"], r"line 8, key 'jobs': Input should be greater than or equal to 1"),
     ("unknown data key", {"c.yaml": BASE + "data:\n  board: b.yaml\n", "b.yaml": "spaces: []\n"},
-     ["validate", "{tmp}/c.yaml"], r"key 'data'.*unknown data file key\(s\) \['board'\]"),
+     ["validate", "{tmp}/c.yaml"], r"line 9, key 'data.board': unknown data file key 'board'.*\(Traders of Osaka takes: cards, track\)"),
     ("data file YAML error", {"c.yaml": BASE + "data:\n  track: t.yaml\n", "t.yaml": "spaces: [\n"},
      ["validate", "{tmp}/c.yaml"], r"t.yaml, line \d+, column \d+: YAML syntax error"),
     ("data file missing key", {"c.yaml": BASE + "data:\n  cards: k.yaml\n", "k.yaml": "colours: [red]\n"},

@@ -46,16 +46,21 @@ class Point:
     rc: RunConfig
 
 
-def _data_doc(rc: RunConfig, file_key: str) -> Located:
-    """The data file ``file_key`` of the config: its own copy, else the one packaged with the game."""
-    if file_key in rc.data:
-        return read_yaml(rc.data[file_key])
-    cls = get_game(rc.game)
+def data_files(cls: Any) -> tuple[str, dict[str, str]]:
+    """``(package, {data file key: file name})`` of a game class (its rules' ``DATA_FILES``)."""
     package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
     try:
         files = getattr(importlib.import_module(f"{package}.rules"), "DATA_FILES", {})
     except ImportError:
         files = {}
+    return package, files
+
+
+def _data_doc(rc: RunConfig, file_key: str) -> Located:
+    """The data file ``file_key`` of the config: its own copy, else the one packaged with the game."""
+    if file_key in rc.data:
+        return read_yaml(rc.data[file_key])
+    package, files = data_files(get_game(rc.game))
     name = files.get(file_key, f"{file_key}.yaml")
     res = resources.files(f"{package}.data").joinpath(name)
     if not res.is_file():
@@ -126,26 +131,34 @@ def _check_key(rc: RunConfig, key: str) -> None:
 def validate_sweep(rc: RunConfig, doc: Located | None = None) -> None:
     """Check every sweep key and value before any game is played: each value alone (the other
     keys at the config's values) must make a valid game. ``SimError`` naming the file, line and
-    key of the value; combinations are checked when their point is built."""
+    key of the first bad value of every key, one per line; combinations are checked when their
+    point is built."""
+    problems = [p for key, values in rc.sweep.items() if (p := _sweep_problem(rc, doc, key, values))]
+    if problems:
+        raise SimError("\n".join(problems))
+
+
+def _sweep_problem(rc: RunConfig, doc: Located | None, key: str, values: list) -> str:
+    """The problem of one sweep key (its first bad value), or ""."""
     def where(*path: Any) -> str:
         return doc.where(("sweep", *path)) if doc is not None else f"sweep key '{'.'.join(map(str, path))}'"
 
-    for key, values in rc.sweep.items():
-        if not values:
-            raise SimError(f"{where(key)}: give at least one value")
-        try:
-            _check_key(rc, key)
-        except SimError as exc:
-            raise SimError(f"{where(key)}: {exc}") from None
-        for i, v in enumerate(values):
-            with tempfile.TemporaryDirectory() as tmp:
-                try:
-                    _point_config(rc, {key: v}, Path(tmp), 0)
-                except (SimError, ValueError) as exc:
-                    # name the data file by its key, not by the temporary copy holding the value
-                    text = re.sub(rf"{re.escape(tmp)}/data/(\w+)-point000\.yaml", rf"data file \1 with {v!r}",
-                                  _message(exc))
-                    raise SimError(f"{where(key, i)}: {text}") from None
+    if not values:
+        return f"{where(key)}: give at least one value"
+    try:
+        _check_key(rc, key)
+    except SimError as exc:
+        return f"{where(key)}: {exc}"
+    for i, v in enumerate(values):
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                _point_config(rc, {key: v}, Path(tmp), 0)
+            except (SimError, ValueError) as exc:
+                # name the data file by its key, not by the temporary copy holding the value
+                text = re.sub(rf"{re.escape(tmp)}/data/(\w+)-point000\.yaml", rf"data file \1 with {v!r}",
+                              _message(exc))
+                return f"{where(key, i)}: {text}"
+    return ""
 
 
 def _message(exc: Exception) -> str:

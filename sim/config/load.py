@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..api import OptionError, SimError
+from ..api import OptionError, SimError, no_coercion
 from ..data import Located, format_validation, read_json, read_yaml
 from ..registry import (
     add_module_folder,
@@ -26,8 +26,9 @@ from ..registry import (
     strategy_params,
 )
 from .design import discover_plan, tune_plan
-from .grid import validate_sweep
+from .grid import data_files, validate_sweep
 from .models import (
+    COMMAND_LINE_SOURCE,
     MULTIPLAYER_CHECKS,
     PROPORTION_CHECKS,
     Checks,
@@ -35,6 +36,7 @@ from .models import (
     RunConfig,
     StrategySpec,
     build_game,
+    closest,
     did_you_mean,
     usable_cores,
 )
@@ -82,7 +84,19 @@ def _validated(doc: Located, overrides: dict[str, Any] | None, problems: list[st
         if any(e["type"] == "missing" and e["loc"][0] in ("games", "seed") for e in exc.errors()):
             text += "\n(games and seed may also be given on the command line: --games N, --seed S)"
         problems.append(text)
-        return None, raw
+        return _usable(raw, exc), raw
+
+
+def _usable(raw: dict, exc: ValidationError) -> Config | None:
+    """The config without its invalid optional keys (so that the other sections can still be
+    checked and every problem reported at once); None when a required key is invalid."""
+    bad = {e["loc"][0] for e in exc.errors() if e["loc"]}
+    if not bad or any(Config.model_fields[k].is_required() for k in bad if k in Config.model_fields):
+        return None
+    try:
+        return Config.model_validate({k: v for k, v in raw.items() if k not in bad})
+    except ValidationError:
+        return None
 
 
 def _game_class(doc: Located, raw: dict, problems: list[str]) -> Any:
@@ -141,11 +155,23 @@ def _seat_labels(doc: Located, cfg: Config, problems: list[str]) -> tuple[str, .
     return labels
 
 
-def _data_paths(doc: Located, cfg: Config, problems: list[str]) -> dict[str, str]:
-    """Absolute paths of the replaced data files (relative paths are from the config's folder)."""
+def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict[str, str]:
+    """Absolute paths of the replaced data files (relative paths are from the config's folder);
+    a key the game has no data file for is reported (with the closest known one) before any path."""
+    if not isinstance(given, dict):
+        return {}  # reported by the Config model
     base = Path(doc.source).parent if doc.source else Path(".")
+    files = data_files(cls)[1]
     data = {}
-    for key, value in cfg.data.items():
+    for key, value in given.items():
+        if not isinstance(value, str):
+            continue  # reported by the Config model
+        if files and key not in files:  # (a game without DATA_FILES is left to its own data reader)
+            close = closest(key, files)
+            problems.append(f"{doc.where(('data', key))}: unknown data file key '{key}'"
+                            + (f"; did you mean '{close}'?" if close else "")
+                            + f" ({cls.info.title or cls.info.name} takes: {', '.join(files)})")
+            continue
         path = Path(value) if Path(value).is_absolute() else (base / value)
         if not path.is_file():
             problems.append(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
@@ -167,12 +193,13 @@ def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
     return checks
 
 
-def _seating(doc: Located, cfg: Config, labels: tuple[str, ...]) -> str:
+def _seating(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[str]) -> str:
     """The config's ``seating``; when absent ``permute`` if the strategies differ, else ``rotate``."""
     seating = cfg.seating or ("permute" if len(set(labels)) > 1 else "rotate")
     if seating == "permute" and cfg.players > 6:
         where = doc.where(("seating",)) if cfg.seating else doc.where(("players",))
-        raise SimError(f"{where}: seating: permute supports at most 6 seats (got {cfg.players}); use seating: rotate")
+        problems.append(f"{where}: seating: permute supports at most 6 seats (got {cfg.players}); use seating: rotate")
+        return "rotate"
     return seating
 
 
@@ -213,28 +240,68 @@ def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
         raise SimError(f"{doc.where(key)}: {exc}") from None
 
 
-def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict:
-    """The game's complete options (defaults filled in); problems appended, with suggestions."""
+def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict | None:
+    """The game's complete options (defaults filled in); None when invalid, every problem appended
+    with suggestions: each value pydantic would convert, then every other error of the model."""
     if not isinstance(options, dict):
-        return {}
+        return None  # reported by the Config model
+    model, named = cls.Options, lambda loc: cls.Options.model_fields
+    converted = []
+    for key, value in options.items():
+        try:
+            no_coercion(model, {key: value})
+        except ValueError:
+            converted.append(key)
+            try:
+                model.model_validate({key: value})
+            except ValidationError as exc:
+                problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), named))
     try:
-        return cls.Options(**options).model_dump()
+        valid = model(**{k: v for k, v in options.items() if k not in converted}).model_dump()
     except ValidationError as exc:
-        problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), lambda loc: cls.Options.model_fields))
-        return {}
+        lines = _suggest(exc, format_validation(exc, doc, ("options",)), named)
+        # with values left out, an error about the options together may come from their absence
+        problems.extend(line for line, err in zip(lines, exc.errors(), strict=False) if err["loc"] or not converted)
+        return None
+    return None if converted else valid
 
 
-def _first_problems(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config | None, Any, dict, list[str]]:
-    """Everything that can be checked key by key, all at once: ``(config, game class, options, problems)``."""
+def _first_problems(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config | None, Any, dict | None, list]:
+    """Everything that can be checked key by key, all at once: ``(config, game class, options, problems)``.
+    The config is None when the rest cannot be checked (no game, a bad required key or player count);
+    options are None when invalid; invalid data files are left out of the config's ``data``."""
     problems: list[str] = []
     cfg, raw = _validated(doc, overrides, problems)
+    before = len(problems)
     cls = _game_class(doc, raw, problems)
-    options: dict = {}
-    if cls is not None:
-        options = _options(doc, cls, raw.get("options", {}), problems)
-        if isinstance(raw.get("strategies"), list):
-            _check_strategies(doc, cls.info.name, raw["strategies"], problems, raw.get("plugins") is not False)
-    return cfg, cls, options, problems
+    if cls is None:
+        return None, None, None, problems
+    bad_game = len(problems) > before
+    options = _options(doc, cls, raw.get("options", {}), problems)
+    if isinstance(raw.get("strategies"), list):
+        _check_strategies(doc, cls.info.name, raw["strategies"], problems, raw.get("plugins") is not False)
+    data = _data_paths(doc, cls, raw.get("data"), problems)
+    if cfg is None or bad_game:
+        return None, cls, options, problems
+    return cfg.model_copy(update={"data": data}), cls, options, problems
+
+
+def _sections(doc: Located, rc: RunConfig, cfg: Config, problems: list[str]) -> None:
+    """The game built once, then ``sweep:``, ``tune:`` and ``discover:``, each section's problem
+    appended so that one does not hide the others (all need a game that builds)."""
+    checks = [(validate_sweep, rc.sweep), (tune_plan, rc.tune), (discover_plan, rc.discover)]
+    try:
+        _check_builds(doc, rc, cfg)
+    except SimError as exc:
+        problems.append(str(exc))
+        return
+    for fn, section in checks:
+        if not section:
+            continue
+        try:
+            fn(rc, doc)
+        except (SimError, ValueError) as exc:
+            problems.append(str(exc))
 
 
 def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
@@ -242,34 +309,40 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
 
     A ``strategies`` list shorter than ``players`` is repeated in order to fill the seats.
     Raises ``SimError`` listing every problem found (one per line: file, line, key, the expected
-    value and, for a misspelt key, option or strategy name, the closest known one).
+    value and, for a misspelt key, option or strategy name, the closest known one). A config
+    written from command-line flags (``sim run --game``) is named by its keys, not by lines.
     """
+    if doc.source == COMMAND_LINE_SOURCE:
+        doc = Located(doc.value, doc.source, {})
     cfg, cls, options, problems = _first_problems(doc, overrides)
-    if cfg is None or cls is None or problems:
+    if cfg is None or cls is None:
         raise SimError("\n".join(problems) or f"{doc.where(('game',))}: required key is missing")
     seats = [cfg.strategies[i % len(cfg.strategies)] for i in range(cfg.players)]
     full = cfg.model_copy(update={"strategies": seats})
     labels = _seat_labels(doc, full, problems)
-    data, checks = _data_paths(doc, cfg, problems), _checks(doc, cfg, problems)
-    if problems:
-        raise SimError("\n".join(problems))
+    baseline = _checked_baseline(doc, cfg, problems)
     rc = RunConfig(
         game=cfg.game, players=cfg.players, games=cfg.games, seed=cfg.seed,
-        strategies=tuple(seats), labels=labels, options=options, data=data,
-        seating=_seating(doc, full, labels), confidence=cfg.confidence, jobs=cfg.jobs or usable_cores(),
-        chunk_size=cfg.chunk_size, output=cfg.output, source=str(Path(doc.source).resolve()) if doc.source else "",
-        sweep=cfg.sweep or {}, checks=checks, sweep_baseline=_baseline(doc, cfg),
+        strategies=tuple(seats), labels=labels, options=cls.Options().model_dump() if options is None else options,
+        data=cfg.data, seating=_seating(doc, full, labels, problems), confidence=cfg.confidence,
+        jobs=cfg.jobs or usable_cores(), chunk_size=cfg.chunk_size, output=cfg.output,
+        source=str(Path(doc.source).resolve()) if doc.source else "", sweep=cfg.sweep or {},
+        checks=_checks(doc, cfg, problems), sweep_baseline=baseline,
         listed=len(cfg.strategies) if len(cfg.strategies) < cfg.players else 0,
         tune=cfg.tune or {}, discover=cfg.discover or {}, plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
     )
-    _check_builds(doc, rc, cfg)
-    if rc.sweep:
-        validate_sweep(rc, doc)
-    if rc.tune:
-        tune_plan(rc, doc)
-    if rc.discover:
-        discover_plan(rc, doc)
+    _sections(doc, rc, cfg, problems)  # invalid options at their defaults, invalid data files left out
+    if problems:
+        raise SimError("\n".join(problems))
     return rc
+
+
+def _checked_baseline(doc: Located, cfg: Config, problems: list[str]) -> dict | int | None:
+    try:
+        return _baseline(doc, cfg)
+    except SimError as exc:
+        problems.append(str(exc))
+        return None
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:

@@ -41,10 +41,20 @@ def seat_labels(specs: list[StrategySpec]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def closest(word: Any, choices: Any) -> str | None:
+    """The closest of ``choices`` to a misspelt ``word`` (difflib), else None."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def did_you_mean(word: Any, choices: Any) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices`` to a misspelt ``word`` (difflib), else ""."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(word, choices)
+    return f" (did you mean '{close}'?)" if close else ""
+
+
+# the source name of the config ``sim run --game ...`` writes from its flags: its errors name keys, not lines
+COMMAND_LINE_SOURCE = "sim run --game"
 
 
 class CheckSpec(BaseModel):

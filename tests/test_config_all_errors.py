@@ -1,0 +1,87 @@
+"""Every mistake of a config is reported at once, each naming the file, the line and the key
+(README "Configs"); a misspelt data-file key gets a "did you mean"; a config written from
+command-line flags names keys, not lines of a file the user never saw. Exit status 2, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sim.cli import cli
+
+HEAD = """\
+game: xanadu
+players: 3
+games: 10
+seed: 1
+strategies: [{name: random}]
+"""
+
+
+def validate(tmp_path: Path, text: str) -> tuple[int, list[str]]:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(text)
+    res = CliRunner().invoke(cli, ["validate", str(cfg)])
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    return res.exit_code, [line.removeprefix("error: ").replace(str(cfg), "c.yaml") for line in res.output.splitlines()]
+
+
+def test_every_option_error_with_its_line_and_key(tmp_path):
+    code, lines = validate(tmp_path, HEAD + 'options: {advanced: "yes", draw: forcd, hand_limit: "7"}\n')
+    assert code == 2
+    assert "c.yaml, line 6, key 'options.advanced': 'advanced' must be true or false, got 'yes'" in lines
+    assert "c.yaml, line 6, key 'options.hand_limit': 'hand_limit' must be a number, got '7'" in lines
+    assert any(line.startswith("c.yaml, line 6, key 'options.draw': ") and "'forced'" in line for line in lines)
+
+
+def test_one_section_does_not_hide_the_others(tmp_path):
+    text = HEAD.replace("random}", "randm}") + """\
+data: {cardz: x.yaml}
+options: {hand_limt: 7}
+sweep: {options.hand_limt: [6, 7]}
+checks: {max_seat_winrate: 0.6}
+tune: {params: {options.dael: [1, 3]}, target: {seat_spread: min}}
+"""
+    code, lines = validate(tmp_path, text)
+    assert code == 2
+    want = [
+        "c.yaml, line 5, key 'strategies.0.name': unknown strategy 'randm'",
+        "c.yaml, line 7, key 'options.hand_limt': unknown key (did you mean 'hand_limit'?)",
+        "c.yaml, line 8, key 'sweep.options.hand_limt': unknown option 'hand_limt' (did you mean 'hand_limit'?)",
+        "c.yaml, line 9, key 'checks.max_seat_winrate': unknown key (did you mean 'max_seat_win_rate'?)",
+        "c.yaml, line 10, key 'tune.params.options.dael': unknown option 'dael' (did you mean 'deal'?)",
+        "c.yaml, line 6, key 'data.cardz': unknown data file key 'cardz'; did you mean 'cards'?",
+    ]
+    for start in want:
+        assert sum(line.startswith(start) for line in lines) == 1, (start, lines)
+
+
+def test_sweep_keys_and_checks_each_reported(tmp_path):
+    text = HEAD + "sweep: {options.hand_limt: [6, 7], options.deal: [0]}\nchecks: {max_seat_win_rate: 1.6}\n"
+    code, lines = validate(tmp_path, text)
+    assert code == 2
+    assert any(line.startswith("c.yaml, line 6, key 'sweep.options.hand_limt': unknown option") for line in lines)
+    assert any(line.startswith("c.yaml, line 6, key 'sweep.options.deal.0': ") for line in lines)
+    assert any(line.startswith("c.yaml, line 7, key 'checks.max_seat_win_rate': ") for line in lines)
+
+
+def test_misspelt_data_key_is_not_a_missing_file(tmp_path):
+    code, lines = validate(tmp_path, HEAD + "data: {cardz: x.yaml}\n")
+    assert code == 2
+    assert lines == ["c.yaml, line 6, key 'data.cardz': unknown data file key 'cardz'; did you mean 'cards'?"
+                     " (Xanadu takes: cards)"]
+    assert "not found" not in "\n".join(lines)
+
+
+def test_command_line_config_names_keys_not_lines():
+    res = CliRunner().invoke(cli, ["run", "--game", "taiwan_formosa", "--players", "9", "--games", "10",
+                                   "--strategy", "taiwan.exprt"])
+    assert res.exit_code == 2
+    assert "Traceback" not in res.output
+    lines = [line.removeprefix("error: ") for line in res.output.splitlines()]
+    assert "sim run --game, key 'players': Taiwan Formosa takes 2-5 players, not 9" in lines
+    assert any(line.startswith("sim run --game, key 'strategies.0.name': unknown strategy 'taiwan.exprt'")
+               and line.endswith("(did you mean 'taiwan.expert'?)") for line in lines)
+    assert "line " not in res.output
