@@ -98,10 +98,10 @@ def play_game(
             obs = observe(state, p)
             try:  # free in CPython 3.11+ unless it raises
                 action = chooses[p](obs, legal, seat_rngs[p])
-            except (Exception, SystemExit) as exc:  # sys.exit() in a plugin fails its game, not the run
-                if guard:
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin fails its game
+                if guard and not (isinstance(exc, KeyboardInterrupt) and _INTERRUPTS.signalled):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
-                raise
+                raise  # a real Ctrl-C (a signal) stops the run
             if lazy:
                 close_view(obs)
             # identity first (at C speed): strategies usually return one of the offered objects,
@@ -292,6 +292,37 @@ def _outcome(game: Any, result: GameResult) -> dict:
     }
 
 
+class _Interrupts:
+    """Tells a real Ctrl-C from a ``KeyboardInterrupt`` a strategy raises by itself: while a range
+    plays in the main thread, SIGINT goes through ``ring``, which notes it and then does what the
+    handler before it did (raise ``KeyboardInterrupt``, or nothing where SIGINT is ignored, as in
+    the forked ``--jobs 1`` worker). A strategy's own ``KeyboardInterrupt`` (no signal) fails only
+    its game; a signalled one stops the run."""
+
+    signalled = False
+
+    def __enter__(self) -> _Interrupts:
+        type(self).signalled = False
+        self.on = threading.current_thread() is threading.main_thread()
+        if self.on:
+            self.old = signal.signal(signal.SIGINT, self._ring)
+        return self
+
+    def _ring(self, signum, frame) -> None:
+        type(self).signalled = True
+        if callable(self.old):
+            self.old(signum, frame)
+        elif self.old == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc) -> None:
+        if self.on:
+            signal.signal(signal.SIGINT, self.old)
+
+
+_INTERRUPTS = _Interrupts
+
+
 class GameTimeout(BaseException):
     """A game ran longer than ``game_timeout_s`` (a BaseException, so a strategy's own
     ``except Exception`` cannot swallow it)."""
@@ -345,7 +376,7 @@ def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     """
     setup, game, factories = prepared(setup_json)
     rows = Rows()
-    with _TimeLimit(setup.game_timeout_s) as limit:
+    with _TimeLimit(setup.game_timeout_s) as limit, _Interrupts():
         for gi in range(start, stop):
             try:
                 limit.arm()

@@ -60,3 +60,11 @@ class Exiter(ScriptedStrategy):
         import os
 
         os._exit(7)
+
+
+class Interrupter(ScriptedStrategy):
+    """Raises ``KeyboardInterrupt`` itself (no signal) on its first decision: it must fail its game,
+    not stop the run as a real Ctrl-C does."""
+
+    def choose(self, obs, legal, rng):
+        raise KeyboardInterrupt("raised by the strategy, not by a signal")

@@ -1,0 +1,34 @@
+"""A strategy that raises ``KeyboardInterrupt`` itself fails its game (recorded with its seed), and
+the run goes on; a real Ctrl-C (SIGINT) still stops it (``test_hostile_runs.py`` test 10)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import polars as pl
+import pytest
+from test_hostile_runs import TESTS, sim, write
+
+from sim.play import _Interrupts
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_strategy_raising_keyboardinterrupt_fails_its_games_and_the_run_goes_on(tmp_path, monkeypatch, jobs):
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, 4, second="'bad_strategies:Interrupter'", extra=f"jobs: {jobs}\n")
+    res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 0, res.output
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    assert errors["game_index"].to_list() == [0, 1, 2, 3] and set(errors["seed"]) == {5}
+    assert all("KeyboardInterrupt" in m for m in errors["message"])
+
+
+def test_a_real_sigint_while_playing_is_still_an_interrupt():
+    """In the main thread, SIGINT during play raises ``KeyboardInterrupt`` and is noted as a signal
+    (so the game loop lets it stop the run instead of failing the game)."""
+    with pytest.raises(KeyboardInterrupt), _Interrupts():
+        assert not _Interrupts.signalled
+        os.kill(os.getpid(), signal.SIGINT)
+    assert _Interrupts.signalled
