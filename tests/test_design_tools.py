@@ -352,6 +352,22 @@ def test_replay_find_longest_has_headers(tmp_path):
     assert "--- turn 1: seat 0 (random) ---" in res.output
 
 
+@pytest.mark.integration
+def test_replay_find_on_a_run_without_a_complete_game_is_a_clean_error(tmp_path):
+    """Breaker s3 item 2: closest and upset gave a polars traceback on an all-failed run."""
+    (tmp_path / "boom_design.py").write_text(
+        "class Boom:\n    def choose(self, obs, legal, rng):\n        raise RuntimeError('boom')\n")
+    cfg = write(tmp_path, OSAKA2.replace("games: 10", "games: 4").replace("[{name: random}]",
+                                                                          '[{name: random}, {name: "boom_design:Boom"}]'))
+    assert invoke("run", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    assert pl.read_parquet(tmp_path / "r" / "games.parquet")["failed"].all()
+    for kind in ("closest", "upset", "longest"):
+        res = invoke("replay", tmp_path / "r", "--find", kind)
+        assert res.exit_code == 2, res.output
+        assert f"no game of kind '{kind}' in {tmp_path / 'r'} (no complete game)" in res.output
+        assert "Traceback" not in res.output and isinstance(res.exception, SystemExit)
+
+
 @pytest.mark.parametrize("command", [["tune"], ["discover"], ["init"], ["list"], ["replay"], ["run"], ["report"]])
 def test_new_commands_have_help_with_an_example(command):
     res = invoke(*command, "--help")

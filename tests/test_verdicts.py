@@ -408,6 +408,36 @@ def test_compare_cli_identical_runs_json_and_mismatch(tmp_path):
     assert bad.exit_code == 2 and "different player counts" in bad.output and "Traceback" not in bad.output
 
 
+def _all_failed_run(tmp_path, out):
+    """A 4-game run folder where every game failed: a strategy module next to the config raises in ``choose``."""
+    (tmp_path / "boom_verdicts.py").write_text(
+        "class Boom:\n    def choose(self, obs, legal, rng):\n        raise RuntimeError('boom')\n")
+    cfg = tmp_path / "boom.yaml"
+    cfg.write_text(CFG.replace("games: 24", "games: 4").replace("{name: osaka.trader}", '{name: "boom_verdicts:Boom"}')
+                   + "jobs: 1\n")
+    res = _invoke("run", cfg, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    games = pl.read_parquet(out / "games.parquet")
+    assert games.height == 4 and games["failed"].all()
+    return out
+
+
+@pytest.mark.integration
+def test_compare_refuses_a_run_without_a_complete_game(tmp_path):
+    """Breaker s3 items 1 and 9: all-failed runs gave a polars SchemaError (both runs) or
+    "No significant difference" with bogus "appears in only one run" notes (one run)."""
+    bad = _all_failed_run(tmp_path, tmp_path / "bad")
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG.replace("games: 24", "games: 4"))
+    assert _invoke("run", cfg, "--out", tmp_path / "ok", "--quiet").exit_code == 0
+    want = f"{bad} has no complete game (4 failed, 0 truncated): nothing to compare"
+    for a, b in ((bad, bad), (tmp_path / "ok", bad), (bad, tmp_path / "ok")):
+        res = _invoke("compare", a, b, "--out", tmp_path / "cmp")
+        assert res.exit_code == 2, res.output
+        assert want in res.output and "Traceback" not in res.output and "No significant" not in res.output
+    assert not (tmp_path / "cmp").exists()
+
+
 @pytest.mark.integration
 def test_check_exit_3_inconclusive_mapping_and_a_foreign_run_folder(tmp_path):
     cfg = tmp_path / "c.yaml"

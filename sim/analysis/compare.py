@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from ..api import SimError
-from .stats import analysis_rng, complete_players, holm
+from .stats import analysis_rng, complete_games, complete_players, holm
 from .tables import RunTables
 
 ROW_KEYS = ("group", "label", "metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
@@ -165,6 +165,16 @@ def check_comparable(a: RunTables, b: RunTables) -> None:
                        f" {b.run_dir} has {pb}")
 
 
+def check_has_complete_games(t: RunTables, name: str) -> None:
+    """``SimError`` (exit 2) when run ``t`` holds no complete game: nothing to compare."""
+    if complete_games(t.games).height:
+        return
+    g = t.games
+    failed = int(g["failed"].sum()) if "failed" in g.columns and g.height else 0
+    truncated = int(g["truncated"].sum()) if "truncated" in g.columns and g.height else 0
+    raise SimError(f"{name} has no complete game ({failed} failed, {truncated} truncated): nothing to compare")
+
+
 def _row(group, label, metric, xa, xb, ci, p, test) -> dict:
     a, b = float(np.mean(xa)) if len(xa) else math.nan, float(np.mean(xb)) if len(xb) else math.nan
     return {"group": group, "label": label, "metric": metric, "a": a, "b": b, "diff": b - a,
@@ -202,10 +212,12 @@ def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, r
 
 def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Comparison:
     """Compare run B with run A (differences are B − A). Raises ``SimError`` for runs of different
-    games or player counts. Rows: per seat and per strategy label present in both runs, a
-    ``win_rate`` row (proportions) and a ``mean_score`` row (points); ``significant`` when the
-    Holm-adjusted p-value (over all rows) is below 1 − ``confidence``."""
+    games or player counts, or when either run has no complete game. Rows: per seat and per
+    strategy label present in both runs, a ``win_rate`` row (proportions) and a ``mean_score`` row
+    (points); ``significant`` when the Holm-adjusted p-value (over all rows) is below 1 − ``confidence``."""
     check_comparable(a, b)
+    for t, side in ((a, "run A"), (b, "run B")):
+        check_has_complete_games(t, str(t.run_dir) if t.run_dir is not None else side)
     paired, why = pairing(a, b)
     notes = []
     common = None
