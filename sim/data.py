@@ -201,8 +201,9 @@ def exponent_hint(value: Any) -> str:
     if not found:
         return ""
     x = float(found.group())
-    plain = f"{int(x)}" if x.is_integer() and abs(x) < 1e18 else f"{x!r}"
-    return f"; YAML reads {found.group()} as text: write {plain} or {x:.1e}"
+    if x.is_integer() and abs(x) < 1e18:  # a count (games, seed) must be written as a whole number
+        return f"; YAML reads {found.group()} as text: write {int(x)}"
+    return f"; YAML reads {found.group()} as text: write {x:.1e} (a number in YAML needs the dot)"
 
 
 QUOTE_LIMIT = 200  # characters of a user's file an error message may show

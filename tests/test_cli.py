@@ -355,3 +355,6 @@ def test_bench_of_a_config_plays_the_games_of_sim_run(tmp_path):
     res = invoke("bench", cfg, "--games", "6")
     assert res.exit_code == 0, res.output
     assert int(re.search(r"\((\d+) decisions/game\)", res.output).group(1)) == round(want)
+    for extra in (["--players", "7"], ["--strategy", "nosuch"], ["--seed", "3"]):  # the config decides these
+        res = invoke("bench", cfg, "--games", "2", *extra)
+        assert res.exit_code == 2 and f"{extra[0]} cannot be used with a config" in res.output

@@ -260,8 +260,11 @@ COERCIONS = [  # pydantic would silently turn these into other numbers or flags
     ("check threshold '0.5'", BASE + "checks: {max_seat_win_rate: {threshold: '0.5'}}\n",
      r"'threshold' must be a number, got '0.5'"),
     ("1e12 is text in YAML", BASE.replace("seed: 1", "seed: 1e12"),
-     r"key 'seed'.*YAML reads 1e12 as text: write 1000000000000 or 1.0e\+12"),
-    ("1e3 option", BASE + "options: {hand_threshold: 1e3}\n", r"YAML reads 1e3 as text: write 1000 or 1.0e\+03"),
+     r"key 'seed'.*YAML reads 1e12 as text: write 1000000000000$"),
+    ("1e3 option", BASE + "options: {hand_threshold: 1e3}\n", r"YAML reads 1e3 as text: write 1000$"),
+    ("game_timeout_s as text", BASE + "game_timeout_s: 2.5e1x\n", r"key 'game_timeout_s'"),
+    ("game_timeout_s true", BASE + "game_timeout_s: true\n", r"key 'game_timeout_s'.*valid number \(got True\)"),
+    ("game_timeout_s tiny", BASE + "game_timeout_s: 1.0e-320\n", r"key 'game_timeout_s'.*greater than or equal to 0.01"),
 ]
 
 

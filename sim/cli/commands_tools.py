@@ -169,8 +169,8 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
 @click.argument("game")
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--players", type=int, help="Default: the game's maximum (a config: its own).")
-@click.option("--strategy", default="random", show_default=True, help="Every seat (not with a config).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed (not with a config).")
+@click.option("--strategy", help="Every seat (default: random; not with a config).")
+@click.option("--seed", type=int, help="Root seed (default: 0; not with a config).")
 def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
     """Play GAME on one core through the game loop; print games/s and decisions/s per CPU second
     (process time: what one core does, whatever else the machine runs) and the wall-clock time.
@@ -184,9 +184,13 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
       sim bench configs/alpenzian/baseline.yaml --games 200
     """
     if game.endswith((".yaml", ".yml")) or Path(game).is_file():
+        given = [f for f, v in (("--players", players), ("--strategy", strategy), ("--seed", seed)) if v is not None]
+        if given:
+            raise SimError(f"{' and '.join(given)} cannot be used with a config ({game}): the config says its "
+                           f"players, strategies and seed; edit it, or bench a game name instead")
         label, n, decisions, cpu, wall = _bench_config(game, games)
     else:
-        label, n, decisions, cpu, wall = _bench_game(game, games, players, strategy, seed)
+        label, n, decisions, cpu, wall = _bench_game(game, games, players, strategy or "random", seed or 0)
     click.echo(f"{label}: {games} games in {cpu:.2f} CPU-s ({wall:.2f} s wall): {games / cpu:.1f} games/s, "
                f"{decisions / cpu:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")
 

@@ -134,7 +134,7 @@ class Config(BaseModel):
     sweep_baseline: dict[str, Any] | StrictInt | None = None  # the point the others are compared with (default: first)
     checks: Checks | None = None
     plugins: StrictBool = True  # false: import strings are refused (configs from untrusted sources)
-    game_timeout_s: float = Field(60.0, gt=0, le=86_400)  # a game running longer is stopped and recorded as failed
+    game_timeout_s: StrictFloat = Field(60.0, ge=0.01, le=86_400)  # CPU seconds a game may use before it is stopped and recorded as failed
     tune: dict[str, Any] | None = None  # ``sim tune`` (validated by ``config.design``)
     discover: dict[str, Any] | None = None  # ``sim discover`` (validated by ``config.design``)
 
