@@ -8,8 +8,6 @@ a ``Setup`` from a config and stores what ``play_range`` returns.
 
 from __future__ import annotations
 
-import signal
-import threading
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from .api import CHANCE, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
+from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
@@ -99,7 +98,7 @@ def play_game(
             try:  # free in CPython 3.11+ unless it raises
                 action = chooses[p](obs, legal, seat_rngs[p])
             except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin fails its game
-                if guard and not (isinstance(exc, KeyboardInterrupt) and _INTERRUPTS.signalled):
+                if guard and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
                 raise  # a real Ctrl-C (a signal) stops the run
             if lazy:
@@ -292,80 +291,6 @@ def _outcome(game: Any, result: GameResult) -> dict:
     }
 
 
-class _Interrupts:
-    """Tells a real Ctrl-C from a ``KeyboardInterrupt`` a strategy raises by itself: while a range
-    plays in the main thread, SIGINT goes through ``ring``, which notes it and then does what the
-    handler before it did (raise ``KeyboardInterrupt``, or nothing where SIGINT is ignored, as in
-    the forked ``--jobs 1`` worker). A strategy's own ``KeyboardInterrupt`` (no signal) fails only
-    its game; a signalled one stops the run."""
-
-    signalled = False
-
-    def __enter__(self) -> _Interrupts:
-        type(self).signalled = False
-        self.on = threading.current_thread() is threading.main_thread()
-        if self.on:
-            self.old = signal.signal(signal.SIGINT, self._ring)
-        return self
-
-    def _ring(self, signum, frame) -> None:
-        type(self).signalled = True
-        if callable(self.old):
-            self.old(signum, frame)
-        elif self.old == signal.SIG_DFL:
-            raise KeyboardInterrupt
-
-    def __exit__(self, *exc) -> None:
-        if self.on:
-            signal.signal(signal.SIGINT, self.old)
-
-
-_INTERRUPTS = _Interrupts
-
-
-class GameTimeout(BaseException):
-    """A game ran longer than ``game_timeout_s`` (a BaseException, so a strategy's own
-    ``except Exception`` cannot swallow it)."""
-
-
-class WorkerDied(RuntimeError):
-    """The worker process playing a game ended abruptly (``os._exit``, a crash, out of memory)."""
-
-
-class _TimeLimit:
-    """Per-game limit of ``seconds`` of **CPU time** of this process (``signal.setitimer`` with
-    ``ITIMER_PROF``, user + system time), where the platform has it and this is the main thread
-    (joblib's loky workers and the forked ``--jobs 1`` worker); elsewhere (Dask threads:
-    ``runs/cluster.py``) no limit here. CPU time, not wall time: a game's fate must not depend on
-    how busy the machine is (a wall-clock limit failed slow games on a loaded machine)."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.on = (seconds > 0 and hasattr(signal, "setitimer")
-                   and threading.current_thread() is threading.main_thread())
-
-    def __enter__(self) -> _TimeLimit:
-        if self.on:
-            self.old = signal.signal(signal.SIGPROF, self._ring)
-        return self
-
-    def _ring(self, signum, frame) -> None:
-        raise GameTimeout(f"the game ran over game_timeout_s = {self.seconds:g} s of CPU time and was stopped")
-
-    def arm(self) -> None:
-        if self.on:
-            signal.setitimer(signal.ITIMER_PROF, self.seconds)
-
-    def disarm(self) -> None:
-        if self.on:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-
-    def __exit__(self, *exc) -> None:
-        if self.on:
-            self.disarm()
-            signal.signal(signal.SIGPROF, self.old)
-
-
 def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     """Play games ``start..stop-1`` of a run; return ``(start, stop, rows)``: plain column lists
     (picklable, no polars: a forked worker must not touch polars' thread pool), made into the
@@ -376,7 +301,7 @@ def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     """
     setup, game, factories = prepared(setup_json)
     rows = Rows()
-    with _TimeLimit(setup.game_timeout_s) as limit, _Interrupts():
+    with TimeLimit(setup.game_timeout_s) as limit, Interrupts():
         for gi in range(start, stop):
             try:
                 limit.arm()

@@ -8,6 +8,7 @@ import traceback
 from typing import Any
 
 from .api import CHANCE
+from .limits import GameTimeout, TimeLimit
 from .play import GameResult, _Guard, play_game
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, seat_labels, streams
@@ -104,11 +105,13 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
 
     result = None
     try:
-        result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions,
-                           on_decision=log, state=state)
+        with TimeLimit(setup.game_timeout_s) as limit:  # as in the run: a game recorded as timed out stops again
+            limit.arm()
+            result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions,
+                               on_decision=log, state=state)
         if narrate is not None:
             lines.extend(narrate(before[0], state))
-    except (Exception, SystemExit) as exc:
+    except (Exception, SystemExit, GameTimeout) as exc:
         lines.append(f"ERROR: {type(exc).__name__}: {exc}")
         lines.append(traceback.format_exc())
     return lines, result

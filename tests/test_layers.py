@@ -33,7 +33,7 @@ def layer(module: str) -> str:
     head = parts[1]
     return {"games": "games", "registry": "registry", "play": "play", "store": "store", "integrity": "store",
             "config": "config",
-            "analysis": "analysis", "runs": "runs", "cli": "cli", "fuzz": "runs", "setup": "play", "replay": "play"}[head]
+            "analysis": "analysis", "runs": "runs", "cli": "cli", "fuzz": "runs", "setup": "play", "replay": "play", "limits": "play"}[head]
 
 
 def project_imports() -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from test_hostile_runs import TESTS, sim, write
 
-from sim.play import _Interrupts
+from sim.limits import Interrupts as _Interrupts
 
 
 @pytest.mark.integration
@@ -32,3 +32,14 @@ def test_a_real_sigint_while_playing_is_still_an_interrupt():
         assert not _Interrupts.signalled
         os.kill(os.getpid(), signal.SIGINT)
     assert _Interrupts.signalled
+
+
+@pytest.mark.integration
+def test_replay_of_a_timed_out_game_stops(tmp_path, monkeypatch):
+    """The replay of a game that ran over ``game_timeout_s`` stops at the same limit (it ran for
+    ever before) and says why."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, 1, second="'bad_strategies:Looper'", extra="game_timeout_s: 0.3\n")
+    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 0
+    res = sim("replay", tmp_path / "o", "--game-index", "0")
+    assert "GameTimeout" in res.output and "game_timeout_s = 0.3 s of CPU time" in res.output

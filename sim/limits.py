@@ -1,0 +1,79 @@
+"""Bounds on one game while it plays: the per-game CPU-time limit (``game_timeout_s``) and the
+tell-apart of a real Ctrl-C from a ``KeyboardInterrupt`` a strategy raises by itself; the
+exceptions that record such games as failed (``GameTimeout``, ``WorkerDied``)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+
+class Interrupts:
+    """Tells a real Ctrl-C from a ``KeyboardInterrupt`` a strategy raises by itself: while a range
+    plays in the main thread, SIGINT goes through ``ring``, which notes it and then does what the
+    handler before it did (raise ``KeyboardInterrupt``, or nothing where SIGINT is ignored, as in
+    the forked ``--jobs 1`` worker). A strategy's own ``KeyboardInterrupt`` (no signal) fails only
+    its game; a signalled one stops the run."""
+
+    signalled = False
+
+    def __enter__(self) -> Interrupts:
+        type(self).signalled = False
+        self.on = threading.current_thread() is threading.main_thread()
+        if self.on:
+            self.old = signal.signal(signal.SIGINT, self._ring)
+        return self
+
+    def _ring(self, signum, frame) -> None:
+        type(self).signalled = True
+        if callable(self.old):
+            self.old(signum, frame)
+        elif self.old == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc) -> None:
+        if self.on:
+            signal.signal(signal.SIGINT, self.old)
+
+
+class GameTimeout(BaseException):
+    """A game ran longer than ``game_timeout_s`` (a BaseException, so a strategy's own
+    ``except Exception`` cannot swallow it)."""
+
+
+class WorkerDied(RuntimeError):
+    """The worker process playing a game ended abruptly (``os._exit``, a crash, out of memory)."""
+
+
+class TimeLimit:
+    """Per-game limit of ``seconds`` of **CPU time** of this process (``signal.setitimer`` with
+    ``ITIMER_PROF``, user + system time), where the platform has it and this is the main thread
+    (joblib's loky workers and the forked ``--jobs 1`` worker); elsewhere (Dask threads:
+    ``runs/cluster.py``) no limit here. CPU time, not wall time: a game's fate must not depend on
+    how busy the machine is (a wall-clock limit failed slow games on a loaded machine)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.on = (seconds > 0 and hasattr(signal, "setitimer")
+                   and threading.current_thread() is threading.main_thread())
+
+    def __enter__(self) -> TimeLimit:
+        if self.on:
+            self.old = signal.signal(signal.SIGPROF, self._ring)
+        return self
+
+    def _ring(self, signum, frame) -> None:
+        raise GameTimeout(f"the game ran over game_timeout_s = {self.seconds:g} s of CPU time and was stopped")
+
+    def arm(self) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
+
+    def disarm(self) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
+    def __exit__(self, *exc) -> None:
+        if self.on:
+            self.disarm()
+            signal.signal(signal.SIGPROF, self.old)
