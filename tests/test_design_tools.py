@@ -372,3 +372,14 @@ def test_replay_find_on_a_run_without_a_complete_game_is_a_clean_error(tmp_path)
 def test_new_commands_have_help_with_an_example(command):
     res = invoke(*command, "--help")
     assert res.exit_code == 0 and "Example: sim " in res.output
+
+
+def test_a_cut_study_journal_record_is_dropped_on_resume(tmp_path):
+    """An append-only journal whose last record was cut (no newline) loses only that record."""
+    from sim.analysis.halving import drop_cut_record
+
+    log = tmp_path / "study.log"
+    log.write_bytes(b'{"op": 0}\n{"op": 1}\n{"op": 2, "va')
+    assert drop_cut_record(log) and log.read_bytes() == b'{"op": 0}\n{"op": 1}\n'
+    assert not drop_cut_record(log) and log.read_bytes() == b'{"op": 0}\n{"op": 1}\n'
+    assert not drop_cut_record(tmp_path / "absent.log")

@@ -436,3 +436,14 @@ def test_check_reruns_into_its_own_folder_but_keeps_another_run(tmp_path):
     other = write(tmp_path, BASE.replace("seed:", "# another study\nseed:") + CHECKS, "other.yaml")
     res = invoke("check", other, "--out", tmp_path / "r", "--quiet")
     assert res.exit_code == 2 and "already exists" in res.output and (tmp_path / "r" / "report.md").is_file()
+
+
+def test_check_resume_of_a_run_without_checks_is_refused_before_playing(tmp_path):
+    """`sim check --resume` of a plain run (no `checks:`) is refused at once, naming what to do,
+    instead of playing the rest of the games and then refusing."""
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 4"))
+    assert invoke("run", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    (tmp_path / "r" / "games.parquet").rename(tmp_path / "games.bak")  # as if interrupted before the merge
+    res = invoke("check", "--resume", tmp_path / "r", "--quiet")
+    assert res.exit_code == 2 and "has no 'checks:'" in res.output and "sim run --resume" in res.output, res.output
+    assert not (tmp_path / "r" / "games.parquet").exists()  # nothing played, nothing merged

@@ -71,7 +71,21 @@ def open_study(path: Path, name: str, sampler: optuna.samplers.BaseSampler, resu
     """``study_in``, or with ``resume`` the study ``name`` saved in ``path`` (``KeyError`` when absent)."""
     if not resume:
         return study_in(path, name, sampler)
+    drop_cut_record(path)
     return optuna.load_study(study_name=name, storage=JournalStorage(JournalFileBackend(str(path))), sampler=sampler)
+
+
+def drop_cut_record(path: Path) -> bool:
+    """Drop the last line of the study journal ``path`` when it was cut short (no newline at the
+    end: what ``kill -9`` or a full disk leaves in an append-only journal); the operations before
+    it are whole, so the study resumes from them. Returns whether a cut record was dropped."""
+    if not path.is_file():
+        return False
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return False
+    path.write_bytes(data[: data.rfind(b"\n") + 1])
+    return True
 
 
 def finished(study: optuna.Study, first: int, evaluate: Callable[[dict, int], tuple[float, float, float, float]]

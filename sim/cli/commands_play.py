@@ -249,6 +249,9 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         rc = load_config(config, overrides) if config else None  # checks are validated before any game is played
         if rc is not None and not rc.checks:
             raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
+        if resume_dir and not load_run_config(Path(resume_dir)).checks:  # refused before any game is played
+            raise SimError(f"{resume_dir}: its config has no 'checks:'; `sim run --resume {resume_dir}` finishes "
+                           f"it as a plain run")
         if junit:
             check_writable(Path(junit), "--junit")
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
