@@ -621,8 +621,8 @@ def test_determinize_is_consistent_with_the_observation(seed, steps):
 def test_invariants_under_random_play(seed, n):
     game = GAME.build(n)
     s, _, ended = random_walk(game, seed, lambda s, p: game.check_invariants(s))
-    if ended:
-        assert s.scored and game.end_reason(s) == "finished"
+    if ended:  # random play can outlast the safety cap (seed 912, 2 players: round 101), scored all the same
+        assert s.scored and game.end_reason(s) in ("finished", "round_cap")
 
 
 def test_determinism_same_seed_same_history():
