@@ -90,7 +90,7 @@ def starter_config(game: str) -> str:
              "# Check it with `sim validate FILE`, play it with `sim run FILE`; README \"Configs\" explains every key.",
              f"game: {game}", f"players: {n}                 # {info.min_players}-{info.max_players}",
              "games: 1000", "seed: 1", "# jobs: 2                  # worker processes (default: the usable cores)",
-             "# seating: rotate           # rotate (each strategy plays each seat equally often) or fixed",
+             "# seating: rotate           # rotate (each seat in turn), permute (every seat order: seat and neighbour apart) or fixed",
              "strategies:                 # one per seat; a shorter list is repeated in order to fill the seats",
              f"  - name: {expert}", "  - name: random", "options:                    # every rule option at its default"]
     for row in option_rows(game):
