@@ -358,3 +358,18 @@ def test_bench_of_a_config_plays_the_games_of_sim_run(tmp_path):
     for extra in (["--players", "7"], ["--strategy", "nosuch"], ["--seed", "3"]):  # the config decides these
         res = invoke("bench", cfg, "--games", "2", *extra)
         assert res.exit_code == 2 and f"{extra[0]} cannot be used with a config" in res.output
+
+
+@pytest.mark.integration
+def test_output_into_a_closed_pipe_ends_with_status_0(tmp_path):
+    """`sim replay RUN | head -1`: the reader stops early; sim ends quietly with 0 (1 means a failed
+    game or check), as `cat` does."""
+    import subprocess
+    import sys
+
+    cfg = write(tmp_path, BASE)
+    assert invoke("run", cfg, "--games", "2", "--out", tmp_path / "r", "--quiet").exit_code == 0
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "replay", str(tmp_path / "r"), "--game-index", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line
+    assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()

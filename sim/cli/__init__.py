@@ -22,7 +22,16 @@ from .group import cli
 
 
 def main() -> None:
-    cli(prog_name="sim")
+    """The ``sim`` command. Output piped into a reader that stops early (``sim replay RUN | head``)
+    ends with status 0, as ``cat`` does (click ends it with 1, which here means a failed game or check)."""
+    try:
+        cli(prog_name="sim")
+    except SystemExit as exc:
+        from click.utils import PacifyFlushWrapper
+
+        if exc.code == 1 and isinstance(sys.stdout, PacifyFlushWrapper):  # click's way of ending on EPIPE
+            sys.exit(0)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover
