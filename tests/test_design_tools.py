@@ -383,3 +383,16 @@ def test_a_cut_study_journal_record_is_dropped_on_resume(tmp_path):
     assert drop_cut_record(log) and log.read_bytes() == b'{"op": 0}\n{"op": 1}\n'
     assert not drop_cut_record(log) and log.read_bytes() == b'{"op": 0}\n{"op": 1}\n'
     assert not drop_cut_record(tmp_path / "absent.log")
+
+
+def test_tune_summary_says_when_the_best_value_sits_at_the_edge_of_its_range():
+    """Best at a bound and the target outside the confirmation interval: the summary says to widen
+    the range; inside the interval (or not at an edge) it does not."""
+    from sim.analysis.tune_report import tune_summary
+
+    result = {"best": {"options.end_card_depth": 12}, "objective": 24.7, "ci": [24.13, 25.35],
+              "target": {"kind": "metric", "value": 20, "describe": "mean rounds -> 20"},
+              "confirm": {"games": 400, "seed": 7}, "edges": ["options.end_card_depth"]}
+    assert "options.end_card_depth is at the edge of its range" in tune_summary(result)
+    assert "edge" not in tune_summary({**result, "edges": []})
+    assert "edge" not in tune_summary({**result, "ci": [19.5, 25.35]})

@@ -110,6 +110,10 @@ def tune_summary(result: dict) -> str:
     goal = t["value"] if t["kind"] != "seat_spread" else None
     inside = "" if goal is None or lo is None else (
         f" The target {goal:g} is {'inside' if lo <= goal <= hi else 'outside'} this interval.")
+    edges = result.get("edges") or []
+    if edges and goal is not None and lo is not None and not lo <= goal <= hi:
+        inside += (f" The best value of {', '.join(edges)} is at the edge of its range: the target may lie beyond it;"
+                   f" widen the range and tune again.")
     return (f"Best: {best}. On {result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}) "
             f"the figure ({t['describe']}) is {_num(result['objective'])} (95% CI {_num(lo)} to {_num(hi)}).{inside}")
 

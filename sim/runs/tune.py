@@ -77,6 +77,7 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
                          "describe": t.describe()},
               "loss": objectives.loss(t.kind, fig.value, t.value),
               "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
-              "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records]}
+              "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records],
+              "edges": [p.key for p in plan.params if p.kind != "choice" and best.params.get(p.key) in (p.low, p.high)]}
     (out / "tune.json").write_text(json.dumps(halving.plain(result), indent=2) + "\n")
     return result
