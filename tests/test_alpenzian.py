@@ -477,6 +477,7 @@ def _walk(game, seed, strategies=None):
 
 
 @settings(max_examples=25, deadline=None)
+@pytest.mark.integration  # many random games; test_conformance checks invariants in the fast suite
 @given(st.integers(0, 10**6), st.integers(1, 5), st.booleans())
 def test_invariants_under_random_play(seed, players, pioneer):
     g = Alpenzian(players, Options(pioneer_town=pioneer, sheet="random"))

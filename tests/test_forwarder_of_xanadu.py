@@ -506,6 +506,7 @@ def _invariants(g, s):
 
 
 @settings(max_examples=25, deadline=None)
+@pytest.mark.integration  # many random games; test_conformance checks invariants in the fast suite
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 5))
 def test_invariants_hold_under_random_play(seed, n):
     g = GAME(n)

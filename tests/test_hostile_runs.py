@@ -373,3 +373,7 @@ def test_15_seat_checks_on_a_solo_game_are_refused_at_validation(tmp_path):
     res = sim("validate", cfg)
     assert res.exit_code == 2 and "line 9, key 'checks.max_seat_win_rate'" in res.output and "solo" in res.output, \
         res.output
+
+
+# whole `sim` runs through the CLI: in `make test`, not `make test-fast`
+pytestmark = pytest.mark.integration

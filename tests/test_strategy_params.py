@@ -175,3 +175,7 @@ def test_the_check_finds_a_live_parameter_and_not_a_dead_one():
     assert first_difference("traders_of_osaka", "strategy_probe:Knob", {"dead": True}) is None
 
 
+
+
+# generic over every strategy of every game: whole decision sweeps, so in `make test`, not `make test-fast`
+pytestmark = pytest.mark.integration

@@ -221,3 +221,7 @@ def test_the_checks_catch_an_order_bias_and_a_seat_bias():
         check_seat("traders_of_osaka", "strategy_probe:SeatBiased", 3)
 
 
+
+
+# generic over every strategy of every game: whole decision sweeps, so in `make test`, not `make test-fast`
+pytestmark = pytest.mark.integration

@@ -616,6 +616,7 @@ def test_determinize_is_consistent_with_the_observation(seed, steps):
 
 
 # ---------------------------------------------------------------- invariants
+@pytest.mark.integration  # many random games; test_conformance checks invariants in the fast suite
 @given(seed=st.integers(0, 100_000), n=st.integers(2, 5))
 @settings(max_examples=20, deadline=None)
 def test_invariants_under_random_play(seed, n):

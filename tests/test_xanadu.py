@@ -494,6 +494,7 @@ def _check_invariants(g, s, p):
 
 
 @settings(max_examples=20, deadline=None)
+@pytest.mark.integration  # many random games; test_conformance checks invariants in the fast suite
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 6), adv=st.booleans())
 def test_invariants_under_random_play(seed, n, adv):
     g = GAME.build(n, {"advanced": adv})
