@@ -4,15 +4,14 @@ fast dice sampler has the exact multinomial law of 5.1, and ``clone`` is indepen
 
 from __future__ import annotations
 
-import gc
 import math
 import random
-import types
 from collections import Counter
 
 import pytest
+from test_lazy_observation import _reachable  # the walk through instance data (the generic view test's)
 
-from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, lazy
+from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view
 from sim.games.alpenzian.actions import FACE_ICONS, SOLID, ChooseArea, Draw, TakeDie
 from sim.games.alpenzian.engine import AREA, DIE, ROLL, SQUARE, Alpenzian, State
 from sim.games.alpenzian.observation import Observation
@@ -102,22 +101,6 @@ def test_dice_sampler_has_the_multinomial_law_of_5_1():
     assert _chi2_pvalue(bad, expected) < 1e-4
 
 
-def _reachable(root, depth: int = 6) -> list:
-    """Objects reachable from ``root`` through instance data (as in tests/test_lazy_observation.py)."""
-    seen, todo, out = {id(root)}, [(root, 0)], []
-    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
-    while todo:
-        obj, d = todo.pop()
-        out.append(obj)
-        if d >= depth:
-            continue
-        refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
-                else gc.get_referents(obj))
-        for ref in refs:
-            if id(ref) not in seen and not isinstance(ref, skip):
-                seen.add(id(ref))
-                todo.append((ref, d + 1))
-    return out
 
 
 def test_a_view_reaches_neither_the_state_nor_the_engine_and_goes_stale():

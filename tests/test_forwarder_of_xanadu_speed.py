@@ -10,14 +10,13 @@
 
 from __future__ import annotations
 
-import gc
 import random
-import types
 from collections import Counter
 
 from scipy.stats import chisquare
+from test_lazy_observation import _reachable  # the walk through instance data (the generic view test's)
 
-from sim.api import CHANCE, TERMINAL, lazy
+from sim.api import CHANCE, TERMINAL
 from sim.games.forwarder_of_xanadu.actions import FULFIL, FulfilOrder
 from sim.games.forwarder_of_xanadu.engine import ACT, K_LAYOUT, K_MARKET, K_SKILL, ForwarderOfXanadu, State
 from sim.games.forwarder_of_xanadu.rules import Options
@@ -68,22 +67,6 @@ def test_fast_sampler_agrees_with_chance_outcomes_at_each_kind_of_draw():
     _sampler_fits(g, s)  # a Market refill during play (a smaller pile)
 
 
-def _reachable(root, depth: int = 6) -> list:
-    """Every object reachable from ``root`` through instance data (as in tests/test_lazy_observation.py)."""
-    seen, todo, out = {id(root)}, [(root, 0)], []
-    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
-    while todo:
-        obj, d = todo.pop()
-        out.append(obj)
-        if d >= depth:
-            continue
-        refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
-                else gc.get_referents(obj))
-        for ref in refs:
-            if id(ref) not in seen and not isinstance(ref, skip):
-                seen.add(id(ref))
-                todo.append((ref, d + 1))
-    return out
 
 
 def _main_state(seed: int = 5):

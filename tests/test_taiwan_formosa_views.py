@@ -4,13 +4,12 @@ its decision. The equality-based no-leak tests are in ``test_taiwan_formosa.py``
 
 from __future__ import annotations
 
-import gc
 import random
-import types
 
 import pytest
+from test_lazy_observation import _reachable  # the walk through instance data (the generic view test's)
 
-from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep, lazy, sample_chance
+from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep, sample_chance
 from sim.games.taiwan_formosa import GAME
 from sim.games.taiwan_formosa.observation import PUBLIC_FIELDS, Observation
 
@@ -31,23 +30,6 @@ def _walk(game, seed: int, steps: int):
     return s
 
 
-def _reachable(root, depth: int = 6) -> list:
-    """Every object reachable from ``root`` through instance data (as in
-    ``tests/test_lazy_observation.py``): not through classes, modules or functions' globals."""
-    seen, todo, out = {id(root)}, [(root, 0)], []
-    skip = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, lazy)
-    while todo:
-        obj, d = todo.pop()
-        out.append(obj)
-        if d >= depth:
-            continue
-        refs = ([c.cell_contents for c in obj.__closure__ or ()] if isinstance(obj, types.FunctionType)
-                else gc.get_referents(obj))
-        for ref in refs:
-            if id(ref) not in seen and not isinstance(ref, skip):
-                seen.add(id(ref))
-                todo.append((ref, d + 1))
-    return out
 
 
 def _mutables(s) -> list:
