@@ -132,6 +132,7 @@ def test_cli_figures_agree_with_the_tables(tmp_path):
     (["xanadu", "--players", "4", "--strategy", "first_legal"], "needs at least 4 strategies"),
     (["forwarder_of_xanadu", "--players", "2"], "set allow_two_players: true"),
     (["xanadu", "--option", "draw"], "expected KEY=VALUE"),
+    (["xanadu", "--option", "draw=forced", "--option", "draw=optional"], "--option draw is given twice"),
     (["xanadu", "--option", "draw=sometimes"], "options.draw"),
 ])
 def test_cli_bad_input_exits_2_without_traceback(tmp_path, args, message):

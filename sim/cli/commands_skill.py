@@ -72,6 +72,8 @@ def option_values(pairs: tuple[str, ...]) -> dict:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise SimError(f"--option {pair!r}: expected KEY=VALUE, e.g. --option allow_two_players=true")
+        if key.strip() in out:
+            raise SimError(f"--option {key.strip()} is given twice: give each option once")
         try:
             out[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError:
