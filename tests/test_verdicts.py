@@ -459,3 +459,11 @@ def test_sweep_baseline_errors_name_the_line_and_key(tmp_path):
     cfg.write_text(CFG + "sweep:\n  options.end_tokens: [6, 8]\nsweep_baseline: {options.end_tokens: 7}\n")
     res = _invoke("validate", cfg)
     assert res.exit_code == 2 and "line 8, key 'sweep_baseline'" in res.output and "not one of the swept" in res.output
+
+
+def test_a_confidence_level_just_below_1_is_not_printed_as_100_percent():
+    """An interval's level is printed with the digits it has: 0.9999999999999 is not "100%"."""
+    from sim.analysis.compare_report import level
+
+    assert level(0.95) == "95%" and level(0.975) == "97.5%"
+    assert level(0.9999999999999) == "99.99999999999%"

@@ -18,7 +18,7 @@ from .document import STYLE, html_table, md_table, p_text
 
 def level(confidence: float) -> str:
     """``95%``, ``99%``, ``99.9%``: a confidence level as the reports write it."""
-    return f"{confidence * 100:g}%"
+    return f"{confidence * 100:.15g}%"
 
 
 def _fmt(v: float, metric: str, sign: bool = False) -> str:

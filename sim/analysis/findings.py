@@ -59,7 +59,7 @@ class Inputs:
 
     @property
     def lev(self) -> str:
-        return f"{self.confidence * 100:g}%"
+        return f"{self.confidence * 100:.15g}%"
 
 
 @dataclass

@@ -33,7 +33,7 @@ class Draft:
     @property
     def lev(self) -> str:
         """The confidence level as the report writes it: ``95%``."""
-        return f"{self.confidence * 100:g}%"
+        return f"{self.confidence * 100:.15g}%"
 
     @property
     def seed(self) -> int:

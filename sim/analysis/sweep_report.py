@@ -67,7 +67,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
     conf = float(meta.get("confidence", 0.95))
-    lev = f"{conf * 100:g}%"
+    lev = f"{conf * 100:.15g}%"
     intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
              f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
              "numbers), so the points can be compared game by game; the paired tests below say which differences "

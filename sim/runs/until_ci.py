@@ -49,7 +49,7 @@ def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 def _rule(width: float, max_games: int, first: int, confidence: float = 0.95) -> dict:
     return {
         "rule": (f"--until-ci {width:g}: batches (first {first} games) until every seat's and every strategy's "
-                 f"{confidence * 100:g}% "
+                 f"{confidence * 100:.15g}% "
                  f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
         "width": width, "max_games": max_games, "first_batch": first, "batches": [], "finished": False,
     }
