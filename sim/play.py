@@ -72,7 +72,7 @@ def play_game(
     Raises ``IllegalActionError`` naming the seat when a strategy returns an illegal action;
     exceptions from engines and strategies propagate to the caller (``play_range`` records them).
     ``guard``: what a strategy's ``choose`` raises (``SystemExit`` included) becomes a
-    ``StrategyError`` carrying its seat, as ``_Guard`` does, without a wrapper call per decision.
+    ``StrategyError`` carrying its seat (runs and replays), without a wrapper call per decision.
     """
     if state is None:
         state = game.new_initial_state()
@@ -106,7 +106,7 @@ def play_game(
             # identity first (at C speed): strategies usually return one of the offered objects,
             # and comparing dataclasses field by field is slow on long lists
             if id(action) not in map(id, legal) and action not in legal:
-                who = type(getattr(strategies[p], "inner", strategies[p])).__name__
+                who = type(strategies[p]).__name__
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
         elif p == CHANCE:
@@ -131,24 +131,6 @@ class StrategyError(RuntimeError):
     def __init__(self, seat: int, message: str):
         super().__init__(message)
         self.seat = seat
-
-
-class _Guard:
-    """Wraps a strategy so that what it raises is attributed to its seat."""
-
-    __slots__ = ("inner", "seat", "choose")
-
-    def __init__(self, inner: Any, seat: int):
-        self.inner, self.seat = inner, seat
-        inner_choose = inner.choose
-
-        def choose(obs, legal, rng):
-            try:
-                return inner_choose(obs, legal, rng)
-            except (Exception, SystemExit) as exc:  # sys.exit() in a plugin fails its game, not the run
-                raise StrategyError(seat, f"{type(exc).__name__}: {exc}") from exc
-
-        self.choose = choose
 
 
 @lru_cache(maxsize=4)

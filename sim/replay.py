@@ -9,7 +9,7 @@ from typing import Any
 
 from .api import CHANCE
 from .limits import GameTimeout, TimeLimit
-from .play import GameResult, _Guard, play_game
+from .play import GameResult, play_game
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, seat_labels, streams
 
@@ -83,8 +83,7 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
     describe = getattr(game, "describe", None)
     chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
-    seated = [_Guard(make_strategy(*setup.strategies[k], setup.game, game=game, plugins=setup.plugins), seat)
-              for seat, k in enumerate(order)]
+    seated = [make_strategy(*setup.strategies[k], setup.game, game=game, plugins=setup.plugins) for k in order]
     lines = [f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order)]
     narrate = getattr(game, "narrate", None)  # optional: what an action set off (payments, ...)
     state = game.new_initial_state()
@@ -108,7 +107,7 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
         with TimeLimit(setup.game_timeout_s) as limit:  # as in the run: a game recorded as timed out stops again
             limit.arm()
             result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions,
-                               on_decision=log, state=state)
+                               on_decision=log, state=state, guard=True)
         if narrate is not None:
             lines.extend(narrate(before[0], state))
     except (Exception, SystemExit, GameTimeout) as exc:
