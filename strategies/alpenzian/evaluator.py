@@ -17,7 +17,7 @@ rescores the whole sheet).
 from __future__ import annotations
 
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
-from sim.games.alpenzian.observation import fast_matching, rail_links, track_starts
+from sim.games.alpenzian.observation import fast_matching, rail_links, track_end, track_starts
 
 
 def supported(rule: str, link: str) -> bool:
@@ -76,25 +76,11 @@ def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
 def open_track_ends(b, cells) -> int:
     """Tracks leaving a house whose far end opens into an empty drawable square, each counted
     by its rails up to 2 (the rails an express link needs)."""
-    nbr, terrain = b.nbr, b.terrain
-    count = 0
+    terrain, count = b.terrain, 0
     for _h, c, m, back in track_starts(b, cells):
-        length = 1
-        for _ in range(len(cells)):
-            k2 = (m & 15 & ~back).bit_length() - 1
-            nxt = nbr[c][k2]
-            if nxt < 0:
-                break
-            v2 = cells[nxt]
-            if v2 == 0:
-                if terrain[nxt] < 5:
-                    count += min(length, 2)
-                break
-            back = 1 << ((k2 + 2) & 3)
-            if v2 < RAIL or not v2 & back:
-                break
-            c, m = nxt, v2
-            length += 1
+        end, rails = track_end(b, cells, c, m, back)
+        if end >= 0 and cells[end] == 0 and terrain[end] < 5:
+            count += min(rails, 2)
     return count
 
 

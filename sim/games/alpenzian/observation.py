@@ -24,12 +24,13 @@ from .scoring import (  # re-exported for strategies: the public scoring vocabul
     ranch_graph,
     score_sheet,
     squares_for,
+    track_end,
     track_starts,
 )
 
 __all__ = ["Observation", "Board", "Tables", "SheetScore", "COLOURS", "BLUE", "MOUNTAIN", "GATE",
            "rail_links", "ranch_graph", "score_sheet", "fast_matching", "squares_for",
-           "track_starts"]
+           "track_end", "track_starts"]
 
 
 class Observation(LazyObservation):

@@ -171,34 +171,37 @@ def track_starts(board: Board, cells) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def track_end(board: Board, cells, c: int, m: int, back: int) -> tuple[int, int]:
+    """Follow a track from its first rail ``c`` (icon ``m``, entered through side ``back``, as
+    ``track_starts`` gives it) over rails that open into each other: ``(square, rails)``, the
+    first square that is not such a rail (a house, an empty square, ...; -1 off the sheet) and
+    the rails passed. Tracks never loop (RULINGS §5); the bound on steps is a guard."""
+    nbr, count = board.nbr, 1
+    for _ in range(len(cells)):
+        k2 = (m & 15 & ~back).bit_length() - 1
+        nxt = nbr[c][k2]
+        if nxt < 0:
+            return -1, count
+        v2 = cells[nxt]
+        back = 1 << ((k2 + 2) & 3)
+        if v2 < RAIL or not v2 & back:  # a house or empty square (icons below RAIL), or a rail turned away
+            return nxt, count
+        c, m = nxt, v2
+        count += 1
+    return -1, count
+
+
 def rail_links(board: Board, cells) -> list[tuple[int, int, int]]:
     """Every rail track between two houses: ``(house_a, house_b, rails)`` with ``a < b``.
 
     A track starts at a house, enters a rail that opens into the house, follows rails that open
     into each other, and ends at a house the last rail opens into (RULINGS §5). Each track once.
     """
-    nbr = board.nbr
     out = []
     for h, c, m, back in track_starts(board, cells):
-        count = 1
-        while True:
-            out_bits = m & 15 & ~back
-            k2 = out_bits.bit_length() - 1
-            nxt = nbr[c][k2]
-            if nxt < 0:
-                break
-            v2 = cells[nxt]
-            if v2 == HOUSE:
-                if nxt > h:
-                    out.append((h, nxt, count))
-                break
-            back = 1 << ((k2 + 2) & 3)
-            if v2 < RAIL or not v2 & back:
-                break
-            c, m = nxt, v2
-            count += 1
-            if count > len(cells):  # cannot happen (tracks never loop), kept as a guard
-                break
+        end, rails = track_end(board, cells, c, m, back)
+        if end > h and cells[end] == HOUSE:
+            out.append((h, end, rails))
     return out
 
 
