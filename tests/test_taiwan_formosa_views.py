@@ -4,32 +4,13 @@ its decision. The equality-based no-leak tests are in ``test_taiwan_formosa.py``
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from test_lazy_observation import _reachable  # the walk through instance data (the generic view test's)
+from test_taiwan_formosa import walk as _walk  # random play, the game tests' own walk
 
-from sim.api import CHANCE, TERMINAL, StaleObservationError, close_view, keep, sample_chance
+from sim.api import StaleObservationError, close_view, keep
 from sim.games.taiwan_formosa import GAME
 from sim.games.taiwan_formosa.observation import PUBLIC_FIELDS, Observation
-
-
-def _walk(game, seed: int, steps: int):
-    chance, rng = random.Random(seed), random.Random(seed + 1)
-    s = game.new_initial_state()
-    for _ in range(steps):
-        p = game.current_player(s)
-        if p == TERMINAL:
-            break
-        if p == CHANCE:
-            a = sample_chance(game, s, chance)
-        else:
-            legal = game.legal_actions(s)
-            a = legal[int(rng.random() * len(legal))]
-        game.apply_action(s, a)
-    return s
-
-
 
 
 def _mutables(s) -> list:
