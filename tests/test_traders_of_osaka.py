@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.api import CHANCE, TERMINAL, SimError
+from sim.api import CHANCE, TERMINAL, SimError, keep
 from sim.games.traders_of_osaka.actions import (
     BUY,
     END_INSURANCE,
@@ -504,7 +504,7 @@ def test_observation_hides_other_hands_vp_and_draw_pile():
     p = g.current_player(s)
     assert p >= 0
     other = (p + 1) % 3
-    before = g.observe(s, p)
+    before = keep(g.observe(s, p))  # read whole before the change (a lazy view read later would only agree)
     # swap a card of another seat's hand with a different card of the draw pile; change their VP
     i = next(i for i, c in enumerate(s.draw) if g.value[c] == g.value[s.hands[other][0]])
     s.hands[other][0], s.draw[i] = s.draw[i], s.hands[other][0]
@@ -512,6 +512,8 @@ def test_observation_hides_other_hands_vp_and_draw_pile():
     s.vp[other] += 7
     assert g.observe(s, p) == before
     assert before.vp == s.vp[p] and before.hand == tuple(s.hands[p])
+    s.vp[p] += 1  # its own VP is part of its view
+    assert g.observe(s, p) != before
 
 
 # ---------------------------------------------------------------- invariants under random play
