@@ -13,12 +13,7 @@ import polars as pl
 
 from . import charts
 from .compare import Comparison
-from .document import STYLE, html_table, md_table, p_text
-
-
-def level(confidence: float) -> str:
-    """``95%``, ``99%``, ``99.9%``: a confidence level as the reports write it."""
-    return f"{confidence * 100:.15g}%"
+from .document import STYLE, html_table, level, md_table, p_text
 
 
 def _fmt(v: float, metric: str, sign: bool = False) -> str:

@@ -16,6 +16,12 @@ import polars as pl
 from ..data import write_file_atomic
 
 
+def level(confidence: float) -> str:
+    """``95%``, ``99%``, ``99.9%``: a confidence level as the reports write it (the digits it has:
+    0.9999999999999 is not "100%")."""
+    return f"{confidence * 100:.15g}%"
+
+
 def pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.1f}%"
 

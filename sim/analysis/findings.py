@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from .document import level
+
 ALPHA = 0.05
 
 
@@ -59,7 +61,7 @@ class Inputs:
 
     @property
     def lev(self) -> str:
-        return f"{self.confidence * 100:.15g}%"
+        return level(self.confidence)
 
 
 @dataclass

@@ -10,7 +10,7 @@ from functools import cached_property, partial
 import polars as pl
 
 from . import charts, stats, summaries
-from .document import Section, ci, num, p_text, pct, rows
+from .document import Section, ci, level, num, p_text, pct, rows
 from .tables import RunTables
 
 
@@ -33,7 +33,7 @@ class Draft:
     @property
     def lev(self) -> str:
         """The confidence level as the report writes it: ``95%``."""
-        return f"{self.confidence * 100:.15g}%"
+        return level(self.confidence)
 
     @property
     def seed(self) -> int:

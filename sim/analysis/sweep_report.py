@@ -12,7 +12,7 @@ import polars as pl
 from ..api import SimError
 from ..data import read_json, write_file_atomic
 from . import charts, sweep_compare
-from .document import STYLE, html_table, md_table
+from .document import STYLE, html_table, level, md_table
 
 TITLES = {
     "seat_win_rate": ("Win rate by seat", "win rate (%)", 100.0, "95% Wilson intervals; complete games."),
@@ -67,7 +67,7 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
     conf = float(meta.get("confidence", 0.95))
-    lev = f"{conf * 100:.15g}%"
+    lev = level(conf)
     intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
              f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
              "numbers), so the points can be compared game by game; the paired tests below say which differences "

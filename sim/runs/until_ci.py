@@ -17,6 +17,7 @@ import polars as pl
 from tqdm import tqdm
 
 from .. import store
+from ..analysis.document import level
 from ..analysis.stats import complete_players
 from ..analysis.summaries import win_table
 from ..api import SimError
@@ -49,7 +50,7 @@ def _chunk_tables(out: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 def _rule(width: float, max_games: int, first: int, confidence: float = 0.95) -> dict:
     return {
         "rule": (f"--until-ci {width:g}: batches (first {first} games) until every seat's and every strategy's "
-                 f"{confidence * 100:.15g}% "
+                 f"{level(confidence)} "
                  f"Wilson win-rate interval is within ±{width * 100:g} points, or at most {max_games} games"),
         "width": width, "max_games": max_games, "first_batch": first, "batches": [], "finished": False,
     }
