@@ -91,6 +91,10 @@ class Planner(ScriptedStrategy):
         super().__init__(**params)
         self._key = None
         self._sheet_key = None
+        # the weights, read once: a pydantic attribute read (and a missing ``w_express``) is slow
+        p = self.p
+        self._weights = (p.w_ranch, p.w_alpenzian, getattr(p, "w_express", 1.0), p.w_colour, p.w_resident,
+                         p.open_track, p.spare_sheep)
 
     # ----------------------------------------------------------- decisions
     def choose(self, obs: Observation, legal, rng):
@@ -124,24 +128,29 @@ class Planner(ScriptedStrategy):
 
     def area_value(self, face: int, colour: int) -> float:
         """Best draw of ``face`` in ``colour`` (the exceptional solid flower when no square is open)."""
-        got = self._area_memo.get((face, colour))
+        key = face << 3 | colour  # one int key: cheaper to hash than a tuple
+        got = self._area_memo.get(key)
         if got is None:
-            squares = self._squares.get(colour)
-            if squares is None:
-                squares = self._squares[colour] = self.obs.squares(colour)
-            value = self.value
-            if squares:
-                icons = FACE_ICONS[face]
-                if len(icons) > 1 and self._fast:  # a rail meeting no track scores alike in every orientation
-                    quiet = self._base.quiet_rail
-                    got = max(value(c, icons[0]) if quiet(c) else max(value(c, i) for i in icons) for c in squares)
-                else:
-                    got = max(value(c, i) for c in squares for i in icons)
-            else:  # exceptional rule 5.4: a solid flower in any empty square
-                cells = self.obs.my_cells
-                got = max(value(c, SOLID) for c in self.obs.board.drawable if not cells[c])
-            self._area_memo[(face, colour)] = got
+            got = self._area_memo[key] = self._area_best(face, colour)
         return got
+
+    def _area_best(self, face: int, colour: int) -> float:
+        squares = self._squares.get(colour)
+        if squares is None:
+            squares = self._squares[colour] = self.obs.squares(colour)
+        value = self.value
+        if not squares:  # exceptional rule 5.4: a solid flower in any empty square
+            cells = self.obs.my_cells
+            return max(value(c, SOLID) for c in self.obs.board.drawable if not cells[c])
+        icons = FACE_ICONS[face]
+        if len(icons) == 1:
+            icon = icons[0]
+            return max([value(c, icon) for c in squares])
+        if not self._fast:
+            return max([value(c, i) for c in squares for i in icons])
+        quiet = self._base.quiet_rail  # a rail meeting no track scores alike in every orientation
+        first = icons[0]
+        return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
 
     # ----------------------------------------------------------- evaluation
     def _prepare(self, obs: Observation) -> None:
@@ -170,25 +179,30 @@ class Planner(ScriptedStrategy):
         self._res_of: dict = {}
         self._by_fig: dict = {}
         self._reserve = p.mountain_reserve
+        self._mnext = obs.board.mountains_next
 
     def value(self, cell: int, icon: int) -> float:
         """The plan's value of drawing ``icon`` at ``cell`` on the own sheet now."""
-        got = self._memo.get((cell, icon))
+        key = cell << 5 | icon  # icons are below 32: one int key, cheaper to hash than a tuple
+        got = self._memo.get(key)
         if got is None:
-            if self._fast:
-                fig = self._figs.get((cell, icon))
-                if fig is None:
-                    fig = self._figs[(cell, icon)] = self._base.figures(cell, icon)
-            else:
-                fig = self._full_figures(cell, icon)
-            got = self._by_fig.get(fig)
-            if got is None:
-                got = self._by_fig[fig] = self._combine(fig)
-            if self._reserve and icon != SOLID and icon != OUTLINE:
-                got -= self._reserve * self.obs.board.mountains_next[cell]
-            if self._has_extra:
-                got += self.extra(cell, icon, fig)
-            self._memo[(cell, icon)] = got
+            got = self._memo[key] = self._value(cell, icon, key)
+        return got
+
+    def _value(self, cell: int, icon: int, key: int) -> float:
+        if self._fast:
+            fig = self._figs.get(key)
+            if fig is None:
+                fig = self._figs[key] = self._base.figures(cell, icon)
+        else:
+            fig = self._full_figures(cell, icon)
+        got = self._by_fig.get(fig)
+        if got is None:
+            got = self._by_fig[fig] = self._combine(fig)
+        if self._reserve and icon != SOLID and icon != OUTLINE:
+            got -= self._reserve * self._mnext[cell]
+        if self._has_extra:
+            got += self.extra(cell, icon, fig)
         return got
 
     def _full_figures(self, cell: int, icon: int) -> tuple:
@@ -238,19 +252,19 @@ class Planner(ScriptedStrategy):
 
     def _combine(self, fig: tuple) -> float:
         houses, sheep, paired, express, alp, col, residents, open_ends, free = fig
-        p, t = self.p, self.obs.tables
-        w_express = getattr(p, "w_express", 1.0)
+        t = self.obs.tables
+        w_ranch, w_alpenzian, w_express, w_colour, w_resident, open_track, spare_sheep = self._weights
         unpaired = houses - paired
         ranch = paired * t.ranch_paired + unpaired * t.ranch_unpaired * self._pen
-        v = p.w_ranch * ranch + p.w_alpenzian * (alp * t.alpenzian_per_flower) + w_express * express
-        v += p.w_colour * self._colour(col)
-        v += p.w_resident * self._resident(residents)
-        if p.open_track:
-            v += p.open_track * open_ends
-        if p.spare_sheep:
+        v = w_ranch * ranch + w_alpenzian * (alp * t.alpenzian_per_flower) + w_express * express
+        v += w_colour * self._colour(col)
+        v += w_resident * self._resident(residents)
+        if open_track:
+            v += open_track * open_ends
+        if spare_sheep:
             spare = min(3, sheep - paired)
             if spare > 0:
-                v += p.spare_sheep * min(spare, free)
+                v += spare_sheep * min(spare, free)
         return v
 
     def extra(self, cell: int, icon: int, fig: tuple) -> float:
