@@ -84,6 +84,18 @@ def open_track_ends(b, cells) -> int:
     return count
 
 
+def _star_matching(vmembers: dict, fmembers: dict, edges: dict) -> int:
+    """Maximum matching when one side is a single unit: every house of a village pairs with every
+    sheep of a flock it reaches, so one village (or flock) pairs up to its size with what it reaches."""
+    if len(vmembers) == 1:
+        (v2, hs), = vmembers.items()
+        reach = sum(len(fmembers[f2]) for f2 in edges.get(v2, ()) if f2 in fmembers)
+        return min(len(hs), reach)
+    (f2, ss), = fmembers.items()
+    reach = sum(len(hs) for v2, hs in vmembers.items() if f2 in edges.get(v2, ()))
+    return min(len(ss), reach)
+
+
 class SheetBase:
     """One sheet analysed once; ``figures(cell, icon)`` for any empty drawable ``cell``."""
 
@@ -178,6 +190,8 @@ class SheetBase:
             fmembers.setdefault(new_sheep, []).append(new_sheep)
         for v2, f2 in new_edges:
             edges.setdefault(v2, set()).add(f2)
+        if len(vmembers) == 1 or len(fmembers) == 1:
+            return _star_matching(vmembers, fmembers, edges)
         index: dict[int, list[int]] = {}
         n = 0
         for f2, ms in fmembers.items():
