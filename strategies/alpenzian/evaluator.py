@@ -17,7 +17,7 @@ rescores the whole sheet).
 from __future__ import annotations
 
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
-from sim.games.alpenzian.observation import fast_matching, rail_links, track_end, track_starts
+from sim.games.alpenzian.observation import fast_matching, track_end, track_starts
 
 
 def supported(rule: str, link: str) -> bool:
@@ -96,6 +96,18 @@ def _star_matching(vmembers: dict, fmembers: dict, edges: dict) -> int:
     return min(len(ss), reach)
 
 
+def _tracks(b, cells) -> tuple[list[tuple[int, int, int]], int]:
+    """``(rail_links(b, cells), open_track_ends(b, cells))`` from one walk of every track."""
+    terrain, links, count = b.terrain, [], 0
+    for h, c, m, back in track_starts(b, cells):
+        end, rails = track_end(b, cells, c, m, back)
+        if end > h and cells[end] == HOUSE:
+            links.append((h, end, rails))
+        elif end >= 0 and cells[end] == 0 and terrain[end] < 5:
+            count += min(rails, 2)
+    return links, count
+
+
 class SheetBase:
     """One sheet analysed once; ``figures(cell, icon)`` for any empty drawable ``cell``."""
 
@@ -117,7 +129,7 @@ class SheetBase:
         self.houses, self.sheep, self.flowers = len(houses), len(sheep), tuple(flowers)
         self.alp, self.outline = alp, outline
         self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
-        links = rail_links(board, cells)
+        links, open_ends = _tracks(board, cells)
         self.group = _unions(houses, [(a, b) for a, b, _ in links])
         self.group_houses = _members(self.group)
         self.xroot = _unions(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
@@ -131,7 +143,7 @@ class SheetBase:
         self.rail_in = {nbr[r][k] for r, v in enumerate(cells) if v >= RAIL for k in range(4)
                         if v & (1 << k) and nbr[r][k] >= 0}
         self.house_next = {j for h in houses for j in nbr[h]}
-        self.open = open_track_ends(board, cells) if want_open else 0
+        self.open = open_ends if want_open else 0
         self.want_open = want_open
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
