@@ -19,6 +19,8 @@ from __future__ import annotations
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 from sim.games.alpenzian.observation import fast_matching, track_end, track_starts
 
+from .tracks import open_after, sheet_tracks
+
 
 def supported(rule: str, link: str) -> bool:
     """Whether ``SheetBase`` models this ranch rule and link reading exactly."""
@@ -96,18 +98,6 @@ def _star_matching(vmembers: dict, fmembers: dict, edges: dict) -> int:
     return min(len(ss), reach)
 
 
-def _tracks(b, cells) -> tuple[list[tuple[int, int, int]], int]:
-    """``(rail_links(b, cells), open_track_ends(b, cells))`` from one walk of every track."""
-    terrain, links, count = b.terrain, [], 0
-    for h, c, m, back in track_starts(b, cells):
-        end, rails = track_end(b, cells, c, m, back)
-        if end > h and cells[end] == HOUSE:
-            links.append((h, end, rails))
-        elif end >= 0 and cells[end] == 0 and terrain[end] < 5:
-            count += min(rails, 2)
-    return links, count
-
-
 class SheetBase:
     """One sheet analysed once; ``figures(cell, icon)`` for any empty drawable ``cell``."""
 
@@ -129,7 +119,7 @@ class SheetBase:
         self.houses, self.sheep, self.flowers = len(houses), len(sheep), tuple(flowers)
         self.alp, self.outline = alp, outline
         self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
-        links, open_ends = _tracks(board, cells)
+        links, open_ends, self.arriving = sheet_tracks(board, cells)
         self.group = _unions(houses, [(a, b) for a, b, _ in links])
         self.group_houses = _members(self.group)
         self.xroot = _unions(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
@@ -230,9 +220,7 @@ class SheetBase:
         houses, sheep, paired, express = self.houses, self.sheep, self.paired, self.express
         op = self.open
         if self.want_open and (cell in self.rail_in or (icon >= RAIL and self._opens_to_house(cell, icon))):
-            new = list(cells)
-            new[cell] = icon
-            op = open_track_ends(b, new)
+            op = open_after(b, cells, op, self.arriving, cell, icon)
         if icon == SOLID or icon == OUTLINE:
             res = self.residents + (t.resident_outline if icon == OUTLINE else 0)
             return (houses, sheep, paired, express, self.alp + b.mountains_next[cell], b.terrain[cell],
