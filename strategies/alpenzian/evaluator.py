@@ -135,6 +135,7 @@ class SheetBase:
         self.house_next = {j for h in houses for j in nbr[h]}
         self.open = open_ends if want_open else 0
         self.want_open = want_open
+        self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
@@ -211,31 +212,40 @@ class SheetBase:
     def figures(self, cell: int, icon: int) -> tuple:
         """``(houses, sheep, paired, express, alpenzian flowers-mountain contacts, flower colour or -1,
         residents, open track ends, free sheep)`` after drawing ``icon`` at the empty ``cell``."""
-        b, cells, t = self.board, self.cells, self.t
-        nbr = b.nbr[cell]
-        free = self.free
-        for j in nbr:
-            if j in self.last_free:
-                free -= 1
-        houses, sheep, paired, express = self.houses, self.sheep, self.paired, self.express
+        ctx = self._ctx.get(cell)
+        if ctx is None:
+            ctx = self._ctx[cell] = self._context(cell)
+        free, sheep_free, rail_in, touched = ctx
         op = self.open
-        if self.want_open and (cell in self.rail_in or (icon >= RAIL and self._opens_to_house(cell, icon))):
-            op = open_after(b, cells, op, self.arriving, cell, icon)
+        if self.want_open and (rail_in or (icon >= RAIL and touched and self._opens_to_house(cell, icon))):
+            op = open_after(self.board, self.cells, op, self.arriving, cell, icon)
         if icon == SOLID or icon == OUTLINE:
-            res = self.residents + (t.resident_outline if icon == OUTLINE else 0)
-            return (houses, sheep, paired, express, self.alp + b.mountains_next[cell], b.terrain[cell],
-                    res, op, free)
+            res = self.residents + (self.t.resident_outline if icon == OUTLINE else 0)
+            return (self.houses, self.sheep, self.paired, self.express, self.alp + self.board.mountains_next[cell],
+                    self.board.terrain[cell], res, op, free)
         if icon == HOUSE:
             paired, express = self._house(cell)
-            return (houses + 1, sheep, paired, express, self.alp, -1, self.residents + t.resident_house, op, free)
+            return (self.houses + 1, self.sheep, paired, express, self.alp, -1, self.residents + self.t.resident_house,
+                    op, free)
         if icon == SHEEP:
-            terrain = b.terrain
-            if any(j >= 0 and terrain[j] < 5 and not cells[j] for j in nbr):
-                free += 1
-            return (houses, sheep + 1, self._sheep(cell), express, self.alp, -1, self.residents, op, free)
-        if cell in self.rail_in or cell in self.house_next:
-            paired, express = self._rail(cell, icon)
-        return (houses, sheep, paired, express, self.alp, -1, self.residents, op, free)
+            return (self.houses, self.sheep + 1, self._sheep(cell), self.express, self.alp, -1, self.residents, op,
+                    sheep_free)
+        paired, express = self._rail(cell, icon) if touched else (self.paired, self.express)
+        return (self.houses, self.sheep, paired, express, self.alp, -1, self.residents, op, free)
+
+    def _context(self, cell: int) -> tuple[int, int, bool, bool]:
+        """What every icon drawn at ``cell`` shares: free sheep after a draw there (a sheep beside
+        its last empty square is no longer free), the same when the draw is a sheep (free itself
+        if an empty square is beside it), whether a rail opens into it, and whether a rail drawn
+        there can meet a track (a rail opens into it or a house is beside it)."""
+        nbr, cells, terrain, last_free = self.board.nbr[cell], self.cells, self.board.terrain, self.last_free
+        free = self.free
+        for j in nbr:
+            if j in last_free:
+                free -= 1
+        spare = any(j >= 0 and terrain[j] < 5 and not cells[j] for j in nbr)
+        rail_in = cell in self.rail_in
+        return free, free + spare, rail_in, rail_in or cell in self.house_next
 
     def quiet_rail(self, cell: int) -> bool:
         """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""

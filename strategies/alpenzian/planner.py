@@ -169,13 +169,13 @@ class Planner(ScriptedStrategy):
         if self._fast and (me, mine) != self._sheet_key:
             self._sheet_key = (me, mine)
             self._base = SheetBase(obs.board, mine, t, rule, obs.ranch_link, bool(p.open_track))
-            self._figs = {}
         progress = 1.0 - obs.left[me] / len(obs.board.drawable)
         self._pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
         others = [i for i in range(obs.num_players) if i != me]
         self._other_flowers = [obs.sheet_flowers(i) for i in others]
         self._other_res = sorted((obs.sheet_residents(i) for i in others), reverse=True)
         self._colour_of: dict = {}
+        self._best_others: list[int] | None = None
         self._res_of: dict = {}
         self._by_fig: dict = {}
         self._reserve = p.mountain_reserve
@@ -186,23 +186,15 @@ class Planner(ScriptedStrategy):
         key = cell << 5 | icon  # icons are below 32: one int key, cheaper to hash than a tuple
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = self._value(cell, icon, key)
-        return got
-
-    def _value(self, cell: int, icon: int, key: int) -> float:
-        if self._fast:
-            fig = self._figs.get(key)
-            if fig is None:
-                fig = self._figs[key] = self._base.figures(cell, icon)
-        else:
-            fig = self._full_figures(cell, icon)
-        got = self._by_fig.get(fig)
-        if got is None:
-            got = self._by_fig[fig] = self._combine(fig)
-        if self._reserve and icon != SOLID and icon != OUTLINE:
-            got -= self._reserve * self._mnext[cell]
-        if self._has_extra:
-            got += self.extra(cell, icon, fig)
+            fig = self._base.figures(cell, icon) if self._fast else self._full_figures(cell, icon)
+            got = self._by_fig.get(fig)
+            if got is None:
+                got = self._by_fig[fig] = self._combine(fig)
+            if self._reserve and icon != SOLID and icon != OUTLINE:
+                got -= self._reserve * self._mnext[cell]
+            if self._has_extra:
+                got += self.extra(cell, icon, fig)
+            self._memo[key] = got
         return got
 
     def _full_figures(self, cell: int, icon: int) -> tuple:
@@ -226,17 +218,25 @@ class Planner(ScriptedStrategy):
             if col >= 0:
                 flowers[col] += 1
             got = 0.0
-            for c in range(5):
-                mine = flowers[c]
-                if obs.colour_table:
-                    got += t.band(t.solo_colour, mine)
-                    continue
-                best = max((f[c] for f in self._other_flowers), default=0)
-                if mine > 0 and mine >= best:
-                    got += t.colour_majority
-                if mine >= best:
-                    got += p.colour_lead * mine
+            if obs.colour_table:
+                for c in range(5):
+                    got += t.band(t.solo_colour, flowers[c])
+            else:
+                lead, majority = p.colour_lead, t.colour_majority
+                for mine, best in zip(flowers, self._best_other(), strict=True):
+                    if mine > 0 and mine >= best:
+                        got += majority
+                    if mine >= best:
+                        got += lead * mine
             self._colour_of[col] = got
+        return got
+
+    def _best_other(self) -> list[int]:
+        """Per colour area, the most flowers any other sheet has (0 without others): once per decision."""
+        got = self._best_others
+        if got is None:
+            others = self._other_flowers
+            got = self._best_others = [max(f[c] for f in others) if others else 0 for c in range(5)]
         return got
 
     def _resident(self, residents: int) -> float:
