@@ -51,7 +51,7 @@ class ExpertStrategy(Planner):
                     face = obs.face
                     return self._best([(a, self.area_value(face, a.colour) + self.p.denial * loss(face, a.colour))
                                        for a in legal], rng)
-                areas = obs.legal_areas()
+                areas = self._legal_areas()
                 return self._best([(a, max(self.area_value(a.face, c) + self.p.denial * loss(a.face, c)
                                             for c in areas)) for a in legal], rng)
         return super().choose(obs, legal, rng)

@@ -109,9 +109,19 @@ class Planner(ScriptedStrategy):
         if prompt == "area":
             return self._best([(a, self.area_value(obs.face, a.colour)) for a in legal], rng)
         if prompt == "die":
-            areas = obs.legal_areas()
+            areas = self._legal_areas()
             return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
         return self._best([(a, 0.0) for a in legal], rng)
+
+    def _legal_areas(self) -> list[int]:
+        """``obs.legal_areas()`` (5.2-2, the forced area of 5.4), keeping the squares it lists for
+        ``area_value`` (the sheet is not full here)."""
+        obs, squares = self.obs, self._squares
+        empties = [c for c in range(5) if obs.areas[c] < 0]
+        for c in empties:
+            if c not in squares:
+                squares[c] = obs.squares(c)
+        return [c for c in empties if squares[c]] or empties
 
     def die_value(self, face: int, areas) -> float:
         """Best value of a die showing ``face`` over the colour areas ``areas``."""
