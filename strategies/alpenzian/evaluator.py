@@ -136,6 +136,7 @@ class SheetBase:
         self.open = open_ends if want_open else 0
         self.want_open = want_open
         self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
+        self._pairs: dict[tuple, int] = {}  # pairs after a draw, by the units the draw joins
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
@@ -292,9 +293,15 @@ class SheetBase:
         if not vmap and not t_sheep:
             return self.paired, express
         village, flock = self.village, self.flock
-        new_edges = {(h if x == h else vmap.get(village[x], village[x]), flock[s]) for x in g_houses for s in t_sheep}
-        units = set(vmap) | {village[x] for x in g_houses if x != h} | {flock[s] for s in t_sheep}
-        return self._rematch(units, vmap, {}, new_edges, h, -1), express
+        # the pairs depend only on the villages, rail groups and flocks the house joins
+        key = (HOUSE, frozenset(vmap), frozenset(seen), frozenset([flock[s] for s in t_sheep]))
+        got = self._pairs.get(key)
+        if got is None:
+            new_edges = {(h if x == h else vmap.get(village[x], village[x]), flock[s])
+                         for x in g_houses for s in t_sheep}
+            units = set(vmap) | {village[x] for x in g_houses if x != h} | {flock[s] for s in t_sheep}
+            got = self._pairs[key] = self._rematch(units, vmap, {}, new_edges, h, -1)
+        return got, express
 
     def _sheep(self, s: int) -> int:
         if self.rule == "beginner1":
@@ -306,9 +313,17 @@ class SheetBase:
                 if j >= 0 and cells[j] == SHEEP:
                     fmap[self.flock[j]] = s
         groups = {self.group[j] for j in nbr if j >= 0 and cells[j] == HOUSE}
+        if not groups and not fmap:
+            return self.paired
+        # the pairs depend only on the flocks and rail groups the sheep joins
+        key = (SHEEP, frozenset(fmap), frozenset(groups))
+        got = self._pairs.get(key)
+        if got is None:
+            got = self._pairs[key] = self._sheep_pairs(s, fmap, groups)
+        return got
+
+    def _sheep_pairs(self, s: int, fmap: dict, groups: set) -> int:
         if not groups:
-            if not fmap:
-                return self.paired
             new_edges: set = set()
         else:
             village = self.village
