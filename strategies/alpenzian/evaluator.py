@@ -240,11 +240,12 @@ class SheetBase:
         if an empty square is beside it), whether a rail opens into it, and whether a rail drawn
         there can meet a track (a rail opens into it or a house is beside it)."""
         nbr, cells, terrain, last_free = self.board.nbr[cell], self.cells, self.board.terrain, self.last_free
-        free = self.free
+        free, spare = self.free, 0
         for j in nbr:
             if j in last_free:
                 free -= 1
-        spare = any(j >= 0 and terrain[j] < 5 and not cells[j] for j in nbr)
+            if not spare and j >= 0 and terrain[j] < 5 and not cells[j]:
+                spare = 1
         rail_in = cell in self.rail_in
         return free, free + spare, rail_in, rail_in or cell in self.house_next
 
