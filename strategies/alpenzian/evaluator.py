@@ -105,13 +105,15 @@ class SheetBase:
                  want_open: bool = False):
         self.board, self.cells, self.t, self.rule = board, cells, tables, rule
         nbr, terrain, mnext = board.nbr, board.terrain, board.mountains_next
-        houses, sheep, flowers = [], [], [0, 0, 0, 0, 0]
+        houses, sheep, rails, flowers = [], [], [], [0, 0, 0, 0, 0]
         alp = outline = 0
         for i, v in enumerate(cells):
             if v == HOUSE:
                 houses.append(i)
             elif v == SHEEP:
                 sheep.append(i)
+            elif v >= RAIL:
+                rails.append(i)
             elif v == SOLID or v == OUTLINE:
                 flowers[terrain[i]] += 1
                 alp += mnext[i]
@@ -130,8 +132,7 @@ class SheetBase:
         empty_nbrs = {s: sum(1 for j in nbr[s] if j >= 0 and terrain[j] < 5 and not cells[j]) for s in sheep}
         self.free = sum(1 for s in sheep if empty_nbrs[s])
         self.last_free = {s for s in sheep if empty_nbrs[s] == 1}
-        self.rail_in = {nbr[r][k] for r, v in enumerate(cells) if v >= RAIL for k in range(4)
-                        if v & (1 << k) and nbr[r][k] >= 0}
+        self.rail_in = {nbr[r][k] for r in rails for k in range(4) if cells[r] & (1 << k) and nbr[r][k] >= 0}
         self.house_next = {j for h in houses for j in nbr[h]}
         self.open = open_ends if want_open else 0
         self.want_open = want_open

@@ -128,7 +128,8 @@ class Observation(LazyObservation):
         """Flowers (solid + outline) per colour area on ``seat``'s sheet."""
         # the colours of the squares holding a flower, picked at C speed (one call per decision and sheet)
         colours = list(compress(self.boards[seat].terrain, map(_IS_FLOWER, self.cells[seat])))
-        return tuple(colours.count(c) for c in range(5))
+        count = colours.count
+        return (count(0), count(1), count(2), count(3), count(4))
 
     def sheet_residents(self, seat: int) -> int:
         """Residents on ``seat``'s sheet (houses and outline flowers, section 7 (4))."""
