@@ -7,7 +7,14 @@ with its maximum matching), express sets, flowers, residents, free sheep and ope
 recomputing only what the draw touches: a flower or a rail that meets no track changes counts
 only; a house, a sheep or a rail completing a track re-matches only the components it joins
 (a draw only adds pairing options, so the other components keep their matchings). The tests
-check every candidate against the full ``score_sheet``.
+check every candidate against the full ``score_sheet`` (``tests/test_alpenzian_strategies.py``,
+and ``tests/test_alpenzian_evaluator.py`` on random sheets against networkx's matching).
+
+Speed (issue 20 item 2): what every icon drawn at a square shares (free sheep, rail openings) is
+worked out once per square (``_context``); the pairs after a house or sheep draw are kept by the
+villages, rail groups and flocks it joins (draws joining the same units pair alike); a unit set
+with a single village or flock is matched by counting (``_star_matching``); the open track ends
+after a draw come from the tracks arriving at its square (``tracks.open_after``).
 
 Handles the ranch rules ``normal`` (with ``ranch_link: rulings``), ``beginner1`` and
 ``beginner2``; ``supported(rule, link)`` is False for ``ranch_link: merged`` (the planner then

@@ -10,7 +10,8 @@ moves, so a turn follows through on the move chosen at the die step.
 
 Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
 candidate is scored incrementally; the majority estimates are tabulated once per decision
-point. ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
+point (the other sheets' best colour counts once, the values by figures tuple), the memo keys
+are ints and the weights are read once per game. ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
 tests compare with).
 """
 
