@@ -19,6 +19,7 @@ from .stats import (
     complete_games,
     complete_players,
     holm,
+    in_seat_order,
     pooled_win_rate,
     wilson,
     with_wilson,
@@ -96,14 +97,15 @@ def head_to_head(players: pl.DataFrame, confidence: float = 0.95) -> pl.DataFram
     decided meetings) and ``p_holm`` (Holm-adjusted over the unordered pairs; A-B and B-A share it).
     """
     cols = ["game_index", "seat", "strategy", "rank"]
-    p = players.select(cols)
-    pairs = (
+    p = players.lazy().select(cols)
+    pairs = (  # lazy, streamed: the pairs of seats (players x seats rows) are never held at once (issue 20 item 5)
         p.join(p, on="game_index", suffix="_b")
         .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
         .group_by(strategy_a="strategy", strategy_b="strategy_b")
         .agg(meetings=pl.len(), a_above=(pl.col("rank") < pl.col("rank_b")).sum(),
              b_above=(pl.col("rank") > pl.col("rank_b")).sum(), ties=(pl.col("rank") == pl.col("rank_b")).sum())
         .sort("strategy_a", "strategy_b")
+        .collect(engine="streaming")
     )
     if pairs.is_empty():
         return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
@@ -134,9 +136,36 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    table = players.sort("game_index", "seat").select("game_index", "strategy", "rank")
+    table = players.select("game_index", "seat", "strategy", "rank")
+    if not in_seat_order(table):
+        table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
+    for part in _whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
+        _rate_games(model, part, rating, count)
+    names = sorted(rating)
+    return pl.DataFrame({
+        "strategy": names,
+        "games": [count[k] for k in names],
+        "mu": [float(rating[k].mu) for k in names],
+        "sigma": [float(rating[k].sigma) for k in names],
+    }, schema={"strategy": pl.Utf8, "games": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64}).with_columns(
+        ordinal=pl.col("mu") - 3 * pl.col("sigma")).sort("ordinal", descending=True)
+
+
+def _whole_games(table: pl.DataFrame, rows: int = 65536):
+    """Consecutive slices of ``table`` (sorted by game) of about ``rows`` rows, never splitting a game."""
+    gi, start, n = table["game_index"], 0, table.height
+    while start < n:
+        stop = min(n, start + rows)
+        if stop < n:  # extend to the last row of the game at the cut
+            stop = int(gi.search_sorted(gi[stop - 1], side="right"))
+        yield table.slice(start, stop - start)
+        start = stop
+
+
+def _rate_games(model, table: pl.DataFrame, rating: dict, count: dict) -> None:
+    """Update ``rating`` and ``count`` (per strategy) with the games of ``table``, in order."""
     gi, strat, rank = (table[c].to_list() for c in ("game_index", "strategy", "rank"))
     start = 0
     n = len(gi)
@@ -165,14 +194,6 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
         for lab in set(labels):
             count[lab] = count.get(lab, 0) + 1
         start = stop
-    names = sorted(rating)
-    return pl.DataFrame({
-        "strategy": names,
-        "games": [count[k] for k in names],
-        "mu": [float(rating[k].mu) for k in names],
-        "sigma": [float(rating[k].sigma) for k in names],
-    }, schema={"strategy": pl.Utf8, "games": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64}).with_columns(
-        ordinal=pl.col("mu") - 3 * pl.col("sigma")).sort("ordinal", descending=True)
 
 
 # ------------------------------------------------------------------ bootstrap over whole games

@@ -13,7 +13,6 @@ import click
 from .. import __version__
 from ..api import SimError
 
-
 # command name -> the module of ``sim.cli`` whose import registers it on ``cli``
 COMMANDS = {
     "bench": "commands_tools", "check": "commands_play", "compare": "commands_compare",
