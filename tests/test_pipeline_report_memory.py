@@ -7,7 +7,7 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from sim import integrity
-from sim.analysis import summaries
+from sim.analysis import rating_games, summaries
 from sim.analysis.stats import complete_players, in_seat_order
 
 
@@ -18,7 +18,7 @@ def _players(rows):
 
 def test_whole_games_slices_never_split_a_game():
     t = _players([(g, s, "a", s + 1) for g in range(5) for s in range(3)])  # 5 games of 3 rows
-    parts = list(summaries._whole_games(t, rows=4))
+    parts = list(rating_games.whole_games(t, rows=4))
     # cut after 4 rows falls inside game 1 -> slice ends with game 1 (6 rows); then 6 more; then game 4
     assert [p.height for p in parts] == [6, 6, 3]
     assert_frame_equal(pl.concat(parts), t)
@@ -33,8 +33,8 @@ def test_ratings_do_not_depend_on_the_slice_size(monkeypatch):
         rows += [(g, s, n, s + 1) for s, n in enumerate(names)]
     t = _players(rows)
     whole = summaries.ratings(t)
-    real = summaries._whole_games
-    monkeypatch.setattr(summaries, "_whole_games", lambda table: real(table, rows=5))
+    real = rating_games.whole_games
+    monkeypatch.setattr(summaries, "whole_games", lambda table: real(table, rows=5))
     assert_frame_equal(summaries.ratings(t), whole)
     assert whole["strategy"][0] == "a" and whole.filter(pl.col("strategy") == "a")["games"].item() == 40
 

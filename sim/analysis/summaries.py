@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .rating_games import rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
@@ -141,8 +142,8 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
         table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
-    for part in _whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
-        _rate_games(model, part, rating, count)
+    for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
+        rate_games(model, part, rating, count)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,
@@ -151,49 +152,6 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
         "sigma": [float(rating[k].sigma) for k in names],
     }, schema={"strategy": pl.Utf8, "games": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64}).with_columns(
         ordinal=pl.col("mu") - 3 * pl.col("sigma")).sort("ordinal", descending=True)
-
-
-def _whole_games(table: pl.DataFrame, rows: int = 65536):
-    """Consecutive slices of ``table`` (sorted by game) of about ``rows`` rows, never splitting a game."""
-    gi, start, n = table["game_index"], 0, table.height
-    while start < n:
-        stop = min(n, start + rows)
-        if stop < n:  # extend to the last row of the game at the cut
-            stop = int(gi.search_sorted(gi[stop - 1], side="right"))
-        yield table.slice(start, stop - start)
-        start = stop
-
-
-def _rate_games(model, table: pl.DataFrame, rating: dict, count: dict) -> None:
-    """Update ``rating`` and ``count`` (per strategy) with the games of ``table``, in order."""
-    gi, strat, rank = (table[c].to_list() for c in ("game_index", "strategy", "rank"))
-    start = 0
-    n = len(gi)
-    while start < n:
-        stop = start
-        while stop < n and gi[stop] == gi[start]:
-            stop += 1
-        labels, ranks = strat[start:stop], rank[start:stop]
-        for lab in labels:
-            if lab not in rating:
-                rating[lab] = model.rating(name=lab)
-        distinct = len(set(labels))
-        if distinct == len(labels):  # the usual case: rate the strategies' own ratings
-            new = model.rate([[rating[lab]] for lab in labels], ranks=[float(r) for r in ranks])
-            for lab, team in zip(labels, new, strict=True):
-                rating[lab] = team[0]
-        elif distinct > 1:
-            teams = [[model.rating(mu=rating[lab].mu, sigma=rating[lab].sigma, name=lab)] for lab in labels]
-            new = model.rate(teams, ranks=[float(r) for r in ranks])
-            by: dict[str, list] = {}
-            for lab, team in zip(labels, new, strict=True):
-                by.setdefault(lab, []).append(team[0])
-            for lab, rs in by.items():
-                rating[lab] = model.rating(mu=sum(r.mu for r in rs) / len(rs), sigma=sum(r.sigma for r in rs) / len(rs),
-                                           name=lab)
-        for lab in set(labels):
-            count[lab] = count.get(lab, 0) + 1
-        start = stop
 
 
 # ------------------------------------------------------------------ bootstrap over whole games
