@@ -168,42 +168,48 @@ def _indices(df: pl.DataFrame) -> list[int]:
 
 def coverage_problems(out: Path, games: int, players: int) -> list[str]:
     """What keeps the merged tables of ``out`` from covering exactly games ``0..games-1``, each
-    game once in ``games.parquet`` and with ``players`` rows in ``players.parquet`` when it completed."""
+    game once in ``games.parquet`` and with ``players`` rows in ``players.parquet`` when it completed.
+
+    Lazy scans run on Polars' streaming engine and only the (normally empty) problem rows are
+    collected: no table is read whole, so memory stays flat in the number of games (issue 20 item 5)."""
     p = out / "games.parquet"
     if not p.is_file():
         return ["games.parquet is missing"]
-    g = pl.read_parquet(p, columns=["game_index", "failed"])
-    want = pl.DataFrame({"game_index": pl.int_range(0, games, eager=True, dtype=pl.Int64)})
+    want = pl.LazyFrame().select(pl.int_range(0, games, dtype=pl.Int64).alias("game_index"))
     problems = []
-    gi = g.select(pl.col("game_index").cast(pl.Int64), "failed")
-    missing = want.join(gi, on="game_index", how="anti")
+    gi = pl.scan_parquet(p).select(pl.col("game_index").cast(pl.Int64), "failed")
+    missing = _collect(want.join(gi, on="game_index", how="anti"))
     if missing.height:
         problems.append(f"games.parquet lacks {missing.height} game(s): {ranges_text(_indices(missing))}")
-    dup = gi.filter(pl.col("game_index").is_duplicated()).unique("game_index")
+    dup = _collect(gi.group_by("game_index").len().filter(pl.col("len") > 1).select("game_index"))
     if dup.height:
         problems.append(f"games.parquet holds {dup.height} game(s) more than once: {ranges_text(_indices(dup))}")
-    extra = gi.join(want, on="game_index", how="anti")
+    extra = _collect(gi.join(want, on="game_index", how="anti"))
     if extra.height:
         problems.append(f"games.parquet holds {extra.height} game(s) outside the run: {ranges_text(_indices(extra))}")
     complete = gi.filter(~pl.col("failed")).unique("game_index").select("game_index")
     for name, per_game in (("players", players), ("metrics", None), ("components", None)):
         t = out / f"{name}.parquet"
         if not t.is_file():
-            if name == "players" and complete.height:
+            if name == "players" and _collect(complete.head(1)).height:
                 problems.append("players.parquet is missing")
             continue
-        counts = pl.read_parquet(t, columns=["game_index"]).group_by("game_index").len()
-        counts = counts.with_columns(pl.col("game_index").cast(pl.Int64))
+        counts = pl.scan_parquet(t).select(pl.col("game_index").cast(pl.Int64)).group_by("game_index").len()
         if per_game is not None:
-            lacking = complete.join(counts.filter(pl.col("len") == per_game), on="game_index", how="anti")
+            lacking = _collect(complete.join(counts.filter(pl.col("len") == per_game), on="game_index", how="anti"))
             if lacking.height:
                 problems.append(f"{name}.parquet lacks the rows of {lacking.height} complete game(s) (or holds"
                                 f" them more than once): {ranges_text(_indices(lacking))}")
-        stray = counts.join(complete, on="game_index", how="anti")
+        stray = _collect(counts.join(complete, on="game_index", how="anti"))
         if stray.height:
             problems.append(f"{name}.parquet holds rows of {stray.height} game(s) that are not complete games of the"
                             f" run: {ranges_text(_indices(stray))}")
     return problems
+
+
+def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """A lazy query's result, computed on the streaming engine (batches, not whole tables)."""
+    return lf.collect(engine="streaming")
 
 
 def table_record(out: Path, names: tuple[str, ...]) -> dict:

@@ -97,7 +97,7 @@ def strategies() -> dict[str, Any]:
     return dict(sorted(found.items()))
 
 
-def resolve_strategy(name: str, plugins: bool = True) -> Any:
+def resolve_strategy(name: str, plugins: bool = True, game: str = "") -> Any:
     """Factory for a registry name or an import string ``package.module:Class``.
 
     An import string imports that module (its code runs, as a pytest plugin's does: the trust
@@ -105,9 +105,14 @@ def resolve_strategy(name: str, plugins: bool = True) -> Any:
     that is checked before anything is called. Standard-library and builtin modules are refused
     before import, and with ``plugins=False`` (``--no-plugins``, ``plugins: false``) every import
     string is. Raises ``SimError`` when the name is unknown, refused or does not resolve.
+    ``game``: the game it is for, whose strategies package is looked in first (start-up: the
+    other games' strategies are not imported; an unknown name still gets the whole registry).
     """
     if ":" in name:
         return _import_string(name, plugins)
+    fast = _fast_factory(name, game) if game else None
+    if fast is not None:
+        return fast
     found = strategies()
     if name not in found:
         close = difflib.get_close_matches(name, list(found), n=1)

@@ -87,13 +87,16 @@ def read_config(out: Path) -> dict:
     return read_json(cfg)
 
 
-def read_table(out: Path, name: str) -> pl.DataFrame:
-    """``<name>.parquet`` of a run folder (empty when absent). ``SimError`` when unreadable."""
+def read_table(out: Path, name: str, columns: list[str] | None = None) -> pl.DataFrame:
+    """``<name>.parquet`` of a run folder (empty when absent). ``SimError`` when unreadable.
+    ``columns``: only those of them the table has, in the table's order (default: every column)."""
     p = Path(out) / f"{name}.parquet"
     if not p.is_file():
         return pl.DataFrame()
     try:
-        return pl.read_parquet(p)
+        if columns is not None:
+            columns = [c for c in pl.read_parquet_schema(p) if c in columns]
+        return pl.read_parquet(p, columns=columns)
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 

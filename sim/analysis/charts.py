@@ -17,6 +17,26 @@ def Figure(*args, **kwargs):  # noqa: N802  (stands for matplotlib's class)
     return _Figure(*args, **kwargs)
 
 
+def png_bytes(fig, dpi: int = 110) -> bytes:
+    """``fig`` as PNG bytes at ``dpi``: the bytes ``fig.savefig(buf, format="png", dpi=dpi)`` writes
+    (tested equal), without savefig's extra dry-run draw of a figure with a layout engine (the
+    layout is computed once, then the figure drawn once: issue 20 item 8). ``fig`` is spent
+    (its layout engine is switched off afterwards)."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig.set_dpi(dpi)
+    canvas = FigureCanvasAgg(fig)
+    engine = fig.get_layout_engine()
+    if engine is not None:  # what savefig's dry-run draw does first; its artists are drawn once, below
+        engine.execute(fig)
+        fig.set_layout_engine("none")
+    buf = io.BytesIO()
+    canvas.print_png(buf)
+    return buf.getvalue()
+
+
 def _err(value, low, high) -> list:
     """Error-bar lengths ``[below, above]`` for matplotlib, never negative (an interval that does
     not hold its estimate is drawn up to the estimate instead of failing the chart)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,14 +90,15 @@ def num(v, digits: int = 2) -> str:
 def render_figures(rep: Report) -> None:
     """Draw the charts into ``rep.figures`` (PNG bytes). A chart that fails is left out and its
     error kept in ``rep.chart_errors`` (the report says so): it never stops the report."""
+    from .charts import png_bytes  # numpy and matplotlib load only when a report is drawn
+
     for name, (caption, make) in rep.charts.items():
         try:
-            buf = io.BytesIO()
-            make().savefig(buf, format="png", dpi=110)
+            png = png_bytes(make(), dpi=110)
         except Exception as exc:
             rep.chart_errors[name] = f"{type(exc).__name__}: {exc}"
             continue
-        rep.figures[name] = (caption, buf.getvalue())
+        rep.figures[name] = (caption, png)
 
 
 def md_cell(v) -> str:

@@ -14,7 +14,7 @@ from . import sections, stats
 from .checks import evaluate
 from .document import Report, pct, render_figures, write_report
 from .seating import seating
-from .tables import RunTables, load_tables
+from .tables import COLUMNS, RunTables, load_tables
 
 SOLO_SECTIONS = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
 
@@ -88,7 +88,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
 def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None,
                  confidence: float | None = None) -> Report:
     """Rebuild the whole report of a run folder from its tables; returns what it says."""
-    t = load_tables(Path(run_dir))
+    t = load_tables(Path(run_dir), list(COLUMNS["players"]))  # not the per-seat figures: memory (issue 20 item 5)
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,

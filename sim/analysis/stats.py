@@ -95,10 +95,21 @@ def complete_games(games: pl.DataFrame) -> pl.DataFrame:
 
 
 def complete_players(players: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
-    """Player rows of complete games only, sorted by ``(game_index, seat)``."""
+    """Player rows of complete games only, sorted by ``(game_index, seat)``. When every game is
+    complete and the rows are in that order already (as a run's merge writes them), ``players``
+    itself: no copy of the largest table (issue 20 item 5)."""
     if players.is_empty():
         return players
-    return players.join(complete_games(games).select("game_index"), on="game_index", how="semi").sort("game_index", "seat")
+    done = complete_games(games)
+    if done.height == games.height and in_seat_order(players):
+        return players
+    return players.join(done.select("game_index"), on="game_index", how="semi").sort("game_index", "seat")
+
+
+def in_seat_order(players: pl.DataFrame) -> bool:
+    """Whether the rows are sorted by ``(game_index, seat)``."""
+    g, s = pl.col("game_index").diff(), pl.col("seat").diff()
+    return bool(players.select(((g > 0) | ((g == 0) & (s >= 0))).fill_null(True).all()).item())
 
 
 def pooled_win_rate(players: pl.DataFrame) -> float:

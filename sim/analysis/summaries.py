@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .rating_games import rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
@@ -19,6 +20,7 @@ from .stats import (
     complete_games,
     complete_players,
     holm,
+    in_seat_order,
     pooled_win_rate,
     wilson,
     with_wilson,
@@ -96,14 +98,15 @@ def head_to_head(players: pl.DataFrame, confidence: float = 0.95) -> pl.DataFram
     decided meetings) and ``p_holm`` (Holm-adjusted over the unordered pairs; A-B and B-A share it).
     """
     cols = ["game_index", "seat", "strategy", "rank"]
-    p = players.select(cols)
-    pairs = (
+    p = players.lazy().select(cols)
+    pairs = (  # lazy, streamed: the pairs of seats (players x seats rows) are never held at once (issue 20 item 5)
         p.join(p, on="game_index", suffix="_b")
         .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
         .group_by(strategy_a="strategy", strategy_b="strategy_b")
         .agg(meetings=pl.len(), a_above=(pl.col("rank") < pl.col("rank_b")).sum(),
              b_above=(pl.col("rank") > pl.col("rank_b")).sum(), ties=(pl.col("rank") == pl.col("rank_b")).sum())
         .sort("strategy_a", "strategy_b")
+        .collect(engine="streaming")
     )
     if pairs.is_empty():
         return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
@@ -134,37 +137,13 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    table = players.sort("game_index", "seat").select("game_index", "strategy", "rank")
+    table = players.select("game_index", "seat", "strategy", "rank")
+    if not in_seat_order(table):
+        table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
-    gi, strat, rank = (table[c].to_list() for c in ("game_index", "strategy", "rank"))
-    start = 0
-    n = len(gi)
-    while start < n:
-        stop = start
-        while stop < n and gi[stop] == gi[start]:
-            stop += 1
-        labels, ranks = strat[start:stop], rank[start:stop]
-        for lab in labels:
-            if lab not in rating:
-                rating[lab] = model.rating(name=lab)
-        distinct = len(set(labels))
-        if distinct == len(labels):  # the usual case: rate the strategies' own ratings
-            new = model.rate([[rating[lab]] for lab in labels], ranks=[float(r) for r in ranks])
-            for lab, team in zip(labels, new, strict=True):
-                rating[lab] = team[0]
-        elif distinct > 1:
-            teams = [[model.rating(mu=rating[lab].mu, sigma=rating[lab].sigma, name=lab)] for lab in labels]
-            new = model.rate(teams, ranks=[float(r) for r in ranks])
-            by: dict[str, list] = {}
-            for lab, team in zip(labels, new, strict=True):
-                by.setdefault(lab, []).append(team[0])
-            for lab, rs in by.items():
-                rating[lab] = model.rating(mu=sum(r.mu for r in rs) / len(rs), sigma=sum(r.sigma for r in rs) / len(rs),
-                                           name=lab)
-        for lab in set(labels):
-            count[lab] = count.get(lab, 0) + 1
-        start = stop
+    for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
+        rate_games(model, part, rating, count)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,

@@ -63,11 +63,12 @@ class RunTables:
     run_dir: Path | None = None
 
 
-def load_tables(run_dir: Path) -> RunTables:
+def load_tables(run_dir: Path, players_columns: list[str] | None = None) -> RunTables:
     """Read a finished run folder, after checking its columns and its integrity (every table is
     the file the run wrote and covers exactly the manifest's games: ``sim.integrity``). Raises
     ``SimError`` when it is not one (naming what is missing or duplicated) or a table or JSON file
-    is damaged."""
+    is damaged. ``players_columns``: read only these columns of ``players`` (those present; the
+    report needs ``COLUMNS["players"]`` alone, not the game's per-seat figures: issue 20 item 5)."""
     run_dir = Path(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
@@ -83,14 +84,14 @@ def load_tables(run_dir: Path) -> RunTables:
         raise SimError(f"{run_dir / 'config.json'}: not a valid run config (missing {', '.join(absent)});"
                        " was it edited by hand?")
 
-    def read(name: str) -> pl.DataFrame:
-        return store.read_table(run_dir, name)
+    def read(name: str, columns: list[str] | None = None) -> pl.DataFrame:
+        return store.read_table(run_dir, name, columns)
 
     def scan(name: str) -> pl.LazyFrame:
         p = run_dir / f"{name}.parquet"
         return pl.scan_parquet(p) if p.is_file() else pl.LazyFrame()
 
-    return RunTables(read("games"), read("players"), scan("metrics"), read("errors"), config,
+    return RunTables(read("games"), read("players", players_columns), scan("metrics"), read("errors"), config,
                      read_json(run_dir / "manifest.json"), read("components"),
                      read_json(run_dir / "stopping.json", missing_ok=True), run_dir)
 

@@ -4,21 +4,15 @@ Exit status: 0 success, 1 a check failed (``sim check``), 2 bad input (config, d
 paths): the message names the file, line and key, and no traceback is printed.
 Commands live in ``commands_play`` (run, check, sweep) and ``commands_tools`` (report,
 validate, list, replay, bench, init), ``commands_design`` (tune, discover), ``commands_compare``
-(compare) and ``commands_skill`` (skill); shared options and helpers in ``options``.
+(compare) and ``commands_skill`` (skill); shared options and helpers in ``options``. A command's
+module is imported only when that command runs (``group.COMMANDS``: start-up, issue 20 item 8).
 """
 
 from __future__ import annotations
 
 import sys
 
-from . import (  # noqa: E402, F401  (they register their commands on ``cli``)
-    commands_compare,
-    commands_design,
-    commands_play,
-    commands_skill,
-    commands_tools,
-)
-from .group import cli
+from .group import cli  # the command modules are imported when their command is used (``group.COMMANDS``)
 
 
 def main() -> None:

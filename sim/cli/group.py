@@ -1,15 +1,39 @@
-"""The ``sim`` command group: ``SimError`` becomes a one-paragraph message and exit status 2."""
+"""The ``sim`` command group: ``SimError`` becomes a one-paragraph message and exit status 2.
+
+Commands are imported when they are asked for (``COMMANDS``: name -> module of ``sim.cli``), so
+``sim run`` does not load what ``compare``, ``tune`` or ``skill`` need (issue 20 item 8: start-up).
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from .. import __version__
 from ..api import SimError
 
+# command name -> the module of ``sim.cli`` whose import registers it on ``cli``
+COMMANDS = {
+    "bench": "commands_tools", "check": "commands_play", "compare": "commands_compare",
+    "discover": "commands_design", "init": "commands_tools", "list": "commands_tools",
+    "replay": "commands_tools", "report": "commands_tools", "run": "commands_play",
+    "skill": "commands_skill", "sweep": "commands_play", "tune": "commands_design",
+    "validate": "commands_tools",
+}
+
 
 class SimGroup(click.Group):
-    """Turns ``SimError`` into a one-paragraph message and exit status 2; Ctrl-C into status 130."""
+    """Turns ``SimError`` into a one-paragraph message and exit status 2; Ctrl-C into status 130.
+    Imports a command's module on first use (``COMMANDS``); ``sim --help`` imports them all."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(f"{__package__}.{COMMANDS[cmd_name]}")  # its decorators register it
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):
         try:

@@ -129,7 +129,7 @@ def _check_strategies(doc: Located, game: str, specs: list, problems: list[str],
             continue  # reported by the Config model
         name, params = spec["name"], spec.get("params") or {}
         try:
-            check_plays(resolve_strategy(name, plugins), name, game)
+            check_plays(resolve_strategy(name, plugins, game), name, game)
         except SimError as exc:
             hint = "" if ":" in name or "unknown" not in str(exc) or "did you mean" in str(exc) else \
                 did_you_mean(name, strategies())
