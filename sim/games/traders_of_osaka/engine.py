@@ -200,6 +200,40 @@ class TradersOfOsaka(EngineBase):
             return self._draw[s.draw[int(rng.random() * len(s.draw))]]
         return StartPlayer(s.tied[int(rng.random() * len(s.tied))])
 
+    def chance_run(self, s: State, rng, limit: int) -> int:
+        """Play up to ``limit`` consecutive chance events (at least one; call it at a chance node)
+        and return how many: each draws exactly as ``sample_chance`` then ``apply_action`` would
+        (one ``rng.random()`` per event, same outcome), without the game loop's round trip per card."""
+        rand, draw, to_draw, value = rng.random, s.draw, s.to_draw, self.value
+        k = 0
+        while k < limit:
+            if to_draw is not s.to_draw or draw is not s.draw:  # a reshuffle or refresh replaced a list
+                draw, to_draw = s.draw, s.to_draw
+            if to_draw:
+                i = int(rand() * len(draw))
+                card = draw.pop(i)
+                dest = to_draw.pop(0)
+                if dest == TO_MARKET:
+                    s.market.append(card)
+                elif dest == TO_FARM:
+                    s.farm.append(card)
+                elif dest >= TO_VP:
+                    s.vp_cards[dest - TO_VP].append(card)
+                else:
+                    s.hands[dest].append(card)
+                    s.hand_value[dest] += value[card]
+                k += 1
+                if to_draw and draw:  # _advance would stop at the next draw at once
+                    continue
+                self._advance(s)
+            elif s.phase == START_TIE:
+                self._set_start(s, s.tied[int(rand() * len(s.tied))])
+                self._advance(s)
+                k += 1
+            else:
+                break
+        return k
+
     def legal_actions(self, s: State) -> tuple:
         ph, me = s.phase, s.active
         if ph == ACTION:
