@@ -124,6 +124,7 @@ class TradersOfOsaka(EngineBase):
             raise OptionError("hand_threshold", f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
                              " the deck's value: starting hands could not be drawn")
         self.value = tuple(c.value for c in self.cards)
+        self._value_of = self.value.__getitem__
         self.colour = tuple(c.colour for c in self.cards)
         self.icons = tuple(c.insurance for c in self.cards)
         values = sorted({c.value for c in self.cards})
@@ -256,9 +257,10 @@ class TradersOfOsaka(EngineBase):
 
     def apply_action(self, s: State, a) -> None:
         # dispatch on the action's class through a table (a ``match`` tries the cases in turn)
-        handler = self._handlers.get(type(a))
-        if handler is None:
-            raise ValueError(f"not a Traders of Osaka action: {a!r}")
+        try:
+            handler = self._handlers[type(a)]
+        except KeyError:
+            raise ValueError(f"not a Traders of Osaka action: {a!r}") from None
         handler(s, a)
         self._advance(s)
 
@@ -640,35 +642,41 @@ class TradersOfOsaka(EngineBase):
         """BUY (when affordable), one TakeCoins per kind of takeable Market card (your reserved
         card is its own kind), then, while you hold your piece, one Reserve per kind of
         unreserved Market card and per kind of unreserved Farm card; PASS when nothing is legal."""
-        res, kind, take = s.reserved, self.kind, self._take
-        out = []
-        seen = {}
-        takeable = self._takeable(s, me)
+        res, kind, market = s.reserved, self.kind, s.market
+        seen: dict[int, TakeCoins] = {}
+        take = self._take
         own = -1  # my reserved card, if any
-        for c, seat in res.items():
-            if seat == me:
-                own = c
-                break
-        for c in takeable:  # identical cards are one choice; your reserved card is its own
-            k = kind[c] + 100 if c == own else kind[c]
-            if k not in seen:
-                seen[k] = take[c]
-        if takeable and s.hand_value[me] >= s.due:
-            out.append(BUY)
-        out += seen.values()
-        if me not in res.values():
-            seen, reserve = {}, self._reserve
-            for c in s.market:
+        if res:  # one pass over the pieces (at most one per seat)
+            blocked = []
+            for c, seat in res.items():
+                if seat == me:
+                    own = c
+                else:
+                    blocked.append(c)
+            for c in market:  # identical cards are one choice; your reserved card is its own
+                if c not in blocked:
+                    k = kind[c] + 100 if c == own else kind[c]
+                    if k not in seen:
+                        seen[k] = take[c]
+        else:
+            for c in market:
+                k = kind[c]
+                if k not in seen:
+                    seen[k] = take[c]
+        out = [BUY, *seen.values()] if seen and s.hand_value[me] >= s.due else list(seen.values())
+        if own < 0:
+            found, reserve = {}, self._reserve
+            for c in market:
                 if c not in res:
                     k = kind[c]
-                    if k not in seen:
-                        seen[k] = reserve[c]
+                    if k not in found:
+                        found[k] = reserve[c]
             for c in s.farm:
                 if c not in res:
                     k = kind[c] + 1000
-                    if k not in seen:
-                        seen[k] = reserve[c]
-            out += seen.values()
+                    if k not in found:
+                        found[k] = reserve[c]
+            out += found.values()
         return tuple(out) if out else (PASS,)
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
@@ -843,6 +851,8 @@ class TradersOfOsaka(EngineBase):
                 self._drop_draws(s, 0, first=True)  # nothing left to draw: skipped (VP still count)
                 continue
             ph = s.phase  # the phases exclude each other: tested in order of frequency
+            if ph == PAY:  # paying card by card: the next card is a decision
+                return
             if ph == TURN_END:
                 s.turns += 1
                 s.active = (s.active + 1) % s.n
@@ -853,7 +863,7 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                takeable = self._takeable(s, me)
+                takeable = self._takeable(s, me) if s.reserved else s.market
                 if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
@@ -861,7 +871,7 @@ class TradersOfOsaka(EngineBase):
                 s.refreshed = False
                 s.phase = ACTION
                 # buy_cost: the Market cannot change before this turn's action
-                s.due = sum(map(self.value.__getitem__, takeable))
+                s.due = sum(map(self._value_of, takeable))
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
