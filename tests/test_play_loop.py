@@ -82,3 +82,20 @@ def test_a_watched_game_and_an_unwatched_one_end_alike():
                                  max_decisions=10_000, record=record))
     plain, watched = results
     assert plain.state == watched.state and plain.n_decisions == watched.n_decisions
+
+
+def test_stream_seeds_are_numpys_seed_sequence_states():
+    import numpy as np
+
+    from sim.seeding import stream_seeds
+
+    def numpy_seed(seed, gi, k):  # the reference: numpy's own SeedSequence
+        state = np.random.SeedSequence(seed, spawn_key=(gi, k)).generate_state(4, np.uint32)
+        return int.from_bytes(state.tobytes(), "little")
+
+    r = random.Random(4)
+    cases = [(0, 0), (1, 0), (1, 19_999), (2**32, 2**32), (2**127 + 5, 3), (2**300, 1)]
+    cases += [(r.getrandbits(r.choice([8, 31, 64, 100])), r.getrandbits(r.choice([1, 20, 40]))) for _ in range(40)]
+    for seed, gi in cases:
+        assert stream_seeds(seed, gi, range(6)) == [numpy_seed(seed, gi, k) for k in range(6)], (seed, gi)
+    assert stream_seeds(7, 3, (2**33,)) == [numpy_seed(7, 3, 2**33)]
