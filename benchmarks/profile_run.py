@@ -3,7 +3,13 @@ user runs it, split into start-up, engine, strategies, the game loop around them
 (streams, seating, strategy objects), building the rows, writing chunks, merging, the report's
 analysis and its figures.
 
-    python benchmarks/profile_run.py [CONFIG] [--games 5000] [--jobs 1] [--out DIR]
+    python benchmarks/profile_run.py [CONFIG] [--games 5000] [--jobs 1] [--out DIR] [--forked]
+
+With ``--jobs 1`` a run plays its chunks in a forked worker (``sim.runs.forked``), which a
+profiler in the ``sim`` process does not see; so by default this plays them in the profiled
+process itself (the platform path without ``os.fork``: same chunks, same tables), and
+``--forked`` keeps the worker (the play then shows only as the parent's wait). With ``--jobs 2``
+or more only the parent is profiled: start-up, merge and report.
 
 Prints each part's *share* of the profiled time (the profiler's own clock is the wall clock,
 far cheaper per call than a CPU clock; it slows Python-level calls about 2x, so shares are what
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import resource
 import subprocess
 import sys
 import time
@@ -81,7 +88,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="/tmp/sim-profile-run")
     ap.add_argument("--no-plain", action="store_true", help="skip the unprofiled second run")
+    ap.add_argument("--forked", action="store_true", help="--jobs 1: keep the forked worker (its play is not profiled)")
     a = ap.parse_args()
+    if a.jobs == 1 and not a.forked:
+        import sim.runs.forked as forked
+
+        forked.can_fork = lambda: False  # play the chunks in this (profiled) process
     args = ["run", a.config, "--games", str(a.games), "--jobs", str(a.jobs), "--out", a.out, "--force", "--quiet"]
     prof = cProfile.Profile()  # wall-clock timer: far cheaper than a CPU timer; shares are what count
     t0 = time.perf_counter()
@@ -100,9 +112,15 @@ def main() -> None:
         print(f"| {name} | {100 * sec / total:.1f}% |")
     if not a.no_plain:
         code = ("import time,sys; t=time.process_time(); from sim.cli import cli; "
-                f"cli({args!r}, prog_name='sim', standalone_mode=False); print('unprofiled CPU-s', round(time.process_time()-t, 2),"
+                f"cli({args!r}, prog_name='sim', standalone_mode=False); print('unprofiled CPU-s (sim process)', round(time.process_time()-t, 2),"
                 " file=sys.stderr)")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t1 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        print(f"unprofiled, all processes (the sim process, its forked or loky workers): {cpu:.2f} CPU-s,"
+              f" {time.perf_counter() - t1:.2f} s wall, {a.games / cpu:.0f} games per CPU-second")
 
 
 if __name__ == "__main__":

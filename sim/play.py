@@ -84,8 +84,13 @@ def play_game(
     chance = fast if fast is not None else partial(sample_chance, game)
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
     chooses = [s.choose for s in strategies]
+    # a strategy that declares ``reads_observation = False`` (``random``) is handed None: no view is built
+    sees = [getattr(s, "reads_observation", True) is not False for s in strategies]
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
+    # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
+    # drawing exactly as ``sample_chance`` + ``apply_action`` would; not when events are watched
+    chance_run = None if watch else getattr(game, "chance_run", None)
     n = 0
     chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
     while True:
@@ -94,14 +99,14 @@ def play_game(
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
-            obs = observe(state, p)
+            obs = observe(state, p) if sees[p] else None
             try:  # free in CPython 3.11+ unless it raises
                 action = chooses[p](obs, legal, seat_rngs[p])
             except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin fails its game
                 if guard and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
                 raise  # a real Ctrl-C (a signal) stops the run
-            if lazy:
+            if lazy and obs is not None:
                 close_view(obs)
             # identity first (at C speed): strategies usually return one of the offered objects,
             # and comparing dataclasses field by field is slow on long lists
@@ -110,6 +115,9 @@ def play_game(
                 raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
         elif p == CHANCE:
+            if chance_run is not None and chance_cap > 0:
+                chance_cap -= chance_run(state, chance_rng, chance_cap)
+                continue
             chance_cap -= 1
             if chance_cap < 0:
                 return GameResult(state, n, True, log, "decision_cap")

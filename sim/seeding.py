@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -78,3 +79,95 @@ def deal_assignments(classes: tuple[int, ...]) -> list[tuple[int, ...]]:
     if n > 6:
         raise ValueError(f"seating: permute supports at most 6 seats, got {n}")
     return [tuple(cyc[(r + s) % n] for s in range(n)) for cyc in _balanced_cycles(n) for r in range(n)]
+
+
+# numpy's SeedSequence (pool of 4 words, its hashmix/mix constants), in plain Python for the one
+# case the runs use: ``SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4, uint32)``.
+# The pool after the seed's words is the same for every game and the pool after the game index
+# is the same for all its streams, so each is mixed once (issue 20 item 1: about 3x cheaper than
+# numpy per game). ``tests/test_play_loop.py`` checks it against numpy.
+_M32, _MULT_A, _MULT_B = 0xFFFFFFFF, 0x931E8875, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+
+
+def _consts(init: int, mult: int, n: int) -> list[int]:
+    out = [init]
+    for _ in range(n):
+        out.append((out[-1] * mult) & _M32)
+    return out
+
+
+_HA = _consts(0x43B0D7E5, _MULT_A, 64)  # the hash constant before each hashmix of mix_entropy
+_HB = _consts(0x8B51F9DD, _MULT_B, 4)  # the same for generate_state
+
+
+def _words(x: int) -> list[int]:
+    """``x`` as little-endian 32-bit words (numpy: ``[0]`` for 0)."""
+    out = []
+    while x:
+        out.append(x & _M32)
+        x >>= 32
+    return out or [0]
+
+
+def _mix_in(pool: list[int], words: list[int], j: int) -> tuple[list[int], int]:
+    """Mix each word into every pool word (``mix_entropy``'s last loop); ``j``: hashmixes so far."""
+    for e in words:
+        out = []
+        for p in pool:
+            v = ((e ^ _HA[j]) * _HA[j + 1]) & _M32
+            r = (_MIX_L * p - _MIX_R * (v ^ (v >> 16))) & _M32
+            out.append(r ^ (r >> 16))
+            j += 1
+        pool = out
+    return pool, j
+
+
+def _seed_pool(seed: int) -> tuple[list[int], int]:
+    """The pool after the seed's words (padded to 4) and the cross-mix: 16 hashmixes."""
+    run = _words(seed) + [0] * 3
+    pool, j = [], 0
+    for e in run[:4]:
+        v = ((e ^ _HA[j]) * _HA[j + 1]) & _M32
+        pool.append(v ^ (v >> 16))
+        j += 1
+    for s in range(4):
+        for d in range(4):
+            if s != d:
+                v = ((pool[s] ^ _HA[j]) * _HA[j + 1]) & _M32
+                r = (_MIX_L * pool[d] - _MIX_R * (v ^ (v >> 16))) & _M32
+                pool[d] = r ^ (r >> 16)
+                j += 1
+    return pool, j
+
+
+_POOLS: dict[int, tuple[list[int], int]] = {}
+
+
+def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
+    """``[int.from_bytes(SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4,
+    np.uint32).tobytes(), "little") for k in ks]``, computed without numpy. Seeds of more than
+    4 words or indexes past the precomputed constants go through numpy itself."""
+    extra = len(_words(game_index)) + max((len(_words(k)) for k in ks), default=1)
+    if seed.bit_length() > 128 or 16 + 4 * extra >= len(_HA) or seed < 0 or game_index < 0 or min(ks, default=0) < 0:
+        return [_numpy_seed(seed, game_index, k) for k in ks]
+    if seed not in _POOLS:
+        if len(_POOLS) > 64:
+            _POOLS.clear()
+        _POOLS[seed] = _seed_pool(seed)
+    base, j = _POOLS[seed]
+    pool, j = _mix_in(base, _words(game_index), j)
+    out = []
+    for k in ks:
+        pk, _ = _mix_in(pool, _words(k), j)
+        value = 0
+        for i, p in enumerate(pk):
+            v = ((p ^ _HB[i]) * _HB[i + 1]) & _M32
+            value |= (v ^ (v >> 16)) << (32 * i)
+        out.append(value)
+    return out
+
+
+def _numpy_seed(seed: int, game_index: int, k: int) -> int:
+    state = np.random.SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4, np.uint32)
+    return int.from_bytes(state.tobytes(), "little")

@@ -10,10 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .registry import build_game
-from .seeding import deal_assignments, game_streams  # noqa: F401  (game_streams: the reference derivation)
+from .seeding import deal_assignments, game_streams, stream_seeds  # noqa: F401  (game_streams: the reference derivation)
 
 
 @dataclass(frozen=True)
@@ -101,14 +99,9 @@ def streams(setup: Setup, game_index: int) -> tuple[Any, list[Any]]:
     seed, n = setup.seed, setup.players
     if seed < 0 or game_index < 0:
         raise ValueError("seed and game index must be non-negative integers")
-    seat_rngs = [_stream(seed, game_index, 1 + k) for k in range(n)]
-    gi = deal_index(setup, game_index) if setup.seating == "permute" else game_index
-    return _stream(seed, gi, 0), seat_rngs
-
-
-_SS, _U32 = np.random.SeedSequence, np.uint32
-
-
-def _stream(seed: int, game_index: int, k: int) -> random.Random:
-    """Stream ``k`` of game ``game_index`` (0: chance, 1 + seat: that seat), as in ``game_streams``."""
-    return random.Random(int.from_bytes(_SS(seed, spawn_key=(game_index, k)).generate_state(4, _U32).tobytes(), "little"))
+    if setup.seating == "permute":
+        seeds = [*stream_seeds(seed, deal_index(setup, game_index), (0,)), *stream_seeds(seed, game_index, range(1, n + 1))]
+    else:  # one derivation for the game's n + 1 streams (sim.seeding.stream_seeds: numpy's, in Python)
+        seeds = stream_seeds(seed, game_index, range(n + 1))
+    rng = random.Random
+    return rng(seeds[0]), [rng(x) for x in seeds[1:]]

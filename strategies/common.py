@@ -26,6 +26,14 @@ class ScriptedStrategy:
             return no_coercion(cls, data)
 
     games: tuple[str, ...] = ()  # empty: any game
+    # False: ``choose`` never reads ``obs``, so the game loop builds none and passes None (issue 20)
+    reads_observation = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # a subclass with its own ``choose`` reads its observation unless it says otherwise
+        if "choose" in vars(cls) and "reads_observation" not in vars(cls):
+            cls.reads_observation = True
 
     def __init__(self, **params: Any) -> None:
         self.p = self.Params(**params)
@@ -37,12 +45,16 @@ class ScriptedStrategy:
 class RandomStrategy(ScriptedStrategy):
     """Uniformly random legal action (any game). No parameters."""
 
+    reads_observation = False
+
     def choose(self, obs, legal, rng):
         return legal[int(rng.random() * len(legal))]
 
 
 class FirstLegalStrategy(ScriptedStrategy):
     """Always the first legal action in the engine's canonical order (any game). No parameters."""
+
+    reads_observation = False
 
     def choose(self, obs, legal, rng):
         return legal[0]
@@ -54,6 +66,8 @@ class RandomByKindStrategy(ScriptedStrategy):
     a long list of one kind (90% worker placements in Xanadu) does not drown the other kinds, so it
     measures "how much does playing well matter" rather than the size of the action lists.
     No parameters."""
+
+    reads_observation = False
 
     def choose(self, obs, legal, rng):
         kinds: dict[type, list] = {}

@@ -83,7 +83,12 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
         from .cluster import dask_results, play_limited  # game_timeout_s in the workers' threads
 
         yield from dask_results((delayed(play_limited)(setup_json, a, b) for a, b in ranges), scheduler)
-    else:  # worker processes; a dying worker fails only its games (``workers``)
+    else:  # worker processes; a dying worker fails only its games (``forked``, ``workers``)
+        from .forked import can_fork, pool_results
+
+        if can_fork():  # forked workers: no interpreter start-up per worker (issue 20 item 1)
+            yield from pool_results(setup_json, ranges, jobs)
+            return
         from .workers import local_results
 
         yield from local_results(setup_json, ranges, jobs)

@@ -124,6 +124,7 @@ class TradersOfOsaka(EngineBase):
             raise OptionError("hand_threshold", f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
                              " the deck's value: starting hands could not be drawn")
         self.value = tuple(c.value for c in self.cards)
+        self._value_of = self.value.__getitem__
         self.colour = tuple(c.colour for c in self.cards)
         self.icons = tuple(c.insurance for c in self.cards)
         values = sorted({c.value for c in self.cards})
@@ -200,6 +201,40 @@ class TradersOfOsaka(EngineBase):
             return self._draw[s.draw[int(rng.random() * len(s.draw))]]
         return StartPlayer(s.tied[int(rng.random() * len(s.tied))])
 
+    def chance_run(self, s: State, rng, limit: int) -> int:
+        """Play up to ``limit`` consecutive chance events (at least one; call it at a chance node)
+        and return how many: each draws exactly as ``sample_chance`` then ``apply_action`` would
+        (one ``rng.random()`` per event, same outcome), without the game loop's round trip per card."""
+        rand, draw, to_draw, value = rng.random, s.draw, s.to_draw, self.value
+        k = 0
+        while k < limit:
+            if to_draw is not s.to_draw or draw is not s.draw:  # a reshuffle or refresh replaced a list
+                draw, to_draw = s.draw, s.to_draw
+            if to_draw:
+                i = int(rand() * len(draw))
+                card = draw.pop(i)
+                dest = to_draw.pop(0)
+                if dest == TO_MARKET:
+                    s.market.append(card)
+                elif dest == TO_FARM:
+                    s.farm.append(card)
+                elif dest >= TO_VP:
+                    s.vp_cards[dest - TO_VP].append(card)
+                else:
+                    s.hands[dest].append(card)
+                    s.hand_value[dest] += value[card]
+                k += 1
+                if to_draw and draw:  # _advance would stop at the next draw at once
+                    continue
+                self._advance(s)
+            elif s.phase == START_TIE:
+                self._set_start(s, s.tied[int(rand() * len(s.tied))])
+                self._advance(s)
+                k += 1
+            else:
+                break
+        return k
+
     def legal_actions(self, s: State) -> tuple:
         ph, me = s.phase, s.active
         if ph == ACTION:
@@ -222,9 +257,10 @@ class TradersOfOsaka(EngineBase):
 
     def apply_action(self, s: State, a) -> None:
         # dispatch on the action's class through a table (a ``match`` tries the cases in turn)
-        handler = self._handlers.get(type(a))
-        if handler is None:
-            raise ValueError(f"not a Traders of Osaka action: {a!r}")
+        try:
+            handler = self._handlers[type(a)]
+        except KeyError:
+            raise ValueError(f"not a Traders of Osaka action: {a!r}") from None
         handler(s, a)
         self._advance(s)
 
@@ -606,35 +642,41 @@ class TradersOfOsaka(EngineBase):
         """BUY (when affordable), one TakeCoins per kind of takeable Market card (your reserved
         card is its own kind), then, while you hold your piece, one Reserve per kind of
         unreserved Market card and per kind of unreserved Farm card; PASS when nothing is legal."""
-        res, kind, take = s.reserved, self.kind, self._take
-        out = []
-        seen = {}
-        takeable = self._takeable(s, me)
+        res, kind, market = s.reserved, self.kind, s.market
+        seen: dict[int, TakeCoins] = {}
+        take = self._take
         own = -1  # my reserved card, if any
-        for c, seat in res.items():
-            if seat == me:
-                own = c
-                break
-        for c in takeable:  # identical cards are one choice; your reserved card is its own
-            k = kind[c] + 100 if c == own else kind[c]
-            if k not in seen:
-                seen[k] = take[c]
-        if takeable and s.hand_value[me] >= s.due:
-            out.append(BUY)
-        out += seen.values()
-        if me not in res.values():
-            seen, reserve = {}, self._reserve
-            for c in s.market:
+        if res:  # one pass over the pieces (at most one per seat)
+            blocked = []
+            for c, seat in res.items():
+                if seat == me:
+                    own = c
+                else:
+                    blocked.append(c)
+            for c in market:  # identical cards are one choice; your reserved card is its own
+                if c not in blocked:
+                    k = kind[c] + 100 if c == own else kind[c]
+                    if k not in seen:
+                        seen[k] = take[c]
+        else:
+            for c in market:
+                k = kind[c]
+                if k not in seen:
+                    seen[k] = take[c]
+        out = [BUY, *seen.values()] if seen and s.hand_value[me] >= s.due else list(seen.values())
+        if own < 0:
+            found, reserve = {}, self._reserve
+            for c in market:
                 if c not in res:
                     k = kind[c]
-                    if k not in seen:
-                        seen[k] = reserve[c]
+                    if k not in found:
+                        found[k] = reserve[c]
             for c in s.farm:
                 if c not in res:
                     k = kind[c] + 1000
-                    if k not in seen:
-                        seen[k] = reserve[c]
-            out += seen.values()
+                    if k not in found:
+                        found[k] = reserve[c]
+            out += found.values()
         return tuple(out) if out else (PASS,)
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
@@ -809,6 +851,8 @@ class TradersOfOsaka(EngineBase):
                 self._drop_draws(s, 0, first=True)  # nothing left to draw: skipped (VP still count)
                 continue
             ph = s.phase  # the phases exclude each other: tested in order of frequency
+            if ph == PAY:  # paying card by card: the next card is a decision
+                return
             if ph == TURN_END:
                 s.turns += 1
                 s.active = (s.active + 1) % s.n
@@ -819,7 +863,7 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                takeable = self._takeable(s, me)
+                takeable = self._takeable(s, me) if s.reserved else s.market
                 if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
@@ -827,7 +871,7 @@ class TradersOfOsaka(EngineBase):
                 s.refreshed = False
                 s.phase = ACTION
                 # buy_cost: the Market cannot change before this turn's action
-                s.due = sum(map(self.value.__getitem__, takeable))
+                s.due = sum(map(self._value_of, takeable))
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:

@@ -1,0 +1,101 @@
+"""The game loop's shortcuts (issue 20 item 1) change nothing but speed: a strategy declaring
+``reads_observation = False`` is handed ``None`` and no view is built; an engine's ``chance_run``
+plays chance events exactly as ``sample_chance`` + ``apply_action`` one at a time would."""
+
+from __future__ import annotations
+
+import random
+
+from sim.api import CHANCE
+from sim.games.traders_of_osaka.engine import TradersOfOsaka
+from sim.play import play_game, sample_chance
+from sim.seeding import game_streams
+from strategies.common import FirstLegalStrategy, RandomByKindStrategy, RandomStrategy, ScriptedStrategy
+
+
+class _Counting(TradersOfOsaka):
+    """Osaka counting the views it builds."""
+
+    built = 0
+
+    def observe(self, s, seat):
+        type(self).built += 1
+        return super().observe(s, seat)
+
+
+class _Reader(RandomStrategy):
+    """A subclass with its own ``choose`` that reads its observation (as a plugin may)."""
+
+    def choose(self, obs, legal, rng):
+        assert obs is not None and obs.seat >= 0
+        return super().choose(obs, legal, rng)
+
+
+def test_blind_strategies_declare_it_and_subclasses_that_read_do_not_inherit_it():
+    assert RandomStrategy.reads_observation is False
+    assert FirstLegalStrategy.reads_observation is False and RandomByKindStrategy.reads_observation is False
+    assert ScriptedStrategy.reads_observation is True
+    assert _Reader.reads_observation is True  # its own choose: reads unless it says otherwise
+
+
+def test_no_view_is_built_for_a_blind_seat_and_one_per_decision_for_a_reader():
+    g = _Counting(2)
+    chance, seats = game_streams(3, 0, 2)
+    _Counting.built = 0
+    r = play_game(g, [RandomStrategy(), RandomStrategy()], chance, seats, max_decisions=40)
+    assert r.n_decisions == 40 and _Counting.built == 0
+    chance, seats = game_streams(3, 0, 2)
+    r2 = play_game(g, [_Reader(), RandomStrategy()], chance, seats, max_decisions=40)
+    # same moves (the reader draws like random); one view per decision of seat 0 only
+    assert r2.state == r.state
+    assert 0 < _Counting.built < 40
+
+
+def test_chance_run_draws_as_one_event_at_a_time():
+    g = TradersOfOsaka(4)
+    for seed in range(5):
+        one, run = g.new_initial_state(), g.new_initial_state()
+        r1, r2 = random.Random(seed), random.Random(seed)
+        pick = random.Random(100 + seed)
+        for _ in range(300):
+            if g.current_player(one) < CHANCE:  # TERMINAL
+                break
+            if g.current_player(one) == CHANCE:
+                n = 0
+                while g.current_player(one) == CHANCE and n < 7:
+                    g.apply_action(one, sample_chance(g, one, r1))
+                    n += 1
+                assert g.chance_run(run, r2, 7) == n
+            else:
+                a = pick.choice(g.legal_actions(one))
+                g.apply_action(one, a)
+                g.apply_action(run, a)
+            assert run == one and r1.getstate() == r2.getstate()
+
+
+def test_a_watched_game_and_an_unwatched_one_end_alike():
+    g = TradersOfOsaka(3)
+    results = []
+    for record in (False, True):
+        chance, seats = game_streams(9, 4, 3)
+        results.append(play_game(g, [RandomStrategy() for _ in range(3)], chance, seats,
+                                 max_decisions=10_000, record=record))
+    plain, watched = results
+    assert plain.state == watched.state and plain.n_decisions == watched.n_decisions
+
+
+def test_stream_seeds_are_numpys_seed_sequence_states():
+    import numpy as np
+
+    from sim.seeding import stream_seeds
+
+    def numpy_seed(seed, gi, k):  # the reference: numpy's own SeedSequence
+        state = np.random.SeedSequence(seed, spawn_key=(gi, k)).generate_state(4, np.uint32)
+        return int.from_bytes(state.tobytes(), "little")
+
+    r = random.Random(4)
+    cases = [(0, 0), (1, 0), (1, 19_999), (2**32, 2**32), (2**127 + 5, 3), (2**300, 1)]
+    cases += [(r.getrandbits(r.choice([8, 31, 64, 100])), r.getrandbits(r.choice([1, 20, 40]))) for _ in range(40)]
+    for seed, gi in cases:
+        assert stream_seeds(seed, gi, range(6)) == [numpy_seed(seed, gi, k) for k in range(6)], (seed, gi)
+    assert stream_seeds(7, 3, (2**33,)) == [numpy_seed(7, 3, 2**33)]

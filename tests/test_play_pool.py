@@ -1,0 +1,61 @@
+"""``--jobs 2`` on a platform with ``os.fork``: chunks are played by forked workers
+(``sim.runs.forked.pool_results``, issue 20 item 1). The same games as in the ``sim`` process;
+a worker ended by its strategy fails only the games of the seat that ended it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from sim.cli import cli
+from sim.config import load_config
+from sim.runs import fixed, forked
+
+TESTS = Path(__file__).resolve().parent
+
+CFG = """\
+game: traders_of_osaka
+players: 3
+games: {games}
+seed: 5
+jobs: 2
+chunk_size: {chunk}
+seating: rotate
+strategies:
+  - {{name: osaka.trader}}
+  - {{name: '{second}'}}
+  - {{name: random}}
+"""
+
+
+@pytest.mark.integration
+def test_two_forked_workers_play_the_same_games_as_the_sim_process(tmp_path, monkeypatch):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG.format(games=9, chunk=2, second="osaka.shipper"))
+    rc = load_config(cfg)
+    fixed.run(rc, tmp_path / "pool", progress=False)
+    monkeypatch.setattr(forked, "can_fork", lambda: False)  # the reference: in the sim process itself
+    rc1 = rc.model_copy(update={"jobs": 1})
+    fixed.run(rc1, tmp_path / "inproc", progress=False)
+    for table in ("games", "players", "metrics"):
+        assert_frame_equal(pl.read_parquet(tmp_path / "pool" / f"{table}.parquet"),
+                           pl.read_parquet(tmp_path / "inproc" / f"{table}.parquet"))
+
+
+@pytest.mark.integration
+def test_a_worker_ended_by_its_strategy_fails_only_that_seats_games(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = tmp_path / "c.yaml"
+    # SeatExiter ends its process in seat 0: with rotate seating, strategy 1 sits in seat 0 in
+    # games 1, 4, 7 of 9 (seat 0 plays strategy (0 + game) % 3, sim.setup.seat_labels)
+    cfg.write_text(CFG.format(games=9, chunk=3, second="test_reliability_fork:SeatExiter"))
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet").sort("game_index")
+    assert errors["game_index"].to_list() == [1, 4, 7]
+    assert set(errors["exception"]) == {"WorkerDied"} and "exit code 7" in errors["message"][0]
+    assert pl.read_parquet(tmp_path / "o" / "players.parquet").height == 18
