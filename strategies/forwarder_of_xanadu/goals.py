@@ -18,7 +18,7 @@ class Goals:
     _goal_for: tuple = (None, None)  # (observation, goal) of the current decision
     _orders_for: tuple = (None, ())  # (observation, orders) of the current decision
     _layout: tuple = (None, (), None)  # (area_at, positions per order type, tables) of the last layout seen
-    _tops: dict  # (orders, own warehouse, tokens left) -> best goals (plain planner), set with the layout
+    _tops: dict  # (orders, own warehouse but the port's standard goods, tokens left) -> best goals (plain planner), set with the layout
     _statics: dict  # marks counted -> per-card static goal data (``_static``), set with the layout
 
     # ------------------------------------------------------------------ helpers
@@ -68,7 +68,7 @@ class Goals:
         orders = self._order_ids(obs)
         locs = self._locs(obs)
         if type(self)._value is Goals._value:  # the plain value reads nothing else: cache by what it reads
-            key = (orders, w, obs.tokens_left[me] > 0)
+            key = (orders, w[1:], obs.tokens_left[me] > 0)  # w[0] (standard goods at the port) is not read
             top = self._tops.get(key)
             if top is None:
                 if len(self._tops) > 4096:
