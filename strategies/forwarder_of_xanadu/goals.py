@@ -20,6 +20,7 @@ class Goals:
     _layout: tuple = (None, (), None)  # (area_at, positions per order type, tables) of the last layout seen
     _tops: dict  # (orders, own warehouse but the port's standard goods, tokens left) -> best goals (plain planner), set with the layout
     _statics: dict  # marks counted -> per-card static goal data (``_static``), set with the layout
+    _payable: dict  # (orders, own warehouse in the areas) -> orders payable now (``_fulfillable``), per layout
 
     # ------------------------------------------------------------------ helpers
     def _orders(self, obs):
@@ -44,6 +45,7 @@ class Goals:
         if area_at != self._layout[0] or obs.tables is not self._layout[2]:
             self._tops = {}  # goal cache of the plain planner: per layout
             self._statics = {}
+            self._payable = {}
             icons = obs.tables.area_icons
             locs = tuple(tuple(x for x in range(1, 10) if t in icons[area_at[x - 1]])
                          for t in range(len(obs.tables.order_types)))
@@ -128,16 +130,24 @@ class Goals:
         """(market/exclusive orders payable now, daily cards payable now)."""
         t, me = obs.tables, obs.seat
         w = obs.wh[me]
-        k = 0
-        static = self._static(obs, self._locs(obs), False)
-        for card in self._order_ids(obs):
-            total, up, rp, entries = static[card]
-            for _, x3, _, _ in entries:  # can_pay inline
-                q = w[x3 + 2]
-                uq = w[x3 + 1] + q
-                if q >= rp and uq >= up and w[x3] + uq >= total:
-                    k += 1
-                    break
+        locs = self._locs(obs)
+        orders = self._order_ids(obs)
+        key = (orders, w[3:])  # the orders are paid from the areas only (positions 1..9)
+        k = self._payable.get(key)
+        if k is None:
+            k = 0
+            static = self._static(obs, locs, False)
+            for card in orders:
+                total, up, rp, entries = static[card]
+                for _, x3, _, _ in entries:  # can_pay inline
+                    q = w[x3 + 2]
+                    uq = w[x3 + 1] + q
+                    if q >= rp and uq >= up and w[x3] + uq >= total:
+                        k += 1
+                        break
+            if len(self._payable) > 4096:
+                self._payable.clear()
+            self._payable[key] = k
         off = obs.office[me]
         s, u, q = w[0], w[1], w[2]
         if off > 0:
