@@ -118,3 +118,31 @@ def test_layout_tables_kept_by_the_engine_do_not_leak_between_games():
     shared = ForwarderOfXanadu(3, Options())
     for k in list(range(len(states))) * 2:  # alternate between games on one engine
         assert shared.legal_actions(states[k]) == expected[k]
+
+
+def test_planner_fields_read_together_hold_the_decisions_state():
+    """The planner's fields (``observation.PLANNER_FIELDS``) are computed together on the first read
+    of any of them: each equals the state's value at that decision (the warehouse as a tuple of
+    tuples, the lists as tuples), and a later state change does not show in them; a field outside
+    the group first read after the decision still raises ``StaleObservationError``."""
+    import pytest
+
+    from sim.api import StaleObservationError, close_view
+    from sim.games.forwarder_of_xanadu.observation import PLANNER_FIELDS
+
+    g = ForwarderOfXanadu(3)
+    s = _walk_to(g, g.new_initial_state(), lambda s: s.phase == ACT and not s.to_draw and g.current_player(s) >= 0,
+                 random.Random(3))
+    seat = g.current_player(s)
+    expected = {f: getattr(s, f) for f in PLANNER_FIELDS}
+    expected = {f: tuple(map(tuple, v)) if f in ("wh", "dailies") else tuple(v) if isinstance(v, list) else v
+                for f, v in expected.items()}
+    obs = g.observe(s, seat)
+    assert obs.market == expected["market"]  # one read computes the whole group
+    g.apply_action(s, g.legal_actions(s)[-1])  # the state moves on (EndAction is listed last)
+    close_view(obs)
+    later = g.observe(s, seat)
+    assert any(getattr(later, f) != expected[f] for f in PLANNER_FIELDS)  # some field did change
+    assert {f: getattr(obs, f) for f in PLANNER_FIELDS} == expected
+    with pytest.raises(StaleObservationError):
+        _ = obs.vp  # not in the group: never computed during the decision

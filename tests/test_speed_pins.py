@@ -34,9 +34,11 @@ PINS = {
     ('alpenzian', 'random'): ("5d62fb10019420d7a0cc203ecb110f3c7f23653414706c3f2b8f1881f33b073e",
                               "4200ba9f1311853a429878e1d936c1a9c1b68779c99061c4aa49798387d62fcf"),
     # re-pinned after the deliberate issue-17 change to forwarder.* (skill use, stock_superior), on top
-    # of the speed work that kept the old pin: commit "Forwarder planner (issue 17): activated skills ..."
-    ('forwarder_of_xanadu', 'baseline'): ("734f03bc548444591a054ec4770a29b17cf7a827e4fbbdd2893e0eab2050f44c",
-                                          "acadc52790285e6e10b9c9ab172dda77e80e159d109dd331838915b92463e00e"),
+    # of the speed work that kept the old pin: commit "Forwarder planner (issue 17): activated skills ...";
+    # again after the deliberate retune of forwarder.economy's defaults (issue 17, session 4: mark_weight 6,
+    # distance_cost 0.25, no superior kept at the port), on top of session 4's speed work that kept the pin
+    ('forwarder_of_xanadu', 'baseline'): ("f8a662304770dfdab10cc198711ad69225466ba60f22334fdbce167b1894f37e",
+                                          "d24b15b6f10441f4a5a2ced6a7d0fee6b2507ab21f0f4635cda26f8a2fbc0257"),
     ('forwarder_of_xanadu', 'random'): ("26ed66c43af512587fbd1ab4c372d60e9f892e935c325dc7b477886d2b9f084c",
                                         "449aff45ef54546a80a98e8d196ad58eecff5e6dbb1bd735a896ad6b98599c99"),
     ('taiwan_formosa', 'baseline'): ("59e50e3e9d0c175d40bcc3ec5f0b995242efc49337cda13de3dadf55fc7fd64c",

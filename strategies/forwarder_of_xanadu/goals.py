@@ -17,32 +17,39 @@ class Goals:
 
     _goal_for: tuple = (None, None)  # (observation, goal) of the current decision
     _orders_for: tuple = (None, ())  # (observation, orders) of the current decision
-    _layout: tuple = (None, ())  # (area_at, positions per order type) of the last layout seen
-    _tops: dict  # (orders, own warehouse, tokens left) -> best goals (plain planner), set with the layout
+    _layout: tuple = (None, (), None)  # (area_at, positions per order type, tables) of the last layout seen
+    _tops: dict  # (orders, own warehouse but the port's standard goods, tokens left) -> best goals (plain planner), set with the layout
+    _statics: dict  # marks counted -> per-card static goal data (``_static``), set with the layout
+    _payable: dict  # (orders, own warehouse in the areas) -> orders payable now (``_fulfillable``), per layout
 
     # ------------------------------------------------------------------ helpers
     def _orders(self, obs):
         """Market, own Exclusive and temporary orders (a new list; built once per observation)."""
+        return list(self._order_ids(obs))
+
+    def _order_ids(self, obs) -> tuple[int, ...]:
+        """As ``_orders``, the tuple kept for the observation (not to be changed)."""
         if self._orders_for[0] is not obs:
-            cards = list(obs.market)
-            if obs.excl[obs.seat] >= 0:
-                cards.append(obs.excl[obs.seat])
-            self._orders_for = (obs, tuple(cards + list(obs.temp)))
-        return list(self._orders_for[1])
+            ex = obs.excl[obs.seat]
+            self._orders_for = (obs, obs.market + ((ex,) if ex >= 0 else ()) + obs.temp)
+        return self._orders_for[1]
 
     def _icons(self, obs, x):
         return obs.tables.area_icons[obs.area_at[x - 1]]
 
     def _locs(self, obs) -> tuple[tuple[int, ...], ...]:
         """Per order type, the layout positions 1..9 whose area shows its icon. The layout never
-        changes once laid, so the table of the last layout seen is kept (recomputed on a new one)."""
+        changes once laid, so the table of the last layout seen is kept (recomputed on a new one,
+        or on other game data)."""
         area_at = obs.area_at
-        if area_at != self._layout[0]:
+        if area_at != self._layout[0] or obs.tables is not self._layout[2]:
             self._tops = {}  # goal cache of the plain planner: per layout
+            self._statics = {}
+            self._payable = {}
             icons = obs.tables.area_icons
             locs = tuple(tuple(x for x in range(1, 10) if t in icons[area_at[x - 1]])
                          for t in range(len(obs.tables.order_types)))
-            self._layout = (area_at, locs)
+            self._layout = (area_at, locs, obs.tables)
         return self._layout[1]
 
     def _value(self, obs, card, x) -> float:
@@ -60,10 +67,10 @@ class Goals:
             return self._goal_for[1]
         me = obs.seat
         w = obs.wh[me]
-        orders = self._orders(obs)
+        orders = self._order_ids(obs)
         locs = self._locs(obs)
         if type(self)._value is Goals._value:  # the plain value reads nothing else: cache by what it reads
-            key = (self._orders_for[1], w, obs.tokens_left[me] > 0)
+            key = (orders, w[1:], obs.tokens_left[me] > 0)  # w[0] (standard goods at the port) is not read
             top = self._tops.get(key)
             if top is None:
                 if len(self._tops) > 4096:
@@ -79,32 +86,28 @@ class Goals:
     def _top_goals(self, obs, orders, locs, value) -> list[tuple[int, int, float]]:
         """The (card, position, score) of highest score, in the order of ``orders`` then position;
         ``value(obs, card, x)`` or, when None, the plain planner's value inline."""
-        t, p, me = obs.tables, self.p, obs.seat
+        me = obs.seat
         w = obs.wh[me]
         port_up, port_spe = w[1] + w[2], w[2]
-        marks = t.marks if obs.tokens_left[me] else None
-        dc, uc, dist0 = p.distance_cost, p.upgrade_cost, t.distance[0]
+        dc, uc = self.p.distance_cost, self.p.upgrade_cost
+        static = self._static(obs, locs, value is None and obs.tokens_left[me] > 0)
         top, top_v = [], None
         for card in orders:
-            oc = t.orders[card]
-            rs, ru, rp = oc.cost
-            base = oc.vp + p.upper_weight * oc.grade
-            for x in locs[oc.type]:
-                s, u, q = w[3 * x], w[3 * x + 1], w[3 * x + 2]
-                miss_up = ru + rp - (u + q)
+            total, up, rp, entries = static[card]
+            for x, x3, d, v in entries:
+                s, u, q = w[x3], w[x3 + 1], w[x3 + 2]
+                miss_up = up - (u + q)
                 miss_up = miss_up if miss_up > 0 else 0
-                missing = rs + ru + rp - (s + u + q)
+                missing = total - (s + u + q)
                 missing = missing if missing > miss_up else miss_up
                 miss_sp = rp - q
                 # improvements the port still needs for the missing upper resources
                 upg = miss_up - port_up if miss_up > port_up else 0
                 if miss_sp > port_spe:
                     upg += miss_sp - port_spe
-                effort = dc * missing * dist0[x] + uc * upg
+                effort = dc * missing * d + uc * upg
                 if value is not None:
                     v = value(obs, card, x)
-                else:
-                    v = base + p.mark_weight * marks[x] if marks is not None else base
                 v /= 1.0 + effort
                 if top_v is None or v > top_v:
                     top, top_v = [(card, x, v)], v
@@ -112,21 +115,39 @@ class Goals:
                     top.append((card, x, v))
         return top
 
+    def _static(self, obs, locs, marked: bool) -> dict:
+        """Per order card, what ``_top_goals`` reads that does not change within a layout:
+        (resources in all, upper-grade resources, special resources, ((position, 3 x position,
+        distance from the port, plain value), ...)); the plain value counts the area mark when
+        ``marked``. Kept per layout (``_locs`` clears it with the goal cache); a card's entry is
+        built when first asked for."""
+        got = self._statics.get(marked)
+        if got is None:
+            got = self._statics[marked] = _Static(obs.tables, self.p, locs, marked)
+        return got
+
     def _fulfillable(self, obs) -> tuple[int, int]:
         """(market/exclusive orders payable now, daily cards payable now)."""
         t, me = obs.tables, obs.seat
         w = obs.wh[me]
-        k = 0
         locs = self._locs(obs)
-        for card in self._orders(obs):
-            oc = t.orders[card]
-            rs, ru, rp = oc.cost
-            for x in locs[oc.type]:  # can_pay inline
-                q = w[3 * x + 2]
-                uq = w[3 * x + 1] + q
-                if q >= rp and uq >= ru + rp and w[3 * x] + uq >= rs + ru + rp:
-                    k += 1
-                    break
+        orders = self._order_ids(obs)
+        key = (orders, w[3:])  # the orders are paid from the areas only (positions 1..9)
+        k = self._payable.get(key)
+        if k is None:
+            k = 0
+            static = self._static(obs, locs, False)
+            for card in orders:
+                total, up, rp, entries = static[card]
+                for _, x3, _, _ in entries:  # can_pay inline
+                    q = w[x3 + 2]
+                    uq = w[x3 + 1] + q
+                    if q >= rp and uq >= up and w[x3] + uq >= total:
+                        k += 1
+                        break
+            if len(self._payable) > 4096:
+                self._payable.clear()
+            self._payable[key] = k
         off = obs.office[me]
         s, u, q = w[0], w[1], w[2]
         if off > 0:
@@ -160,3 +181,22 @@ class Goals:
             if any(dist[dst][gx] < dist[src][gx] for dst in t.adjacent[src]):
                 return True
         return False
+
+
+class _Static(dict):
+    """``Goals._static``'s table: card -> static goal data, each entry built on first access."""
+
+    def __init__(self, tables, p, locs, marked: bool):
+        super().__init__()
+        self.tables, self.p, self.locs, self.marked = tables, p, locs, marked
+
+    def __missing__(self, card: int):
+        t, p = self.tables, self.p
+        oc = t.orders[card]
+        rs, ru, rp = oc.cost
+        base = oc.vp + p.upper_weight * oc.grade
+        dist0, marks, mw = t.distance[0], t.marks, p.mark_weight
+        got = self[card] = (rs + ru + rp, ru + rp, rp,
+                            tuple((x, 3 * x, dist0[x], base + mw * marks[x] if self.marked else base)
+                                  for x in self.locs[oc.type]))
+        return got

@@ -206,13 +206,16 @@ class Planner(Goals, ScriptedStrategy):
             return self._improve(obs, legal)
         return self._transport(obs, legal)
 
-    def _skill_use(self, obs, legal, useful: bool):
+    def _skill_use(self, obs, legal, useful):
         """An activated skill of this action to pay for when ``useful`` work remains beyond the
-        action count (the caller judges it), keeping ``keep_proxies``; else None."""
+        action count (the caller judges it: a bool, or a callable asked only when a skill could
+        be paid for), keeping ``keep_proxies``; else None."""
         p, me = self.p, obs.seat
-        if not (p.use_skills and useful):
+        if not p.use_skills:
             return None
         uses = [a for a in legal if isinstance(a, UseSkill)]
+        if not uses or not (useful() if callable(useful) else useful):
+            return None
         sk = obs.tables.skills
         uses = [a for a in uses if obs.proxies[me] - sk[a.card].proxies >= p.keep_proxies]
         return best(uses, lambda a: -sk[a.card].proxies, self._rng)
@@ -231,7 +234,7 @@ class Planner(Goals, ScriptedStrategy):
     def _fulfil(self, obs, legal):
         vals = [(a, v) for a in legal if (v := self._fulfil_value(obs, a)) is not None and v > 0]
         # more payable orders and daily cards than actions left: one more Fulfilment is worth a proxy
-        use = self._skill_use(obs, legal, sum(self._fulfillable(obs)) > obs.act_left)
+        use = self._skill_use(obs, legal, lambda: sum(self._fulfillable(obs)) > obs.act_left)
         if use is not None:
             return use
         pick = best(vals, lambda av: av[1], self._rng)

@@ -157,6 +157,27 @@ def _public(name: str, depth: int) -> lazy:
     return lazy(get)
 
 
+def _grouped(name: str, group: tuple[tuple[str, int], ...]) -> lazy:
+    """A public field computed together with the rest of ``group`` ((name, depth) pairs, copied
+    as in ``_public``) on the first access to any of them: one lookup of the source instead of
+    one per field, for fields a planner reads together at most decisions (issue 20). The values
+    are those ``_public`` gives, and the view is still closed after its decision."""
+    def get(view, src):
+        s, d = src[0], view.__dict__
+        for f, depth in group:
+            if f not in d:
+                v = getattr(s, f)
+                d[f] = v if depth == 0 else tuple(v) if depth == 1 else tuple(map(tuple, v))
+        return d[name]
+    get.__name__ = name
+    return lazy(get)
+
+
+# read together by the scripted plans at most decisions (the goal, the turn, the action steps)
+PLANNER_FIELDS = ("wh", "market", "excl", "temp", "area_at", "tokens_left", "proxies", "spaces", "office", "dailies",
+                  "act_kind", "act_left", "proxy_kind", "stock_sup")
+
+
 def _depth(annotation: str) -> int:
     return 0 if annotation in ("int", "str") else 2 if annotation.startswith("tuple[tuple[") else 1
 
@@ -209,7 +230,11 @@ class Observation(LazyObservation):
 
 
 _PRIVATE = frozenset(Observation.field_names())
+_GROUP = tuple((_f.name, _depth(_f.type)) for _f in fields(ObservationFields) if _f.name in PLANNER_FIELDS)
 for _f in fields(ObservationFields)[4:]:
-    if _f.name not in _PRIVATE:
+    if _f.name in PLANNER_FIELDS:
+        setattr(Observation, _f.name, _grouped(_f.name, _GROUP))
+        getattr(Observation, _f.name).__set_name__(Observation, _f.name)
+    elif _f.name not in _PRIVATE:
         setattr(Observation, _f.name, _public(_f.name, _depth(_f.type)))
         getattr(Observation, _f.name).__set_name__(Observation, _f.name)
