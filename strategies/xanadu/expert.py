@@ -111,8 +111,8 @@ class Expert(PromptDispatch, ScriptedStrategy):
     # ------------------------------------------------------------------ phase 1
     def hold_value(self, obs: Observation, card: int, n: int) -> float:
         """What keeping ``card`` (``n`` workers on it) is worth: the best price own workers can
-        reach (each worker at ``worker_cost``), less the expected sabotage by the other seats when
-        the next box lowers the price."""
+        reach (each worker at ``worker_price``: ``worker_cost``, 0 in the endgame), less the expected
+        sabotage by the other seats when the next box lowers the price."""
         wc = self.worker_price(obs)
         best = max(obs.end_price(card, j) - (j - n) * wc for j in range(n, 5))
         if n < 4:
