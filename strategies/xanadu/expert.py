@@ -8,6 +8,10 @@ scarce resources the next seats could use). Sales are timed against the other se
 card whose next box is a sabotage box is sold before the others can cover it, a card its owner can
 still develop is kept). Draws are timed against the End of Game card ('húzhat'): behind, it draws
 none (or, after an idle turn, only the cards that cannot be the End card); ahead, it draws all.
+In the endgame (the End card is in the pile and can come within ``end_draws`` draws) a hand card
+is worth nothing once the End card is drawn ('Dobópakli és a játék vége': only built cards are
+sold), so workers cost nothing and every worker that develops an own card or sabotages another's
+is placed, and holding a card is valued at the best price free workers can reach.
 It sees only its observation (issue 17 item 4).
 """
 
@@ -35,7 +39,9 @@ class Expert(PromptDispatch, ScriptedStrategy):
     next turn; ``draw_value``: value of each extra card a phase-1 sale draws (3 instead of 1);
     ``keep_hand`` (cards): extra workers only while the hand keeps this many; ``idle_refill``
     (cards): pass phase 2 idle (refill to 7) when the hand is below this and nothing builds;
-    ``end_margin``: with the End card in reach, draw none when behind the leader by more than this.
+    ``end_margin``: with the End card in reach, draw none when behind the leader by more than this;
+    ``end_draws`` (draws): the endgame (workers free, no hand kept) starts once the End card is in
+    the pile and at most this many draws remain before it can appear (``Observation.top_left``).
     """
 
     games = ("xanadu",)
@@ -50,8 +56,18 @@ class Expert(PromptDispatch, ScriptedStrategy):
         keep_hand: int = Field(2, ge=0, description="extra workers only while the hand keeps this many cards")
         idle_refill: int = Field(4, ge=0, description="idle turn (refill to 7) when the hand is below this")
         end_margin: float = Field(0.0, description="End card in reach: draw none when behind by more than this")
+        end_draws: int = Field(40, ge=0, description="endgame once the End card can come within this many draws")
 
     # ------------------------------------------------------------------ values
+    def endgame(self, obs: Observation) -> bool:
+        """True once the End card is in the pile and at most ``end_draws`` draws remain before it
+        can appear: hand cards then have no value at the end ('Dobópakli és a játék vége')."""
+        return obs.end_card_in and obs.top_left <= self.p.end_draws
+
+    def worker_price(self, obs: Observation) -> float:
+        """Tong bao value of a hand card spent as a worker (0 in the endgame)."""
+        return 0.0 if self.endgame(obs) else self.p.worker_cost
+
     def start_value(self, obs: Observation, card: int) -> float:
         c = obs.cards[card]
         khan = sum(k >= 0 for k in c.khan) * self.p.khan_value
@@ -95,9 +111,10 @@ class Expert(PromptDispatch, ScriptedStrategy):
     # ------------------------------------------------------------------ phase 1
     def hold_value(self, obs: Observation, card: int, n: int) -> float:
         """What keeping ``card`` (``n`` workers on it) is worth: the best price own workers can
-        reach (each worker at ``worker_cost``), less the expected sabotage by the other seats when
-        the next box lowers the price."""
-        best = max(obs.end_price(card, j) - (j - n) * self.p.worker_cost for j in range(n, 5))
+        reach (each worker at ``worker_price``: ``worker_cost``, 0 in the endgame), less the expected
+        sabotage by the other seats when the next box lowers the price."""
+        wc = self.worker_price(obs)
+        best = max(obs.end_price(card, j) - (j - n) * wc for j in range(n, 5))
         if n < 4:
             now, nxt = obs.end_price(card, n), obs.end_price(card, n + 1)
             threat = any(obs.hand_sizes[s] for s in range(obs.num_players) if s != obs.seat)
@@ -183,13 +200,14 @@ class Expert(PromptDispatch, ScriptedStrategy):
 
     def extra_worker(self, obs: Observation, legal, rng) -> PlaceWorker | None:
         full = len(obs.hand) >= obs.hand_limit  # a full hand draws nothing: a worker costs less
-        if len(obs.hand) <= self.p.keep_hand and not full:
+        end = self.endgame(obs)  # the hand is worth nothing at the end: keep none
+        if len(obs.hand) <= self.p.keep_hand and not full and not end:
             return None
         side = set(obs.sideways)
         scarce = self.scarcity(obs)
         gains = {c: self.worker_gain(obs, c, s, n, scarce) for c, s, n in table(obs) if n < 4 and c not in side}
         best = pick(gains, gains.__getitem__, rng)
-        cost = 0.0 if full else self.p.worker_cost
+        cost = 0.0 if full or end else self.p.worker_cost
         if best is None or gains[best] <= cost:
             return None
         w = self.worker_card(obs, -1, rng)
