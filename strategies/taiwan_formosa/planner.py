@@ -197,10 +197,15 @@ class Planner(ScriptedStrategy):
         for c in offer:
             if c not in values:
                 card = cards[c]
-                if card.kind == "landmark" or card.ability in special:
+                if card.ability in special:
                     values[c] = value(obs, me, card, rounds, late, markers)
                     continue
-                key = (c, rounds, late, markers, obs.areas if card.ability in MINOR_LANDMARKS else None)
+                if card.kind == "landmark":  # its region's markers only
+                    key = (c, rounds, markers > 0, obs.areas[card.region])
+                elif card.ability in MINOR_LANDMARKS:
+                    key = (c, rounds, late, markers, obs.areas)
+                else:
+                    key = (c, rounds, late)
                 v = plain.get(key)
                 if v is None:
                     if len(plain) > 50_000:  # bounded
@@ -209,7 +214,8 @@ class Planner(ScriptedStrategy):
                 values[c] = v
 
     # abilities whose value reads more of the position than the rounds left, a rival's Demolition
-    # Company, my markers and (minor landmarks) the areas: not kept across positions by ``_fill``
+    # Company and (landmarks, minor landmarks) my markers and the areas: not kept across positions
+    # by ``_fill``
     _special = frozenset({"convenience_store", "baseball_field", "train_station"})
 
     def values_table(self, obs, me: int) -> dict[int, float]:
