@@ -6,8 +6,6 @@ seat, card id, region or the order of ``legal``.
 
 from __future__ import annotations
 
-import functools
-
 from pydantic import Field
 
 from sim.games.taiwan_formosa.actions import (
@@ -22,45 +20,13 @@ from sim.games.taiwan_formosa.actions import (
 )
 from strategies.common import ScriptedStrategy
 
+from .helpers import _majority, per_decision
+
 WORKER, MERCHANT = 4, 5  # item indices (``sim.games.taiwan_formosa.actions``)
 MINOR_LANDMARKS = ("hot_spring", "public_art")
 VIAS = ("coins", "merchant", "items")  # preferred way to exchange, in order
 ENGINE = {"sawmill", "stone_factory", "brickworks", "steelworks", "night_market", "convenience_store",
           "lottery_office", "warehouse", "tribal_village", "temple"}
-
-
-def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
-    """Area-majority VP per seat for one area (same rule as the engine; seat >= n is neutral)."""
-    reward = len(order)
-    count: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for i, seat in enumerate(order):
-        count[seat] = count.get(seat, 0) + 1
-        first.setdefault(seat, i)
-    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
-    return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
-
-
-def per_decision(fn):
-    """Cache ``fn(self, obs, *args)`` (hashable ``args``) while ``obs`` is the observation being
-    decided on: values that depend only on the observation and the parameters, asked for many
-    times in one decision (one card's value, the rounds left). The cache holds the observation
-    itself, so a later observation (a new object) always starts afresh; never for values that
-    draw from ``rng``."""
-    name = fn.__name__
-
-    @functools.wraps(fn)
-    def cached(self, obs, *args):
-        memo = self.__dict__.get("_memo")
-        if memo is None or memo[0] is not obs:
-            memo = self.__dict__["_memo"] = (obs, {})
-        key = (name, *args)
-        table = memo[1]
-        if key in table:
-            return table[key]
-        value = table[key] = fn(self, obs, *args)
-        return value
-    return cached
 
 
 class Planner(ScriptedStrategy):
