@@ -135,3 +135,28 @@ def test_expert_beats_each_greedy_plan(other):
         w = game.winners(res.state)
         wins += (seat in w) / len(w)
     assert wins >= 60, wins
+
+
+def test_expert_prices_the_purchase_worker_at_zero_while_one_is_in_hand():
+    """Workers in hand are discarded at cleanup ('5. Cleanup Phase'), so the expert's price of a
+    purchase leaves out its worker when one is in hand. By hand: early in a game (more than 3
+    rounds left) one item is worth ``item_coins`` 3 x ``vp_per_coin`` 0.2 = 0.6 VP, so taking the
+    worker out of the hand raises the price of the same purchase by exactly 0.6 VP; a worker
+    stored on a Tribal Village (kept through cleanup) is priced like any item."""
+    game = GAME.build(2)
+    s = game.new_initial_state()
+    chance = random.Random(3)
+    while game.current_player(s) == CHANCE:
+        game.apply_action(s, sample_chance(game, s, chance))
+    card = next(t for t in range(game.n_types) if s.piles[t])
+    buy = BuyBuilding(card, (0, 0, 0, 0))
+    expert = make_strategy("taiwan.expert", {}, "taiwan_formosa")
+
+    def price(hand: int, stored: int) -> float:
+        s.items[0][4], s.store[0][4] = hand, stored
+        obs = game.observe(s, 0)
+        assert expert.rounds_left(obs) > 3
+        return expert.price(obs, 0, buy)
+
+    assert price(0, 1) - price(1, 0) == pytest.approx(0.6)
+    assert price(0, 1) == pytest.approx(price(0, 0))

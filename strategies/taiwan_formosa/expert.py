@@ -28,6 +28,7 @@ from pydantic import Field
 from .planner import (
     MERCHANT,
     MINOR_LANDMARKS,
+    WORKER,
     BuyBuilding,
     BuyLandmark,
     Charity,
@@ -224,7 +225,8 @@ class ExpertStrategy(Planner):
 
     def price(self, obs, me: int, a) -> float:
         """VP given up by paying for ``a``: items and coins (items are worthless in the final
-        round; a factory pays with a resource that cleanup would discard)."""
+        round; a factory pays with a resource that cleanup would discard; the purchase worker is
+        free while one is in hand, since cleanup discards it: '5. Cleanup Phase')."""
         rounds = self.rounds_left(obs)
         c = obs.cards[a.card]
         vpc = self.coin_vp(rounds)
@@ -232,7 +234,10 @@ class ExpertStrategy(Planner):
         coins = c.coins - sum(a.subs)
         extra = max(0, sum(obs.items[me][:4]) - sum(c.need[:4]) - obs.tables.hand_limit)
         subs_cost = sum(a.subs) * item_vp - min(sum(a.subs), extra) * item_vp
-        return sum(c.need) * item_vp + coins * vpc + subs_cost
+        # workers in hand are discarded at cleanup ('5. Cleanup Phase'): the purchase worker costs
+        # nothing when one is in hand (those stored on a Tribal Village are kept, so they count)
+        free = min(c.need[WORKER], obs.items[me][WORKER])
+        return (sum(c.need) - free) * item_vp + coins * vpc + subs_cost
 
     # ------------------------------------------------------------------ decisions
     def choose_dice(self, obs, legal, me):

@@ -6,8 +6,6 @@ seat, card id, region or the order of ``legal``.
 
 from __future__ import annotations
 
-import functools
-
 from pydantic import Field
 
 from sim.games.taiwan_formosa.actions import (
@@ -22,45 +20,13 @@ from sim.games.taiwan_formosa.actions import (
 )
 from strategies.common import ScriptedStrategy
 
+from .helpers import _majority, per_decision
+
 WORKER, MERCHANT = 4, 5  # item indices (``sim.games.taiwan_formosa.actions``)
 MINOR_LANDMARKS = ("hot_spring", "public_art")
 VIAS = ("coins", "merchant", "items")  # preferred way to exchange, in order
 ENGINE = {"sawmill", "stone_factory", "brickworks", "steelworks", "night_market", "convenience_store",
           "lottery_office", "warehouse", "tribal_village", "temple"}
-
-
-def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
-    """Area-majority VP per seat for one area (same rule as the engine; seat >= n is neutral)."""
-    reward = len(order)
-    count: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for i, seat in enumerate(order):
-        count[seat] = count.get(seat, 0) + 1
-        first.setdefault(seat, i)
-    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
-    return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
-
-
-def per_decision(fn):
-    """Cache ``fn(self, obs, *args)`` (hashable ``args``) while ``obs`` is the observation being
-    decided on: values that depend only on the observation and the parameters, asked for many
-    times in one decision (one card's value, the rounds left). The cache holds the observation
-    itself, so a later observation (a new object) always starts afresh; never for values that
-    draw from ``rng``."""
-    name = fn.__name__
-
-    @functools.wraps(fn)
-    def cached(self, obs, *args):
-        memo = self.__dict__.get("_memo")
-        if memo is None or memo[0] is not obs:
-            memo = self.__dict__["_memo"] = (obs, {})
-        key = (name, *args)
-        table = memo[1]
-        if key in table:
-            return table[key]
-        value = table[key] = fn(self, obs, *args)
-        return value
-    return cached
 
 
 class Planner(ScriptedStrategy):
@@ -180,12 +146,48 @@ class Planner(ScriptedStrategy):
         values = memo[2]
         v = values.get(cid)
         if v is None:
-            v = values[cid] = self.value_of(obs, me, cid)
+            self._fill(obs, me, values, cid)
+            v = values[cid]
         return v
+
+    def _fill(self, obs, me: int, values: dict, cid: int) -> None:
+        """Put ``value_of`` of ``cid`` and of every other card on offer into ``values`` at once
+        (the position's inputs are read once; each value is the one ``value_of`` gives)."""
+        offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
+        if cid not in offer:
+            offer.append(cid)
+        cards, rounds, late, markers = self._inputs(obs, me)
+        value = self._value
+        plain = self.__dict__.setdefault("_plain", {})  # per strategy object, i.e. per game
+        special = self._special
+        for c in offer:
+            if c not in values:
+                card = cards[c]
+                if card.ability in special:
+                    values[c] = value(obs, me, card, rounds, late, markers)
+                    continue
+                if card.kind == "landmark":  # its region's markers only
+                    key = (c, rounds, markers > 0, obs.areas[card.region])
+                elif card.ability in MINOR_LANDMARKS:
+                    key = (c, rounds, late, markers, obs.areas)
+                else:
+                    key = (c, rounds, late)
+                v = plain.get(key)
+                if v is None:
+                    if len(plain) > 50_000:  # bounded
+                        plain.clear()
+                    v = plain[key] = value(obs, me, card, rounds, late, markers)
+                values[c] = v
+
+    # abilities whose value reads more of the position than the rounds left, a rival's Demolition
+    # Company and (landmarks, minor landmarks) my markers and the areas: not kept across positions
+    # by ``_fill``
+    _special = frozenset({"convenience_store", "baseball_field", "train_station"})
 
     def values_table(self, obs, me: int) -> dict[int, float]:
         """Card values already computed for a position with the same inputs of ``value_of``
-        (the key holds every field it reads, so a hit is the same value)."""
+        (the key holds every field it reads, so a hit is the same value); key ``-1`` holds the
+        position's ``candidates``."""
         # the round counts only once the end has triggered (``rounds_left``)
         key = (me, obs.num_players, obs.last_round and obs.round, obs.last_round, obs.piles, obs.lm_top,
                obs.lm_deck, obs.excl, obs.done, obs.bought, obs.markers[me], obs.areas)
@@ -197,15 +199,20 @@ class Planner(ScriptedStrategy):
     def value_of(self, obs, me: int, cid: int) -> float:
         """Printed VP, the ability over the rounds left (or the end penalty), the landmark bonus
         and the majority swing of the card's markers (VP)."""
-        cards = obs.tables.cards
-        c = cards[cid]
-        rounds = self.rounds_left(obs)
+        cards, rounds, late, markers = self._inputs(obs, me)
+        return self._value(obs, me, cards[cid], rounds, late, markers)
+
+    def _inputs(self, obs, me: int) -> tuple:
+        """What ``_value`` reads of the position: ``(cards, rounds left, 1 if a rival holds the
+        Demolition Company else 0, my markers left)``."""
+        demo_id = self.statics(obs)[1]
+        demo = obs.excl[demo_id] if demo_id >= 0 else -1
+        return obs.tables.cards, self.rounds_left(obs), 1 if demo >= 0 and demo != me else 0, obs.markers[me]
+
+    def _value(self, obs, me: int, c, rounds: int, late: int, markers: int) -> float:
         t = c.time
         if c.kind != "landmark":
-            demo_id = self.statics(obs)[1]
-            demo = obs.excl[demo_id] if demo_id >= 0 else -1
-            if demo >= 0 and demo != me:
-                t += 1
+            t += late
         if t <= rounds:
             v = float(c.vp) + self.ability_value(obs, me, c, rounds - t)
         else:
@@ -214,9 +221,9 @@ class Planner(ScriptedStrategy):
                                               if c.ability in ("baseball_field", "train_station") else 0)
         if c.kind == "landmark":
             v += self.p.landmark_bonus
-            if obs.markers[me]:
+            if markers:
                 v += self.marker_value(obs, me, c.region)
-        elif c.ability in MINOR_LANDMARKS and obs.markers[me]:
+        elif c.ability in MINOR_LANDMARKS and markers:
             v += self.minor_marker_value(obs, me, c)
         return v
 
@@ -236,18 +243,39 @@ class Planner(ScriptedStrategy):
 
     def target(self, obs, me: int, rng) -> int:
         """The card with the best value per cost among those on offer (-1: none worth it);
-        ties broken with ``rng``."""
+        ties broken with ``rng`` (one draw per card worth at least ``min_value``, in offer order)."""
         best, best_id = (0.0, 0.0), -1
-        offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
-        costs, floor = self.statics(obs)[2], self.p.min_value
-        for cid in offer:
-            v = self.card_value(obs, me, cid)
-            if v < floor:
-                continue
-            score = (v / costs[cid], rng.random())
+        for cid, ratio in self.candidates(obs, me):
+            score = (ratio, rng.random())
             if score > best:
                 best, best_id = score, cid
         return best_id
+
+    def candidates(self, obs, me: int) -> tuple[tuple[int, float], ...]:
+        """``(card, value per cost)`` for each card on offer worth at least ``min_value``, in
+        offer order (building types, then the regions' face-up landmarks). With the planner's own
+        ``card_value`` the list is kept in the position's values table (key ``-1``: the offer is
+        part of that table's key), so positions met again cost one look-up."""
+        if type(self).card_value is not Planner.card_value:  # a subclass values cards its own way
+            return self._candidates(obs, me)
+        memo = self.__dict__.get("_table_of")
+        if memo is None or memo[0] is not obs or memo[1] != me:
+            memo = self.__dict__["_table_of"] = (obs, me, self.values_table(obs, me))
+        values = memo[2]
+        got = values.get(-1)
+        if got is None:
+            got = values[-1] = self._candidates(obs, me)
+        return got
+
+    def _candidates(self, obs, me: int) -> tuple[tuple[int, float], ...]:
+        offer = [t for t, k in enumerate(obs.piles) if k] + [c for c in obs.lm_top if c >= 0]
+        costs, floor = self.statics(obs)[2], self.p.min_value
+        out = []
+        for cid in offer:
+            v = self.card_value(obs, me, cid)
+            if v >= floor:
+                out.append((cid, v / costs[cid]))
+        return tuple(out)
 
     def missing(self, obs, me: int, cid: int) -> list[int]:
         need = obs.cards[cid].need
