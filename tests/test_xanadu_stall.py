@@ -28,7 +28,7 @@ def _position(g, card: int, phase: int, hand_size: int = 7) -> State:
     chance, _ = game_streams(3, 0, 2)
     s = g.new_initial_state()
     while g.current_player(s) < 0:  # the deal
-        g.apply_action(s, g.sample_chance(s, chance) if hasattr(g, "sample_chance") else g.chance_outcomes(s)[0][0])
+        g.apply_action(s, g.sample_chance(s, chance))
     built = g.cards[card]
     perm = [0] * len(built.cost)  # what the built card gives under 3 workers: its printed resource and Khan's help
     for r in [built.permanent, *built.khan[:3]]:
