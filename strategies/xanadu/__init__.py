@@ -7,6 +7,10 @@ legal actions (DESIGN "Strategies"), and break ties among equally valued actions
   workers and sabotage the leader's cards; sell at the top of a card's price curve.
 - ``xanadu.hoarder``: keep yellow and green cards in hand (the last cards used as workers), refill the hand with
   idle turns, build only luxuries when possible and sell them at high prices.
+
+No plan ends a turn that changes nothing (the stall rule, RULINGS §4; issue 17): with a full hand
+and nothing sold or placed, a plan sells a card or covers an own card's last box (``plans.py``
+``_Base.unstick_sale`` and ``cycle_worker``).
 - ``xanadu.expert``: values every worker by its resources, price changes, Khan's help and denial,
   times sales against the other seats' workers and the draws against the End card
   (``strategies/xanadu/expert.py``).

@@ -54,7 +54,28 @@ class _Base(PromptDispatch, ScriptedStrategy):
             return pick(wanted, lambda a: 0, rng)
         if len(obs.built[obs.seat]) >= obs.build_limit and sells:  # free a place: sell the best-priced card
             return pick(sells, lambda a: price(obs, a.card, obs.covered(a.card)), rng)
+        if sells and self.stuck(obs):  # issue 17: this turn would change nothing unless a card goes
+            return self.unstick_sale(obs, legal, rng)
         return next(a for a in legal if isinstance(a, EndSelling))
+
+    def stuck(self, obs: Observation) -> bool:
+        """True when the plan's own rules would end this turn changing nothing (RULINGS §4 stall
+        rule): nothing sold or placed yet, a full hand (phase 3 draws nothing) and no box that
+        ``cycle_worker`` takes (every open box is the last box of an own card)."""
+        return (not obs.sold_this_turn and not obs.acted_this_turn and len(obs.hand) >= obs.hand_limit
+                and not self.cycle_targets(obs, last_box=False))
+
+    def unstick_sale(self, obs: Observation, legal, rng):
+        """Phase 1 of a stuck turn: a card leaves the table either by a ``Sell`` now or by a last
+        own worker in phase 2 (the forced sale at the end of the turn). Each is valued against
+        keeping the card to the end-of-game sale: a sale now gains ``price - end_price`` at its
+        cover (the 5-6 player bonus), a last worker the price step of that box (``cycle_targets``);
+        the best wins, ties with ``rng``. Returns the ``Sell``, or ``EndSelling`` for the worker."""
+        options: dict = {a: price(obs, a.card, n) - obs.end_price(a.card, n)
+                         for a in legal if isinstance(a, Sell) for n in [obs.covered(a.card)]}
+        options.update(self.cycle_targets(obs, last_box=True))
+        best = pick(options, options.__getitem__, rng)
+        return best if isinstance(best, Sell) else next(a for a in legal if isinstance(a, EndSelling))
 
     def worker_card(self, obs: Observation, exclude: int, rng) -> int | None:
         return pick((c for c in obs.hand if c != exclude), lambda c: -self.keep_value(obs, c), rng)
@@ -85,21 +106,26 @@ class _Base(PromptDispatch, ScriptedStrategy):
             cycle = self.cycle_worker(obs, legal, rng)
             if cycle is not None:
                 return cycle
+        if not obs.acted_this_turn and not obs.sold_this_turn and len(obs.hand) >= obs.hand_limit:
+            cycle = self.cycle_worker(obs, legal, rng, last_box=True)  # issue 17: never a turn that changes nothing
+            if cycle is not None:
+                return cycle
         return end_turn(legal)
 
-    def cycle_worker(self, obs: Observation, legal, rng) -> PlaceWorker | None:
-        """One worker on the box that best raises own prices or lowers others' (never on an own
-        card's last box)."""
+    def cycle_targets(self, obs: Observation, last_box: bool) -> dict[int, int]:
+        """Open boxes as {card: tong bao gained}: the price step of the card's lowest open box,
+        positive when it raises an own card or lowers another seat's. An own card's last box (its
+        forced sale at the end of the turn) only with ``last_box``."""
         me = obs.seat
         side = set(obs.sideways)
-        cands = {c: (s, n) for c, s, n in table(obs) if n < 4 and c not in side and not (s == me and n == 3)}
+        return {c: (obs.cards[c].prices[n + 1] - obs.cards[c].prices[n]) * (1 if s == me else -1)
+                for c, s, n in table(obs) if n < 4 and c not in side and (last_box or not (s == me and n == 3))}
 
-        def gain(c: int) -> int:
-            s, n = cands[c]
-            pr = obs.cards[c].prices
-            return (pr[n + 1] - pr[n]) * (1 if s == me else -1)
-
-        best = pick(cands, gain, rng)
+    def cycle_worker(self, obs: Observation, legal, rng, last_box: bool = False) -> PlaceWorker | None:
+        """One worker on the box that best raises own prices or lowers others' (``cycle_targets``;
+        an own card's last box only with ``last_box``); ties with ``rng``."""
+        cands = self.cycle_targets(obs, last_box)
+        best = pick(cands, cands.__getitem__, rng)
         w = self.worker_card(obs, -1, rng)
         if best is None or w is None:
             return None
