@@ -15,6 +15,7 @@ from sim.games.alpenzian.actions import CURVED_ICONS, EMPTY, HOUSE, OUTLINE, SHE
 from sim.games.alpenzian.rules import load_data
 from sim.games.alpenzian.scoring import nx_matching, score_sheet, track_end, track_starts
 from strategies.alpenzian.evaluator import SheetBase, _star_matching
+from strategies.alpenzian.units import partition
 
 DATA = load_data()
 BOARD = DATA.sheets.sheets[0].board()  # sheet A, the baseline's sheet
@@ -65,3 +66,10 @@ def test_single_unit_matching_counts_what_the_unit_reaches():
     assert _star_matching({10: [10, 11, 12]}, {20: [20], 30: [30]}, {10: {20, 30}}) == 2
     assert _star_matching({1: [1], 2: [2, 3, 4], 5: [5]}, {20: [20, 21]}, {1: {20}, 2: {20}}) == 2
     assert _star_matching({10: [10, 11]}, {20: [20]}, {}) == 0
+
+
+def test_partition_roots_are_the_smallest_item_of_each_set():
+    """Squares 3-7-5 joined in a chain, 9-4 joined, 8 alone: roots 3, 4 and 8, every member listed once."""
+    root, members = partition([3, 4, 5, 7, 8, 9], [(7, 5), (9, 4), (5, 3)])
+    assert root == {3: 3, 4: 4, 5: 3, 7: 3, 8: 8, 9: 4}
+    assert {r: sorted(m) for r, m in members.items()} == {3: [3, 5, 7], 4: [4, 9], 8: [8]}

@@ -27,38 +27,12 @@ from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 from sim.games.alpenzian.observation import fast_matching, track_end, track_starts
 
 from .tracks import open_after, sheet_tracks
+from .units import partition
 
 
 def supported(rule: str, link: str) -> bool:
     """Whether ``SheetBase`` models this ranch rule and link reading exactly."""
     return rule != "normal" or link == "rulings"
-
-
-def _root(parent: dict, x: int) -> int:
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
-def _union(parent: dict, a: int, b: int) -> None:
-    ra, rb = _root(parent, a), _root(parent, b)
-    if ra != rb:
-        parent[max(ra, rb)] = min(ra, rb)
-
-
-def _unions(items, pairs) -> dict[int, int]:
-    parent = {x: x for x in items}
-    for a, b in pairs:
-        _union(parent, a, b)
-    return {x: _root(parent, x) for x in items}
-
-
-def _members(roots: dict[int, int]) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for x, r in roots.items():
-        out.setdefault(r, []).append(x)
-    return out
 
 
 def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
@@ -129,10 +103,9 @@ class SheetBase:
         self.alp, self.outline = alp, outline
         self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
         links, open_ends, self.arriving = sheet_tracks(board, cells)
-        self.group = _unions(houses, [(a, b) for a, b, _ in links])
-        self.group_houses = _members(self.group)
-        self.xroot = _unions(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
-        self.xsize = {r: len(m) for r, m in _members(self.xroot).items()}
+        self.group, self.group_houses = partition(houses, [(a, b) for a, b, _ in links])
+        self.xroot, xsets = partition(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
+        self.xsize = {r: len(m) for r, m in xsets.items()}
         self.express = sum(tables.express_points(k) for k in self.xsize.values())
         self._ranch_base(houses, sheep, nbr, cells)
         # free sheep (a sheep beside an empty drawable square) and the squares rails open into
@@ -154,9 +127,8 @@ class SheetBase:
             return
         adj_pairs = (lambda xs, icon: [(x, j) for x in xs for j in nbr[x][1:3] if j >= 0 and cells[j] == icon]) \
             if self.normal else (lambda xs, icon: [])
-        self.village = _unions(houses, adj_pairs(houses, HOUSE))
-        self.flock = _unions(sheep, adj_pairs(sheep, SHEEP))
-        self.village_houses, self.flock_sheep = _members(self.village), _members(self.flock)
+        self.village, self.village_houses = partition(houses, adj_pairs(houses, HOUSE))
+        self.flock, self.flock_sheep = partition(sheep, adj_pairs(sheep, SHEEP))
         group = self.group
         touch: dict[int, set[int]] = {g: set() for g in self.group_houses}
         for s in sheep:
@@ -172,10 +144,8 @@ class SheetBase:
         self.vedges = vedges
         # components of the village-flock graph (village roots are house cells, flock roots
         # sheep cells: one id space)
-        ucomp = _unions(list(self.village_houses) + list(self.flock_sheep),
-                        [(v, f) for v, fs in vedges.items() for f in fs])
-        self.ucomp = ucomp
-        self.comp_units = _members(ucomp)
+        self.ucomp, self.comp_units = partition(list(self.village_houses) + list(self.flock_sheep),
+                                                [(v, f) for v, fs in vedges.items() for f in fs])
         self.comp_match = {k: self._match(units, {}, {}, (), -1, -1) if len(units) > 1 else 0
                            for k, units in self.comp_units.items()}
         self.paired = sum(self.comp_match.values())
