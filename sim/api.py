@@ -157,12 +157,21 @@ def _coercion(ann: Any, value: Any) -> str | None:
                 return problem.replace(", got", f" at key {k!r}, got", 1)
         return None
     if ann in (int, float) and isinstance(value, (bool, str)):
-        return f"a number, got {value!r}"
+        return f"a number, got {value!r}{_yaml_text_hint(value)}"
     if ann is int and isinstance(value, float) and not value.is_integer():
         return f"a whole number, got {value!r}"
     if ann is bool and not isinstance(value, bool):
         return f"true or false, got {value!r}"
     return None
+
+
+def _yaml_text_hint(value: Any) -> str:
+    """Why a number came as text: YAML 1.1 (PyYAML) reads ``1e12`` (no dot) as a string."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return ""
+    return " (YAML reads it as text: write it with a dot, e.g. 1.0e12, or in full)" if isinstance(value, str) else ""
 
 
 def no_coercion(model: type[BaseModel], data: Any) -> Any:

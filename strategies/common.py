@@ -18,7 +18,7 @@ class ScriptedStrategy:
     """
 
     class Params(BaseModel):
-        model_config = ConfigDict(extra="forbid", frozen=True)
+        model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # .nan/.inf: config errors
 
         @model_validator(mode="before")
         @classmethod

@@ -68,7 +68,7 @@ class _Node:
 class _Spec(BaseModel):
     """A strategy of the portfolio: registry name or import string, and its params."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # .nan/.inf: config errors
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
 

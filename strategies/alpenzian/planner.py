@@ -56,7 +56,7 @@ def canonical(a) -> tuple:
 class PlanParams(BaseModel):
     """Weights of the evaluator (points are the rulebook's points; 1.0 counts them as they are)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # .nan/.inf: config errors
     w_ranch: float = Field(1.0, description="weight of the ranch bonus (points)")
     unpaired_early: float = Field(1.0, ge=0, description="share of the -5 of an unpaired house counted at the "
                                   "start of the game (grows linearly to 1 as the sheet fills), unitless")

@@ -8,7 +8,7 @@ the ``rng`` the game loop passes (never by seat, list position or card id).
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from sim.games.forwarder_of_xanadu.actions import (
     FULFIL,
@@ -40,6 +40,7 @@ from .goals import Goals, can_pay  # noqa: F401  (can_pay: public helper, kept i
 
 EFFECTS = ("transport_capacity", "warehouse_capacity", "improve_actions", "transport_actions", "fulfil_actions",
            "order_vp", "daily_vp", "replenish", "place_resources", "extra_transport", "extra_improve", "extra_fulfil")
+N_COMPANIES = 5  # 'Components': five forwarding companies (rules.py checks the data)
 EXTRA = {"extra_transport": TRANSPORT, "extra_improve": IMPROVE, "extra_fulfil": FULFIL}
 
 
@@ -83,6 +84,18 @@ class Planner(Goals, ScriptedStrategy):
         refill_upper: bool = Field(False, description="refill the Exclusive Order (and re-survey) from the upper pile when allowed")
         stock_superior: int = Field(0, ge=0, description="superior/special resources to keep at the port before transporting")
         skills: tuple[str, ...] = Field(EFFECTS, description="skill effects in order of preference")
+
+        @field_validator("companies", "growth", "skills")
+        @classmethod
+        def _preference_order(cls, value: tuple, info):
+            """A preference order names known items, each once (a typo must not silently change
+            the plan): companies are the rulebook's 5 (indices 0-4), growth tracks ``TRACKS``,
+            skill effects ``EFFECTS``. Raises ``ValueError`` (a config error naming the key)."""
+            known = {"companies": tuple(range(N_COMPANIES)), "growth": TRACKS, "skills": EFFECTS}[info.field_name]
+            unknown = [v for v in value if v not in known]
+            if not value or unknown or len(set(value)) != len(value):
+                raise ValueError(f"must list some of {list(known)}, each at most once; got {list(value)}")
+            return value
 
     # ------------------------------------------------------------------ choose
     def choose(self, obs, legal, rng):
