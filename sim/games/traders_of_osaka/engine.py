@@ -863,15 +863,21 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                takeable = self._takeable(s, me) if s.reserved else s.market
+                # buy_cost (the Market cannot change before this turn's action) and how many Market
+                # cards are takeable, without building the list: others' pieces are taken off
+                market, value = s.market, self.value
+                due, takeable = sum(map(self._value_of, market)), len(market)
+                for c, seat in s.reserved.items():  # at most one piece per seat
+                    if seat != me and c in market:
+                        due -= value[c]
+                        takeable -= 1
                 if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
                     continue
                 s.refreshed = False
                 s.phase = ACTION
-                # buy_cost: the Market cannot change before this turn's action
-                s.due = sum(map(self._value_of, takeable))
+                s.due = due
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
