@@ -116,3 +116,16 @@ def test_bench_streams_are_the_runs_and_numpys_streams():
             assert [mine.random() for _ in range(3)] == [ref.random() for _ in range(3)], (seed, gi)
     with pytest.raises(ValueError):
         streams_of(-1, 0, 4)
+
+
+def test_a_summary_figure_first_reported_by_a_later_game_is_none_for_the_earlier_ones():
+    from sim.play import GameResult, Rows
+    from sim.setup import Setup
+
+    setup = Setup("traders_of_osaka", 2, 1, {"max_decisions": 10}, {}, (("random", {}), ("random", {})), ("a", "b"))
+    rows = Rows()
+    for gi, summary in enumerate([{"x": 1.0}, {"x": 2.0, "y": 5.0}, {"x": 3.0, "y": 6.0}]):
+        outcome = {"scores": (1.0, 2.0), "winners": frozenset({1}), "metrics": {}, "summary": summary, "components": {}}
+        rows.add_game(setup, gi, GameResult(None, 4, False), [0, 1], outcome)
+    assert rows.summary == {"x": [1.0, 2.0, 3.0], "y": [None, 5.0, 6.0]}
+    assert rows.players["rank"] == [2, 1] * 3
