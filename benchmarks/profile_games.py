@@ -20,7 +20,7 @@ from sim.config import load_config
 from sim.play import play_game, play_one, prepared
 from sim.registry import build_any_count, games, make_strategy
 from sim.runs.fixed import setup_of
-from sim.seeding import game_streams
+from sim.seeding import streams_of  # the streams a run derives (same draws as game_streams)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,7 +34,7 @@ def random_play(game: str, n_games: int):
     def run() -> int:
         d = 0
         for i in range(n_games):
-            chance, rngs = game_streams(0, i, n)
+            chance, rngs = streams_of(0, i, n)
             d += play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions).n_decisions
         return d
     return run

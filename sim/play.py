@@ -207,7 +207,10 @@ class Rows:
         g["end_reason"].append(result.end_reason)
         g["deal_index"].append(deal_index(setup, gi))
         for key, value in outcome["summary"].items():
-            self.summary.setdefault(key, [None] * (len(g["game_index"]) - 1)).append(value)
+            col = self.summary.get(key)
+            if col is None:  # a key first seen now: None for the games before (no padding list built per game)
+                col = self.summary[key] = [None] * (len(g["game_index"]) - 1)
+            col.append(value)
         n, labels, p = setup.players, setup.labels, self.players
         keys = [(i in winners, scores[i]) for i in range(n)]
         p["game_index"].extend([gi] * n)

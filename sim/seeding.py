@@ -168,6 +168,17 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
     return out
 
 
+def streams_of(root_seed: int, game_index: int, players: int) -> tuple[random.Random, list[random.Random]]:
+    """``game_streams(root_seed, game_index, players)`` (the same streams, tested), seeded through
+    ``stream_seeds`` without numpy's ``SeedSequence`` objects: what ``sim.setup.streams`` gives a
+    run's game, so ``sim bench`` times the derivation a run pays. ``ValueError`` for a negative
+    seed or index."""
+    if root_seed < 0 or game_index < 0:
+        raise ValueError("seed and game index must be non-negative integers")
+    seeds = stream_seeds(root_seed, game_index, range(players + 1))
+    return random.Random(seeds[0]), [random.Random(x) for x in seeds[1:]]
+
+
 def _numpy_seed(seed: int, game_index: int, k: int) -> int:
     state = np.random.SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4, np.uint32)
     return int.from_bytes(state.tobytes(), "little")

@@ -99,3 +99,33 @@ def test_stream_seeds_are_numpys_seed_sequence_states():
     for seed, gi in cases:
         assert stream_seeds(seed, gi, range(6)) == [numpy_seed(seed, gi, k) for k in range(6)], (seed, gi)
     assert stream_seeds(7, 3, (2**33,)) == [numpy_seed(7, 3, 2**33)]
+
+
+def test_bench_streams_are_the_runs_and_numpys_streams():
+    """``sim bench`` seeds its games through ``streams_of``: the same draws as numpy's
+    ``SeedSequence.spawn`` (``game_streams``, the reference) for every stream of the game."""
+    import pytest
+
+    from sim.seeding import streams_of
+
+    for seed, gi, n in [(0, 0, 4), (1, 19_999, 4), (2**40 + 3, 7, 2), (5, 2**33, 3)]:
+        chance, seats = streams_of(seed, gi, n)
+        ref_chance, ref_seats = game_streams(seed, gi, n)
+        assert len(seats) == n
+        for mine, ref in zip([chance, *seats], [ref_chance, *ref_seats], strict=True):
+            assert [mine.random() for _ in range(3)] == [ref.random() for _ in range(3)], (seed, gi)
+    with pytest.raises(ValueError):
+        streams_of(-1, 0, 4)
+
+
+def test_a_summary_figure_first_reported_by_a_later_game_is_none_for_the_earlier_ones():
+    from sim.play import GameResult, Rows
+    from sim.setup import Setup
+
+    setup = Setup("traders_of_osaka", 2, 1, {"max_decisions": 10}, {}, (("random", {}), ("random", {})), ("a", "b"))
+    rows = Rows()
+    for gi, summary in enumerate([{"x": 1.0}, {"x": 2.0, "y": 5.0}, {"x": 3.0, "y": 6.0}]):
+        outcome = {"scores": (1.0, 2.0), "winners": frozenset({1}), "metrics": {}, "summary": summary, "components": {}}
+        rows.add_game(setup, gi, GameResult(None, 4, False), [0, 1], outcome)
+    assert rows.summary == {"x": [1.0, 2.0, 3.0], "y": [None, 5.0, 6.0]}
+    assert rows.players["rank"] == [2, 1] * 3

@@ -312,6 +312,24 @@ def test_market_refresh_at_turn_start_when_only_others_reservations():
     assert s.market[:4] == [theirs, *farm] and len(s.market) == 6 and len(s.farm) == 3
 
 
+def test_turn_start_cost_leaves_out_only_other_seats_reserved_market_cards():
+    """'A. Buy Goods' with 'C. Reserve Cards': the cost is every Market card but those reserved by
+    others; your own reserved card is bought too, a reserved Farm card is no part of it.
+    Market red 5, blue 3, green 2, yellow 3; seat 1 reserves blue 3, seat 0 green 2, seat 2 a Farm
+    card: seat 0 pays 5 + 2 + 3 = 10, seat 1 pays 5 + 3 + 3 = 11."""
+    t = Table(3)
+    g, s = t.g, t.s
+    _, blue, green, _ = t.market((RED, 5), (BLUE, 3), (GREEN, 2), (YELLOW, 3))
+    farm = t.farm(RED, 3)[0]
+    s.reserved = {blue: 1, green: 0, farm: 2}
+    t.hand(0, (YELLOW, 5), (YELLOW, 3))  # 8 coins: 2 short
+    assert t.ready(0) == 0 and s.due == 10 and g.buy_cost(s, 0) == 10
+    assert BUY not in g.legal_actions(s)
+    t.hand(0, (YELLOW, 2))  # 10 coins: exactly enough
+    assert t.ready(0) == 0 and s.due == 10 and BUY in g.legal_actions(s)
+    assert t.ready(1) == 1 and s.due == 11 and g.buy_cost(s, 1) == 11
+
+
 def test_reshuffle_when_draw_pile_runs_out():
     t = Table(2)
     s = t.s

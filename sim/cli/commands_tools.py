@@ -25,7 +25,7 @@ from ..registry import (
     strategy_params,
 )
 from ..runs.fixed import check_same_rules, setup_of
-from ..seeding import game_streams
+from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
 from .group import cli
 from .options import check_writable, confidence_option, no_plugins_option
 
@@ -207,7 +207,7 @@ def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tup
     decisions = 0
     c0, t0 = time.process_time(), time.perf_counter()
     for i in range(games):
-        chance, rngs = game_streams(seed, i, n)
+        chance, rngs = streams_of(seed, i, n)
         decisions += play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions).n_decisions
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     return f"{game}, {n} players, {strategy}", n, decisions, max(cpu, 1e-9), wall

@@ -262,7 +262,8 @@ class TradersOfOsaka(EngineBase):
         except KeyError:
             raise ValueError(f"not a Traders of Osaka action: {a!r}") from None
         handler(s, a)
-        self._advance(s)
+        if s.phase != PAY or s.to_draw:  # paying on, nothing to draw: _advance would return at once
+            self._advance(s)
 
     # one handler per action class; turn actions other than Pass end a round of passes
     def _on_draw(self, s: State, a: Draw) -> None:
@@ -853,25 +854,30 @@ class TradersOfOsaka(EngineBase):
             ph = s.phase  # the phases exclude each other: tested in order of frequency
             if ph == PAY:  # paying card by card: the next card is a decision
                 return
-            if ph == TURN_END:
+            if ph == TURN_END:  # falls through to TURN_START: nothing is drawn in between
                 s.turns += 1
                 s.active = (s.active + 1) % s.n
-                s.phase = TURN_START
-                continue
+                s.phase = ph = TURN_START
             if ph == TURN_START:
                 me = s.active
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                takeable = self._takeable(s, me) if s.reserved else s.market
+                # buy_cost (the Market cannot change before this turn's action) and how many Market
+                # cards are takeable, without building the list: others' pieces are taken off
+                market, value = s.market, self.value
+                due, takeable = sum(map(self._value_of, market)), len(market)
+                for c, seat in s.reserved.items():  # at most one piece per seat
+                    if seat != me and c in market:
+                        due -= value[c]
+                        takeable -= 1
                 if not s.refreshed and not takeable:
                     self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
                     s.refreshed = True
                     continue
                 s.refreshed = False
                 s.phase = ACTION
-                # buy_cost: the Market cannot change before this turn's action
-                s.due = sum(map(self._value_of, takeable))
+                s.due = due
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
