@@ -151,6 +151,34 @@ def _import_string(name: str, plugins: bool) -> Any:
     return obj
 
 
+def project_strategies(strategies: Any, game: str) -> bool:
+    """Whether every ``(name, params)`` of ``strategies`` is this project's own code (a registry
+    name whose class lives in the ``strategies`` package, and no import string among the params,
+    e.g. a search's rollout). Forked workers are safe only for such code: a plugin may start
+    thread pools (polars, tokio) in the parent, and a fork cannot use them (it waits forever)."""
+    for name, params in strategies:
+        if ":" in name or any(":" in v for v in _strings(params)):
+            return False
+        try:
+            factory = resolve_strategy(name, game=game)
+        except SimError:
+            return False
+        if getattr(factory, "__module__", "").split(".")[0] != "strategies":
+            return False
+    return True
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside ``value`` (dicts, lists and tuples walked)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 def plugin_hashes(names: list[str] | tuple[str, ...]) -> dict[str, str]:
     """SHA-256 of the source file of every module the import strings among ``names`` load
     (``{module: hash}``, registry names skipped), for the run manifest: resuming with edited

@@ -63,6 +63,7 @@ def test_a_strategy_ending_its_process_fails_only_its_game_with_one_job(tmp_path
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = tmp_path / "c.yaml"
     cfg.write_text(CFG.format(chunk=chunk, second="test_reliability_fork:SeatExiter"))
+    monkeypatch.setattr(forked, "fork_safe", lambda setup_json: True)  # a plugin, forced into the fork
     res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
     assert res.exit_code == 0, res.output  # the run goes on and ends normally
     assert "played 6 games" in res.output and "2 failed" in res.output

@@ -21,7 +21,7 @@ from .. import integrity, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..data import quote, read_json
-from ..play import Setup, deal_size, play_range
+from ..play import Setup, deal_size
 from ..registry import plugin_hashes
 
 
@@ -67,31 +67,24 @@ class FailFast(SimError):
 
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
-    """Chunk results as they finish: one forked worker for one local job (``forked``), else through joblib."""
-    if backend != "dask" and jobs == 1:  # joblib is not even imported (start-up)
-        from .forked import can_fork, forked_results
-
-        if can_fork():  # a strategy that ends its process fails only its game (``forked``)
-            yield from forked_results(setup_json, ranges)
-            return
-        for a, b in ranges:
-            yield play_range(setup_json, a, b)
-        return
-    from joblib import delayed
-
+    """Chunk results as they finish: forked workers (``forked``) when the OS can fork and every
+    strategy is the project's own; else joblib's fresh interpreters (``workers``; a plugin may
+    have started thread pools a fork cannot use); on Dask, joblib's Dask backend."""
     if backend == "dask":
+        from joblib import delayed
+
         from .cluster import dask_results, play_limited  # game_timeout_s in the workers' threads
 
         yield from dask_results((delayed(play_limited)(setup_json, a, b) for a, b in ranges), scheduler)
-    else:  # worker processes; a dying worker fails only its games (``forked``, ``workers``)
-        from .forked import can_fork, pool_results
+        return
+    from .forked import fork_safe, forked_results, pool_results
 
-        if can_fork():  # forked workers: no interpreter start-up per worker (issue 20 item 1)
-            yield from pool_results(setup_json, ranges, jobs)
-            return
-        from .workers import local_results
+    if fork_safe(setup_json):  # no interpreter start-up per worker (issue 20 item 1)
+        yield from forked_results(setup_json, ranges) if jobs == 1 else pool_results(setup_json, ranges, jobs)
+        return
+    from .workers import local_results  # a dying worker fails only its games, with any --jobs
 
-        yield from local_results(setup_json, ranges, jobs)
+    yield from local_results(setup_json, ranges, jobs)
 
 
 def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, progress: bool = True,

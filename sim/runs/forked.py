@@ -18,6 +18,7 @@ parent is killed outright reads end-of-file and exits. Where ``os.fork`` does no
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import signal
 import sys
@@ -26,11 +27,27 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, Pipe, wait
 
 from ..play import failed_range, play_rows, prepared
+from ..registry import add_module_folder, project_strategies
+from ..setup import Setup
 
 Result = tuple
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_LIBC = ctypes.CDLL(None) if os.name == "posix" else None  # the C library this process runs on
 def can_fork() -> bool:
     """Whether this platform has ``os.fork`` (POSIX)."""
     return hasattr(os, "fork")
+
+
+def fork_safe(setup_json: str) -> bool:
+    """Whether this run's games may be played in forks of this process: the OS can fork and
+    every strategy is the project's own (``registry.project_strategies``). A plugin may have
+    started thread pools here (polars when it built a strategy; tokio), which a forked child
+    cannot use: it would wait forever (breaker finding, session 4)."""
+    if not can_fork():
+        return False
+    setup = Setup.from_json(setup_json)
+    add_module_folder(setup.module_folder)
+    return project_strategies(setup.strategies, setup.game)
 
 
 class WorkerGone(Exception):
@@ -59,6 +76,18 @@ def _serve(conn: Connection, setup_json: str) -> None:
             conn.send(("error", RuntimeError(f"{type(out[1]).__name__}: {out[1]} ({exc})")))
 
 
+def _die_with_parent(ppid: int) -> None:
+    """Linux: have the kernel SIGKILL this worker when the ``sim`` process dies, even by
+    ``kill -9``, so no orphan goes on playing a chunk that a ``--resume`` plays again (breaker
+    finding, session 4). Elsewhere the worker ends at its next chunk (end-of-file)."""
+    try:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except AttributeError:  # no prctl: not Linux
+        pass
+    if os.getppid() != ppid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 class Worker:
     """A forked child playing chunks of one run; ``play(a, b)`` returns the chunk's result or
     raises ``WorkerGone`` when the child died; ``close()`` ends and reaps it."""
@@ -68,10 +97,12 @@ class Worker:
         parent, child = Pipe(duplex=True)
         sys.stdout.flush()
         sys.stderr.flush()
+        ppid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the parent's code
             status = 0
             try:
+                _die_with_parent(ppid)
                 parent.close()
                 for other in _OPEN:  # the other workers' sockets: only the parent holds them
                     other.close()

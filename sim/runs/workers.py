@@ -45,16 +45,20 @@ def local_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> 
     finished = False
     try:
         try:
-            for res in Parallel(n_jobs=n, return_as="generator_unordered")(
-                    delayed(play_range)(setup_json, a, b) for a, b in ranges):
-                pending.pop((res[0], res[1]), None)
-                yield res
+            if n == 1:  # Parallel(n_jobs=1) would play here: a dying strategy must fail only its game
+                yield from _careful(setup_json, list(ranges), 1)
+                pending.clear()
+            else:
+                for res in Parallel(n_jobs=n, return_as="generator_unordered")(
+                        delayed(play_range)(setup_json, a, b) for a, b in ranges):
+                    pending.pop((res[0], res[1]), None)
+                    yield res
         except BrokenProcessPool:  # TerminatedWorkerError: a worker died
             kill_workers()
             yield from _careful(setup_json, list(pending), n)
         finished = True
     finally:
-        if not finished:
+        if not finished or n == 1:  # n == 1: _careful's plain loky executor must not serve joblib later
             kill_workers()
 
 
