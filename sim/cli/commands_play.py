@@ -29,6 +29,7 @@ from .options import (
     check_out,
     check_writable,
     confidence_option,
+    figures_option,
     no_grid,
     no_plugins_option,
     resume_hint,
@@ -154,14 +155,17 @@ def _from_flags(config, game, players, strategy, games, jobs, seed):
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
 @confidence_option
+@figures_option
 @click.option("--game", help="Play GAME without a config file (with --players, --games, --strategy).")
 @click.option("--players", type=int, help="With --game: the number of players (default: the game's minimum).")
 @click.option("--strategy", multiple=True,
               help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
                    "game's expert if it has one, else random).")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence, no_plugins, break_lock, game, players, strategy) -> None:
+        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
+
+    Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
     --strategy random` plays the same as a config file would and writes that config into the run
@@ -178,7 +182,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()
     with _unlock(out_dir):
-        rep = build_report(out_dir, min_sample=min_sample, confidence=confidence)
+        rep = build_report(out_dir, min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
@@ -216,8 +220,10 @@ def _previous_run_of(folder: Path, rc) -> bool:
               help="Exit status for a result with no failure but some inconclusive checks: 0 (pass) or 1 (fail) "
                    "instead of 3, for CI systems that know only two states.")
 @confidence_option
+@figures_option
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-          min_sample, junit, run_dir, until_decided, inconclusive, confidence, no_plugins, break_lock) -> None:
+          min_sample, junit, run_dir, until_decided, inconclusive, confidence, figures_mode, no_plugins,
+          break_lock) -> None:
     """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
@@ -264,7 +270,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock)
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
-        results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence)
+        results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     for r in results:
         click.echo(r.line())
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
@@ -321,10 +327,11 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
+@figures_option
 @confidence_option
 @no_plugins_option
 def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
-          confidence, no_plugins) -> None:
+          figures_mode, confidence, no_plugins) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
 
     \b
@@ -346,7 +353,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
-                                      echo=click.echo)
+                                      echo=click.echo, figures_mode=figures_mode)
         rc = load_run_config(out_dir)
     else:
         if not config:
@@ -359,7 +366,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                                   echo=click.echo, point_reports=point_reports)
+                                   echo=click.echo, point_reports=point_reports, figures_mode=figures_mode)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
     click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
