@@ -104,7 +104,7 @@ def complete_players(players: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame
     if in_seat_order(players):  # a filter keeps that order: no join, no sort of every row (memory)
         if done.height == games.height:
             return players
-        keep = ~players["game_index"].is_in(games.filter(pl.col("failed") | pl.col("truncated"))["game_index"])
+        keep = ~players["game_index"].is_in(games.filter(pl.col("failed") | pl.col("truncated"))["game_index"].implode())
         return players if keep.all() else players.filter(keep)
     return players.join(done.select("game_index"), on="game_index", how="semi").sort("game_index", "seat")
 
