@@ -13,15 +13,11 @@ import click
 
 from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
-from ..analysis.sweep_report import write_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config, resolve
 from ..config.starter import command_line_config
 from ..data import parse_yaml, read_json
-from ..runs import check as check_run
 from ..runs import fixed
-from ..runs import until_ci as sequential
-from ..runs.sweep import resume_sweep, run_sweep
 from ..store import break_lock as take_lock_over
 from ..store import unlock
 from .group import cli
@@ -93,6 +89,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             if no_plugins:
                 _refuse_plugins(out_dir)
             _break_lock(out_dir, break_lock)
+            from ..runs import check as check_run  # imported when used (start-up, issue 20 item 8)
+            from ..runs import until_ci as sequential
             again = (check_run.resume_until_decided if check_run.is_unfinished_until_decided(out_dir) else
                      sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume)
             outcome = again(out_dir, jobs=jobs, **opts)
@@ -106,6 +104,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
                            f" values); `sim sweep {config}` plays the grid", err=True)
             if until_ci is not None:
+                from ..runs import until_ci as sequential
                 outcome = sequential.run_until_ci(rc, out_dir, until_ci, max_games or 100 * rc.games, force=force, **opts)
             else:
                 outcome = fixed.run(rc, out_dir, force=force, **opts)
@@ -237,6 +236,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
       sim check configs/traders_of_osaka/nightly.yaml --junit reports/junit.xml
       sim check configs/traders_of_osaka/nightly.yaml --until-decided --max-games 20000
     """
+    from ..runs import check as check_run  # imported when used (`sim run` start-up, issue 20 item 8)
+
     t0 = time.perf_counter()
     if run_dir:
         if resume_dir or until_ci is not None or until_decided:
@@ -289,6 +290,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast, backend, scheduler,
                    min_sample) -> Path:
     """``sim check --until-decided``: play batches until every check is decided; the run folder."""
+    from ..runs import check as check_run
+
     if rc is None or resume_dir or until_ci is not None:
         raise SimError("--until-decided needs CONFIG and takes no --resume or --until-ci")
     out_dir = run_folder(rc, out, config)
@@ -338,6 +341,9 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
     Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
     after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
     """
+    from ..analysis.sweep_report import write_sweep_report  # imported when used (start-up, issue 20 item 8)
+    from ..runs.sweep import resume_sweep, run_sweep
+
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
