@@ -51,6 +51,7 @@ class Report:
     solo: bool = False  # a one-player game: scores and titles, no win rates
     verdict: str = ""  # one sentence starting "Verdict:" that opens the report
     level: str = "95%"  # the confidence level of every interval
+    figures_note: str = ""  # why the figures were not drawn and how to draw them (``figure_policy``)
 
 
 def fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import figure_policy, sections, stats
 from . import findings as fnd
-from . import sections, stats
 from .checks import evaluate
-from .document import Report, pct, render_figures, write_report
+from .document import Report, pct, write_report
 from .seating import seating
 from .tables import COLUMNS, RunTables, load_tables
 
@@ -86,14 +86,15 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
 
 
 def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None,
-                 confidence: float | None = None) -> Report:
-    """Rebuild the whole report of a run folder from its tables; returns what it says."""
+                 confidence: float | None = None, figures: str = "always") -> Report:
+    """Rebuild the whole report of a run folder from its tables; returns what it says.
+    ``figures``: ``always``, ``auto`` or ``never`` (``figure_policy``; the commands default to ``auto``)."""
     t = load_tables(Path(run_dir), list(COLUMNS["players"]))  # not the per-seat figures: memory (issue 20 item 5)
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,
                           int(t.games["failed"].sum()) if t.games.height else 0, rep.level)
-    render_figures(rep)
+    figure_policy.draw(rep, figures, stats.complete_games(t.games).height, run_dir)
     write_report(Path(run_dir), rep, checks)
     return rep
 
@@ -110,5 +111,6 @@ def summary_text(rep: Report) -> str:
             lines.append(f"{str(r[key]):<22}{r['games']:>8}  {ci:<26}{r['mean_score']:>10.2f}")
         lines.append("")
     lines += rep.findings
+    lines += [f"figures: {rep.figures_note}"] if rep.figures_note else []
     lines += [f"warning: figure '{k}' could not be drawn ({v}); the report says so" for k, v in rep.chart_errors.items()]
     return "\n".join(lines)

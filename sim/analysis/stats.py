@@ -101,8 +101,11 @@ def complete_players(players: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame
     if players.is_empty():
         return players
     done = complete_games(games)
-    if done.height == games.height and in_seat_order(players):
-        return players
+    if in_seat_order(players):  # a filter keeps that order: no join, no sort of every row (memory)
+        if done.height == games.height:
+            return players
+        keep = ~players["game_index"].is_in(games.filter(pl.col("failed") | pl.col("truncated"))["game_index"].implode())
+        return players if keep.all() else players.filter(keep)
     return players.join(done.select("game_index"), on="game_index", how="semi").sort("game_index", "seat")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .per_game import group_sums, seat_wins
 from .rating_games import rate_games, whole_games
 from .stats import (
     analysis_rng,
@@ -168,15 +169,8 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
         .sort(by)
     )
     values = desc[by].to_list()
-    per_game = players.group_by("game_index", by).agg(s=pl.col("score").sum(), c=pl.len())
-    names = [str(v) for v in values]
-
-    def matrix(col: str) -> np.ndarray:
-        wide = per_game.with_columns(pl.col(by).cast(pl.Utf8)).pivot(on=by, index="game_index", values=col)
-        return wide.sort("game_index").fill_null(0).select(names).to_numpy()
-
-    sums, counts = (matrix("s"), matrix("c")) if per_game.height else (np.zeros((0, 0)), np.zeros((0, 0)))
-    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence) if per_game.height
+    sums, counts = group_sums(players, by, values) if players.height else (None, None)  # no group-by: memory
+    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence) if players.height
                    else ([math.nan] * len(values), [math.nan] * len(values)))
     return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
                              ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
@@ -297,8 +291,7 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     rows = []
     if cp.height:
         seats = sorted(cp["seat"].unique().to_list())
-        wide = cp.pivot(on="seat", index="game_index", values="won", aggregate_function="max").sort("game_index")
-        mats = [wide[str(s)].fill_null(False).cast(pl.Float64).to_numpy() for s in seats]
+        mats = seat_wins(cp, seats)  # the pivot of won on seat, without a pivot (memory)
         rates = np.array([m.mean() for m in mats])
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan

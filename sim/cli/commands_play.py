@@ -13,15 +13,11 @@ import click
 
 from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
-from ..analysis.sweep_report import write_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config, resolve
 from ..config.starter import command_line_config
 from ..data import parse_yaml, read_json
-from ..runs import check as check_run
 from ..runs import fixed
-from ..runs import until_ci as sequential
-from ..runs.sweep import resume_sweep, run_sweep
 from ..store import break_lock as take_lock_over
 from ..store import unlock
 from .group import cli
@@ -29,6 +25,7 @@ from .options import (
     check_out,
     check_writable,
     confidence_option,
+    figures_option,
     no_grid,
     no_plugins_option,
     resume_hint,
@@ -92,6 +89,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             if no_plugins:
                 _refuse_plugins(out_dir)
             _break_lock(out_dir, break_lock)
+            from ..runs import check as check_run  # imported when used (start-up, issue 20 item 8)
+            from ..runs import until_ci as sequential
             again = (check_run.resume_until_decided if check_run.is_unfinished_until_decided(out_dir) else
                      sequential.resume if fixed.is_unfinished_until_ci(out_dir) else fixed.resume)
             outcome = again(out_dir, jobs=jobs, **opts)
@@ -105,6 +104,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
                            f" values); `sim sweep {config}` plays the grid", err=True)
             if until_ci is not None:
+                from ..runs import until_ci as sequential
                 outcome = sequential.run_until_ci(rc, out_dir, until_ci, max_games or 100 * rc.games, force=force, **opts)
             else:
                 outcome = fixed.run(rc, out_dir, force=force, **opts)
@@ -154,14 +154,17 @@ def _from_flags(config, game, players, strategy, games, jobs, seed):
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
 @confidence_option
+@figures_option
 @click.option("--game", help="Play GAME without a config file (with --players, --games, --strategy).")
 @click.option("--players", type=int, help="With --game: the number of players (default: the game's minimum).")
 @click.option("--strategy", multiple=True,
               help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
                    "game's expert if it has one, else random).")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence, no_plugins, break_lock, game, players, strategy) -> None:
+        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
+
+    Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
     --strategy random` plays the same as a config file would and writes that config into the run
@@ -178,7 +181,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()
     with _unlock(out_dir):
-        rep = build_report(out_dir, min_sample=min_sample, confidence=confidence)
+        rep = build_report(out_dir, min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
     click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
@@ -216,8 +219,10 @@ def _previous_run_of(folder: Path, rc) -> bool:
               help="Exit status for a result with no failure but some inconclusive checks: 0 (pass) or 1 (fail) "
                    "instead of 3, for CI systems that know only two states.")
 @confidence_option
+@figures_option
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-          min_sample, junit, run_dir, until_decided, inconclusive, confidence, no_plugins, break_lock) -> None:
+          min_sample, junit, run_dir, until_decided, inconclusive, confidence, figures_mode, no_plugins,
+          break_lock) -> None:
     """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
@@ -231,6 +236,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
       sim check configs/traders_of_osaka/nightly.yaml --junit reports/junit.xml
       sim check configs/traders_of_osaka/nightly.yaml --until-decided --max-games 20000
     """
+    from ..runs import check as check_run  # imported when used (`sim run` start-up, issue 20 item 8)
+
     t0 = time.perf_counter()
     if run_dir:
         if resume_dir or until_ci is not None or until_decided:
@@ -264,7 +271,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock)
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
-        results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence)
+        results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     for r in results:
         click.echo(r.line())
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
@@ -283,6 +290,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast, backend, scheduler,
                    min_sample) -> Path:
     """``sim check --until-decided``: play batches until every check is decided; the run folder."""
+    from ..runs import check as check_run
+
     if rc is None or resume_dir or until_ci is not None:
         raise SimError("--until-decided needs CONFIG and takes no --resume or --until-ci")
     out_dir = run_folder(rc, out, config)
@@ -321,16 +330,20 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
+@figures_option
 @confidence_option
 @no_plugins_option
 def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
-          confidence, no_plugins) -> None:
+          figures_mode, confidence, no_plugins) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
 
     \b
     Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
     after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
     """
+    from ..analysis.sweep_report import write_sweep_report  # imported when used (start-up, issue 20 item 8)
+    from ..runs.sweep import resume_sweep, run_sweep
+
     if jobs is not None and jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if scheduler and backend != "dask":
@@ -346,7 +359,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
-                                      echo=click.echo)
+                                      echo=click.echo, figures_mode=figures_mode)
         rc = load_run_config(out_dir)
     else:
         if not config:
@@ -359,7 +372,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                                   echo=click.echo, point_reports=point_reports)
+                                   echo=click.echo, point_reports=point_reports, figures_mode=figures_mode)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
     click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")

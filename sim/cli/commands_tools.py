@@ -27,7 +27,7 @@ from ..registry import (
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
 from .group import cli
-from .options import check_writable, confidence_option, no_plugins_option
+from .options import check_writable, confidence_option, figures_option, no_plugins_option
 
 
 @cli.command()
@@ -35,8 +35,11 @@ from .options import check_writable, confidence_option, no_plugins_option
 @click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
               help="Seat-games a component needs before the report claims anything about it.")
 @confidence_option
-def report(run_dir: str, min_sample: int, confidence: float | None) -> None:
+@figures_option
+def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode: str) -> None:
     """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables.
+
+    Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
 
@@ -46,7 +49,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None) -> None:
         _, html_path = rebuild_sweep_report(Path(run_dir))
         click.echo(f"sweep report: {html_path}")
         return
-    rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence)
+    rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
 

@@ -71,6 +71,14 @@ def confidence_option(f):
     return click.option("--confidence", type=click.FloatRange(0.5, 1, min_open=True, max_open=True), callback=_finite,
                         help="Confidence level of every interval and test, e.g. 0.99 (default: the config's"
                              " 'confidence', else 0.95).")(f)
+def figures_option(f):
+    """``--figures auto|always|never``: when the report draws its figures (``sim.analysis.figure_policy``)."""
+    return click.option("--figures", "figures_mode", type=click.Choice(["auto", "always", "never"]), default="auto",
+                        show_default=True,
+                        help="Draw the report's figures: auto (from 100 complete games; below that the report says"
+                             " how to draw them), always, or never. Later: sim report RUN_DIR --figures always.")(f)
+
+
 no_plugins_option = click.option(
     "--no-plugins", is_flag=True,
     help="Refuse every strategy import string (package.module:Class): for configs from untrusted sources.")

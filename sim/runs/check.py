@@ -12,8 +12,9 @@ import polars as pl
 from tqdm import tqdm
 
 from .. import store
+from ..analysis import figure_policy, stats
 from ..analysis.checks import CheckResult, evaluate, write_junit
-from ..analysis.document import render_figures, write_report
+from ..analysis.document import write_report
 from ..analysis.report import analyse
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
@@ -53,16 +54,17 @@ def same_experiment(rc: RunConfig, out_dir: Path, config: str) -> None:
     check_same_rules(rc, out_dir, "checked against it")
 
 
-def evaluate_run(out_dir: Path, checks: dict, min_sample: int,
-                 confidence: float | None = None) -> tuple[list[CheckResult], RunTables]:
-    """Evaluate ``checks`` on the run folder and rewrite its report with a Checks table.
+def evaluate_run(out_dir: Path, checks: dict, min_sample: int, confidence: float | None = None,
+                 figures: str = "always") -> tuple[list[CheckResult], RunTables]:
+    """Evaluate ``checks`` on the run folder and rewrite its report with a Checks table
+    (``figures``: ``always``, ``auto`` or ``never``, as ``sim.analysis.figure_policy``).
 
     Raises ``SimError`` when there are no checks or the folder is not a finished run."""
     if not checks:
         raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
     t = load_tables(out_dir)
     results, rep = _results(t, checks, min_sample, confidence)
-    render_figures(rep)
+    figure_policy.draw(rep, figures, stats.complete_games(t.games).height, out_dir)
     write_report(out_dir, rep, results)
     return results, t
 

@@ -41,10 +41,10 @@ def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bo
 
 def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, backend: str = "local",
               scheduler: str | None = None, n_resamples: int = 1000, echo=None,
-              point_reports: bool = True) -> tuple[list[Point], pl.DataFrame]:
+              point_reports: bool = True, figures_mode: str = "always") -> tuple[list[Point], pl.DataFrame]:
     """Play every point of ``rc.sweep`` into ``out/point-NNN`` (each a full run folder, same root
     seed and game indices) and return the points and the long figure table (also written as
-    ``out/sweep.parquet``)."""
+    ``out/sweep.parquet``). ``figures_mode``: the point reports' ``--figures`` (``figure_policy``)."""
     if not rc.sweep:
         raise SimError("the config has no 'sweep:' key; e.g. sweep: {options.end_tokens: [6, 8, 10]}")
     store.prepare_output(out, force, rc.source, kind="sweep")
@@ -59,11 +59,12 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
     write_manifest(out, rc, pts, point_reports)
     write_file_atomic(out / "config.json", json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
     return pts, _play_points(rc, out, pts, False, progress=progress, backend=backend, scheduler=scheduler,
-                             n_resamples=n_resamples, echo=echo, point_reports=point_reports)
+                             n_resamples=n_resamples, echo=echo, point_reports=point_reports,
+                             figures_mode=figures_mode)
 
 
 def resume_sweep(out: Path, *, progress: bool = True, backend: str = "local", scheduler: str | None = None,
-                 n_resamples: int = 1000, echo=None) -> tuple[list[Point], pl.DataFrame]:
+                 n_resamples: int = 1000, echo=None, figures_mode: str = "always") -> tuple[list[Point], pl.DataFrame]:
     """Continue an interrupted sweep folder (``sim sweep --resume DIR``): finished points are kept,
     an interrupted point is resumed, the others are played; then the figure table is rebuilt.
     Raises ``SimError`` when ``out`` is not a sweep folder or its grid no longer builds the same points."""
@@ -75,7 +76,8 @@ def resume_sweep(out: Path, *, progress: bool = True, backend: str = "local", sc
     if [p.label for p in pts] != [q.get("label") for q in doc.get("points", [])]:
         raise SimError(f"'{out}': the grid in its config.json no longer gives the points of sweep.json; was it edited?")
     return pts, _play_points(rc, out, pts, True, progress=progress, backend=backend, scheduler=scheduler,
-                             n_resamples=n_resamples, echo=echo, point_reports=bool(doc.get("point_reports", True)))
+                             n_resamples=n_resamples, echo=echo, point_reports=bool(doc.get("point_reports", True)),
+                             figures_mode=figures_mode)
 
 
 def _play_point(p: Point, pdir: Path, resume: bool, **opts) -> fixed.RunOutcome | None:
@@ -90,7 +92,8 @@ def _play_point(p: Point, pdir: Path, resume: bool, **opts) -> fixed.RunOutcome 
 
 
 def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, progress: bool, backend: str,
-                 scheduler: str | None, n_resamples: int, echo, point_reports: bool) -> pl.DataFrame:
+                 scheduler: str | None, n_resamples: int, echo, point_reports: bool,
+                 figures_mode: str = "always") -> pl.DataFrame:
     """Play (or, with ``resume``, complete) every point; write and return ``sweep.parquet``."""
     frames = []
     for p in pts:
@@ -98,7 +101,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
         o = _play_point(p, pdir, resume, progress=progress, backend=backend, scheduler=scheduler)
         try:
             if point_reports and (o is not None or not (pdir / "report.html").is_file()):
-                build_report(pdir)
+                build_report(pdir, figures=figures_mode)
         finally:
             store.unlock(pdir)
         named = ", ".join(f"{k}={v}" for k, v in p.values.items())
