@@ -38,7 +38,7 @@ def invoke(*args: str):
 def run_dir(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("run")
     cfg = write(tmp, BASE)
-    res = invoke("run", cfg, "--out", tmp / "out", "--quiet")
+    res = invoke("run", cfg, "--out", tmp / "out", "--quiet", "--figures", "always")  # the figure checks below
     assert res.exit_code == 0, res.output
     return tmp / "out", res.output
 
@@ -233,7 +233,7 @@ def test_a_failing_chart_does_not_stop_the_report(run_dir, tmp_path, monkeypatch
         raise ValueError("boom")
 
     monkeypatch.setattr(charts, "head_to_head_chart", broken)
-    res = invoke("report", out)
+    res = invoke("report", out, "--figures", "always")
     assert res.exit_code == 0, res.output
     md = (out / "report.md").read_text()
     assert "## Head to head" in md and "figure 'head_to_head' could not be drawn: ValueError: boom" in md

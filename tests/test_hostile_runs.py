@@ -304,8 +304,8 @@ def test_11_a_file_size_limit_while_writing_the_report(tmp_path):
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
 
-    proc = subprocess.run([sys.executable, "-m", "sim", "report", str(out)], capture_output=True, text=True,
-                          preexec_fn=limit, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "sim", "report", str(out), "--figures", "always"],
+                          capture_output=True, text=True, preexec_fn=limit, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert str(out) in proc.stderr and "cannot write" in proc.stderr
     for png in (out / "figures").glob("*.png"):

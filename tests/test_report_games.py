@@ -32,7 +32,7 @@ def test_report_for_every_game(tmp_path, name):
     seats = "".join(f"  - {{name: random, label: random_{chr(97 + i)}}}\n" for i in range(n))
     cfg = tmp_path / "c.yaml"
     cfg.write_text(f"game: {name}\nplayers: {n}\ngames: 12\nseed: 5\nstrategies:\n{seats}")
-    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "r"), "--quiet", "--min-sample", "5"])
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "r"), "--quiet", "--min-sample", "5", "--figures", "always"])
     assert res.exit_code == 0, res.output
     out = tmp_path / "r"
     md, html = (out / "report.md").read_text(), (out / "report.html").read_text()
