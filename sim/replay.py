@@ -16,10 +16,13 @@ from .setup import Setup, seat_labels, streams
 
 class _Headers:
     """Header lines of a replay: ``=== round N ===`` and ``--- turn N: seat k (label) ---`` when the
-    game's ``summary(state)`` counts ``rounds``/``turns`` (numbered from 1), else a header whenever
+    game's ``progress(state)`` (or else ``summary(state)``) counts rounds/turns (numbered from 1),
+    else a header whenever
     another seat starts deciding; none when the game's ``narrate`` writes its own."""
 
     def __init__(self, game: Any, labels: list[str]):
+        # progress(state) -> (round, turn) where the game has it, else its whole-game summary
+        self.progress = getattr(game, "progress", None)
         self.summary, self.labels = getattr(game, "summary", None), labels
         self.last: tuple | None = None
         self.offset: tuple | None = None
@@ -27,6 +30,8 @@ class _Headers:
         self.off = False  # the game narrates its own headers
 
     def counts(self, state: Any) -> tuple | None:
+        if self.progress is not None:
+            return self.progress(state)
         if self.summary is None:
             return None
         try:

@@ -356,6 +356,11 @@ class TradersOfOsaka(EngineBase):
             "payments_scored": tuple(map(float, s.payments)),
         }
 
+    def progress(self, s: State) -> tuple[int, int]:
+        """``(round, turn)`` of the turn being played, both from 0 (replay headers; ``summary``'s
+        ``rounds`` counts rounds begun by the end, so it moves after a round's first turn)."""
+        return s.turns // s.n, s.turns
+
     def summary(self, s: State) -> dict[str, float]:
         """Whole-game figures: turns, rounds, payments, sinkings, reshuffles."""
         return {
@@ -598,8 +603,6 @@ class TradersOfOsaka(EngineBase):
                 out.append(f"  seat {seat} insures {after.insured_count[seat] - before.insured_count[seat]} good(s)")
         if after.reshuffles > before.reshuffles:
             out.append("  the discard pile is shuffled into a new draw pile")
-        if after.turns > before.turns and after.phase != END:
-            out.append(f"--- turn {after.turns + 1} (round {after.turns // after.n + 1}): seat {after.active} ---")
         if after.phase == END and before.phase != END:
             if after.stalled:
                 out.append("game over (stalled): a whole round of passes, nobody can act; no winner (RULINGS §2)")

@@ -313,6 +313,11 @@ class Xanadu(EngineBase):
         out["hand_refills"] = tuple(map(float, s.refills))
         return out
 
+    def progress(self, s: State) -> tuple[int, int]:
+        """``(round, turn)`` of the turn being played, both from 0 (replay headers; ``summary``'s
+        ``rounds`` counts rounds begun by the end, so it moves after a round's first turn)."""
+        return s.turns // s.n, s.turns
+
     def summary(self, s: State) -> dict[str, float]:
         """Whole-game figures: turns, rounds, reshuffles, restarts, whether the End card was drawn."""
         return {
