@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from .api import CHANCE, Action, Game, IllegalActionError, Strategy, close_view, sample_chance
+from .api import CHANCE, Action, Game, IllegalActionError, SimError, Strategy, close_view, sample_chance
 from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
@@ -85,7 +85,7 @@ def play_game(
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
     chooses = [s.choose for s in strategies]
     # a strategy that declares ``reads_observation = False`` (``random``) is handed None: no view is built
-    sees = [getattr(s, "reads_observation", True) is not False for s in strategies]
+    sees = [_reads_observation(s) for s in strategies]
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
@@ -102,10 +102,10 @@ def play_game(
             obs = observe(state, p) if sees[p] else None
             try:  # free in CPython 3.11+ unless it raises
                 action = chooses[p](obs, legal, seat_rngs[p])
-            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # sys.exit() in a plugin fails its game
-                if guard and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled):
+            except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
+                if guard and _strategy_fault(exc):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
-                raise  # a real Ctrl-C (a signal) stops the run
+                raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
             if lazy and obs is not None:
                 close_view(obs)
             # identity first (at C speed): strategies usually return one of the offered objects,
@@ -131,6 +131,24 @@ def play_game(
             if on_decision is not None:
                 on_decision(p, action)
         apply_action(state, action)
+
+
+def _strategy_fault(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by a strategy, is the strategy's fault (its game fails): anything
+    but a real Ctrl-C or SIGTERM (``Interrupts.signalled``) and the game's time limit."""
+    return not isinstance(exc, GameTimeout) and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled)
+
+
+def _reads_observation(strategy: Any) -> bool:
+    """False only when the ``choose`` that will be called comes from a class that itself declares
+    ``reads_observation = False`` (``random``): a mixin's or an instance's own ``choose`` gets its
+    observation whatever it inherits (breaker finding 9, session 4)."""
+    if "choose" in getattr(strategy, "__dict__", {}):
+        return True
+    for klass in type(strategy).__mro__:
+        if "choose" in vars(klass):
+            return vars(klass).get("reads_observation", True) is not False
+    return True
 
 
 class StrategyError(RuntimeError):
@@ -161,9 +179,21 @@ def play_one(setup: Setup, game: Any, factories: list[Any], game_index: int, rec
     """
     chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
-    seated = [factories[k]() for k in order]  # guard=True: what a strategy raises names its seat
+    seated = [_built(factories[k], seat) for seat, k in enumerate(order)]
     result = play_game(game, seated, chance, seat_rngs, max_decisions=setup.max_decisions, record=record, guard=True)
     return result, order
+
+
+def _built(factory: Any, seat: int) -> Any:
+    """A seat's strategy object; what its construction raises (even ``KeyboardInterrupt`` or a
+    custom ``BaseException``) fails the game as ``StrategyError`` naming the seat, unless it is
+    a real interrupt or the time limit (breaker finding 3, session 4)."""
+    try:
+        return factory()
+    except BaseException as exc:
+        if _strategy_fault(exc) and not isinstance(exc, SimError):
+            raise StrategyError(seat, f"{type(exc).__name__} while building the strategy: {exc}") from exc
+        raise
 
 
 class Rows:

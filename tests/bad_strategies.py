@@ -68,3 +68,38 @@ class Interrupter(ScriptedStrategy):
 
     def choose(self, obs, legal, rng):
         raise KeyboardInterrupt("raised by the strategy, not by a signal")
+
+
+class CustomBase(BaseException):
+    """Not an Exception: a strategy may still raise it."""
+
+
+class BaseRaiser(ScriptedStrategy):
+    """Raises a custom ``BaseException`` on its first decision: it must fail its game only."""
+
+    def choose(self, obs, legal, rng):
+        raise CustomBase("not an Exception")
+
+
+class InterruptedBuild(ScriptedStrategy):
+    """Raises ``KeyboardInterrupt`` while being built for a game (no signal; the first build, when
+    the config is checked, passes): it must fail its game only."""
+
+    built = 0
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        type(self).built += 1
+        if type(self).built > 1:
+            raise KeyboardInterrupt("raised while building, not by a signal")
+
+
+class _ReadsObs:
+    def choose(self, obs, legal, rng):
+        assert obs is not None and obs.prompt, "a mixin's choose reads its observation"
+        return legal[0]
+
+
+class MixinOverRandom(_ReadsObs, RandomStrategy):
+    """``choose`` from a mixin, ``reads_observation = False`` inherited from ``random``: it must
+    still be handed its observation."""

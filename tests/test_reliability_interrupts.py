@@ -43,3 +43,21 @@ def test_replay_of_a_timed_out_game_stops(tmp_path, monkeypatch):
     assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 0
     res = sim("replay", tmp_path / "o", "--game-index", "0")
     assert "GameTimeout" in res.output and "game_timeout_s = 0.3 s of CPU time" in res.output
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("second", ["BaseRaiser", "InterruptedBuild", "MixinOverRandom"])
+def test_what_a_strategy_raises_or_misreads_fails_or_plays_only_its_own_games(tmp_path, monkeypatch, second):
+    """Breaker findings 2, 3, 9 (session 4): a custom BaseException in ``choose`` and a
+    KeyboardInterrupt while the strategy is built fail its games (the run goes on, exit 0);
+    a mixin's ``choose`` over ``random`` gets its observation (no game fails)."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, 4, second=f"'bad_strategies:{second}'", extra="jobs: 1\n")
+    res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 0, res.output
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    if second == "MixinOverRandom":
+        assert errors.height == 0, errors["message"].to_list()
+    else:
+        assert errors["game_index"].to_list() == [0, 1, 2, 3] and set(errors["seed"]) == {5}
+        assert {"CustomBase", "KeyboardInterrupt"} & set(errors["exception"])
