@@ -166,12 +166,14 @@ def _coercion(ann: Any, value: Any) -> str | None:
 
 
 def _yaml_text_hint(value: Any) -> str:
-    """Why a number came as text: YAML 1.1 (PyYAML) reads ``1e12`` (no dot) as a string."""
+    """Why a number came as text: YAML 1.1 (PyYAML) reads ``1e12`` (an exponent, no dot) as a string."""
+    if not isinstance(value, str) or "e" not in value.lower():
+        return ""
     try:
         float(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return ""
-    return " (YAML reads it as text: write it with a dot, e.g. 1.0e12, or in full)" if isinstance(value, str) else ""
+    return " (YAML reads it as text: write it with a dot, e.g. 1.0e12, or in full)"
 
 
 def no_coercion(model: type[BaseModel], data: Any) -> Any:

@@ -158,7 +158,8 @@ class Planner(ScriptedStrategy):
             offer.append(cid)
         cards, rounds, late, markers = self._inputs(obs, me)
         value = self._value
-        plain = self.__dict__.setdefault("_plain", {})  # per strategy object, i.e. per game
+        # per strategy object; ``me`` in every key: a search's plans decide for every seat
+        plain = self.__dict__.setdefault("_plain", {})
         special = self._special
         for c in offer:
             if c not in values:
@@ -167,11 +168,11 @@ class Planner(ScriptedStrategy):
                     values[c] = value(obs, me, card, rounds, late, markers)
                     continue
                 if card.kind == "landmark":  # its region's markers only
-                    key = (c, rounds, markers > 0, obs.areas[card.region])
+                    key = (c, me, rounds, markers > 0, obs.areas[card.region])
                 elif card.ability in MINOR_LANDMARKS:
-                    key = (c, rounds, late, markers, obs.areas)
+                    key = (c, me, rounds, late, markers, obs.areas)
                 else:
-                    key = (c, rounds, late)
+                    key = (c, me, rounds, late)
                 v = plain.get(key)
                 if v is None:
                     if len(plain) > 50_000:  # bounded
