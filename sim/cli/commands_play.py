@@ -31,6 +31,7 @@ from .options import (
     resume_hint,
     run_folder,
     run_options,
+    say,
     speed,
 )
 
@@ -128,11 +129,11 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             signal.signal(signal.SIGTERM, old_term)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
-    click.echo(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
+    say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
                f"{outcome.truncated} truncated, {outcome.failed} failed")
     stop = read_json(out_dir / "stopping.json", missing_ok=True)
     if stop is not None:
-        click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
+        say(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir, rc, outcome
 
 
@@ -182,8 +183,8 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     t0 = time.perf_counter()
     with _unlock(out_dir):
         rep = build_report(out_dir, min_sample=min_sample, confidence=confidence, figures=figures_mode)
-    click.echo(summary_text(rep))
-    click.echo(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
+    say(summary_text(rep))
+    say(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
 
 
 @contextmanager

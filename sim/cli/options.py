@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -116,6 +117,18 @@ def run_options(f):
 
 
 
+
+
+def say(text: str = "", **kwargs) -> None:
+    """``click.echo`` that a closed standard output (``sim run CONFIG | true``) cannot stop: the
+    text is dropped and the command goes on writing its files (breaker finding 6, session 4).
+    Later output goes to the null device, so nothing else fails on the closed pipe."""
+    try:
+        click.echo(text, **kwargs)
+    except BrokenPipeError:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, (sys.stderr if kwargs.get("err") else sys.stdout).fileno())
+        os.close(null)
 
 @contextmanager
 def resume_hint(command: str, where: Path | str, what: str):
