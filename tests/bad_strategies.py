@@ -103,3 +103,11 @@ class _ReadsObs:
 class MixinOverRandom(_ReadsObs, RandomStrategy):
     """``choose`` from a mixin, ``reads_observation = False`` inherited from ``random``: it must
     still be handed its observation."""
+
+
+class InterruptedCheck(ScriptedStrategy):
+    """Raises ``KeyboardInterrupt`` on its first build, while the config is checked (as a Ctrl-C
+    during a slow plugin import would): no run folder exists yet."""
+
+    def __init__(self, **params):
+        raise KeyboardInterrupt("while the config is checked")

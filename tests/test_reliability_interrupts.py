@@ -61,3 +61,14 @@ def test_what_a_strategy_raises_or_misreads_fails_or_plays_only_its_own_games(tm
     else:
         assert errors["game_index"].to_list() == [0, 1, 2, 3] and set(errors["seed"]) == {5}
         assert {"CustomBase", "KeyboardInterrupt"} & set(errors["exception"])
+
+
+@pytest.mark.integration
+def test_an_interrupt_before_the_run_folder_exists_offers_no_resume(tmp_path, monkeypatch):
+    """Breaker finding 8 (session 4): it printed `sim run --resume None`."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, 4, second="'bad_strategies:InterruptedCheck'", extra="jobs: 1\n")
+    res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 130
+    assert "interrupted before any game was played" in res.output and "--resume None" not in res.output
+    assert not (tmp_path / "o").exists()

@@ -120,7 +120,10 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                        f" then `sim run --resume {where}`") from None
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
-        rule = " (it continues the stopping rule in stopping.json)" if where and (Path(where) / "stopping.json").is_file() else ""
+        if where is None:  # stopped while the config was read: no run folder yet (breaker finding 8)
+            click.echo("\ninterrupted before any game was played: nothing was written", err=True)
+            sys.exit(130)
+        rule = " (it continues the stopping rule in stopping.json)" if (Path(where) / "stopping.json").is_file() else ""
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
