@@ -4,7 +4,9 @@ repeated identical lines collapsed (``sim replay``)."""
 from __future__ import annotations
 
 import copy
+import os
 import traceback
+from multiprocessing.connection import Pipe
 from typing import Any
 
 from .api import CHANCE
@@ -80,7 +82,7 @@ def collapse(lines: list[str]) -> list[str]:
     return out
 
 
-def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameResult | None]:
+def replay(setup: Setup, game: Any, game_index: int, sink: list | None = None) -> tuple[list[str], GameResult | None]:
     """Replay one game of a run from its seed: ``(log lines, result)``; ``result`` is None when
     the game failed (the error and traceback end the log). Lines include a header per round/turn
     (``_Headers``); ``collapse`` shortens repeated lines for printing."""
@@ -89,7 +91,8 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
     chance, seat_rngs = streams(setup, game_index)
     order = seat_labels(setup, game_index)
     seated = [make_strategy(*setup.strategies[k], setup.game, game=game, plugins=setup.plugins) for k in order]
-    lines = [f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order)]
+    lines = sink if sink is not None else []  # ``sink``: a list that also sends each line on (``replay_forked``)
+    lines.extend(f"seat {seat}: {setup.labels[k]}" for seat, k in enumerate(order))
     narrate = getattr(game, "narrate", None)  # optional: what an action set off (payments, ...)
     state = game.new_initial_state()
     before = [copy.deepcopy(state)]
@@ -119,3 +122,61 @@ def replay(setup: Setup, game: Any, game_index: int) -> tuple[list[str], GameRes
         lines.append(f"ERROR: {type(exc).__name__}: {exc}")
         lines.append(traceback.format_exc())
     return lines, result
+
+
+def ending(game: Any, result: GameResult) -> str:
+    """The last line of a replay: scores, winners (none for a game cut short, as in the tables),
+    decisions and how the game ended."""
+    s = result.state
+    scores = [int(x) if float(x).is_integer() else x for x in game.scores(s)]
+    winners = sorted(game.winners(s)) if not result.truncated else []
+    return f"scores: {scores}; winners: {winners}; decisions: {result.n_decisions}; ended: {result.end_reason}"
+
+
+class _Sent(list):
+    """A list of lines that also sends each one through ``conn`` as it is added."""
+
+    def __init__(self, conn: Any):
+        super().__init__()
+        self.conn = conn
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        self.conn.send(line)
+
+    def extend(self, lines: Any) -> None:
+        for line in lines:
+            self.append(line)
+
+
+def replay_forked(setup: Setup, game: Any, game_index: int) -> tuple[list[str], str | None, str | None]:
+    """``replay`` in a forked child, for a game whose strategy ended its worker process in the run
+    (``WorkerDied``): the same ``os._exit`` then ends only the child, not ``sim replay`` (breaker
+    finding 4, session 4). Returns ``(lines so far, ending line or None, how the child died or None)``."""
+    parent, child = Pipe(duplex=False)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller
+        status = 1
+        try:
+            parent.close()
+            _, result = replay(setup, game, game_index, sink=_Sent(child))
+            child.send(("end", ending(game, result) if result is not None else None))
+            status = 0
+        finally:
+            os._exit(status)
+    child.close()
+    lines: list[str] = []
+    end: str | None = None
+    finished = False
+    try:
+        while True:
+            msg = parent.recv()
+            if isinstance(msg, tuple):
+                end, finished = msg[1], True
+            else:
+                lines.append(msg)
+    except EOFError:
+        pass
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    died = None if finished else (f"signal {-code}" if code < 0 else f"exit code {code}")
+    return lines, end, died

@@ -72,3 +72,17 @@ def test_an_interrupt_before_the_run_folder_exists_offers_no_resume(tmp_path, mo
     assert res.exit_code == 130
     assert "interrupted before any game was played" in res.output and "--resume None" not in res.output
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.integration
+def test_replay_of_a_game_that_killed_its_worker_says_so_and_survives(tmp_path, monkeypatch):
+    """Breaker finding 4 (session 4): the strategy's os._exit ended `sim replay` itself, silently."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = write(tmp_path, 2, second="'bad_strategies:Exiter'", extra="jobs: 1\n")
+    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 0
+    errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
+    assert set(errors["exception"]) == {"WorkerDied"}
+    res = sim("replay", tmp_path / "o", "--game-index", "0")
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("seat 0:")  # the log up to the strategy's exit is kept
+    assert "ERROR: WorkerDied" in res.output and "exit code 7" in res.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -156,16 +157,29 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
     game = check_same_rules(rc, Path(run_dir), "replayed")
-    lines, result = replay_log.replay(setup_of(rc), game, game_index)
+    died = None
+    if hasattr(os, "fork") and _killed_its_worker(Path(run_dir), game_index):
+        lines, end, died = replay_log.replay_forked(setup_of(rc), game, game_index)
+    else:
+        lines, result = replay_log.replay(setup_of(rc), game, game_index)
+        end = replay_log.ending(game, result) if result is not None else None
     for line in (lines if full else replay_log.collapse(lines)):
         click.echo(line)
-    if result is not None:
-        s = result.state
-        scores = [int(x) if float(x).is_integer() else x for x in game.scores(s)]
-        # as in the tables: a game cut short (stalled, a cap) has no winner
-        winners = sorted(game.winners(s)) if not result.truncated else []
-        click.echo(f"scores: {scores}; winners: {winners}; decisions: {result.n_decisions}; "
-                   f"ended: {result.end_reason}")
+    if died is not None:
+        click.echo(f"ERROR: WorkerDied: the process replaying this game ended ({died}), as its worker did in the run")
+    if end is not None:
+        click.echo(end)
+
+
+def _killed_its_worker(run_dir: Path, game_index: int) -> bool:
+    """Whether the run recorded game ``game_index`` as failed with ``WorkerDied``."""
+    import polars as pl  # noqa: PLC0415  (imported when used: start-up)
+
+    path = run_dir / "errors.parquet"
+    if not path.is_file():
+        return False
+    errors = pl.read_parquet(path, columns=["game_index", "exception"])
+    return errors.filter((pl.col("game_index") == game_index) & (pl.col("exception") == "WorkerDied")).height > 0
 
 
 @cli.command()
