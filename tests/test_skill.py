@@ -186,3 +186,12 @@ def test_games_left_out_are_said():
     f = SkillFigures(rk, BASELINE, "a", 1.0, 0.5, 1.0, 0, 7, 0.0, 0.0, 0.4, 7, played=10)
     assert any(line.startswith("Beware: 3 of 10 games (30.0%) ended without a result") for line in skill_text(f, 2))
     assert not any("Beware" in line for line in skill_text(dataclasses.replace(f, played=7), 2))
+
+
+def test_every_table_uses_duplicate_seating():
+    """Issue 17 item 5: duplicate seating where available; every game offers ``permute``, so each
+    deal is played in every seat order (2 players: both orders of each deal)."""
+    from sim.runs.skill import table_config
+
+    rc = table_config("traders_of_osaka", 2, ["osaka.trader", "random_by_kind"], 5, 0, 1)
+    assert rc.seating == "permute" and rc.games == 6

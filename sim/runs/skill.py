@@ -18,7 +18,6 @@ import math
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import get_args
 
 import polars as pl
 
@@ -27,7 +26,7 @@ from ..analysis.skill import SkillFigures, skill_figures, skill_text
 from ..analysis.stats import complete_players
 from ..analysis.tables import load_tables
 from ..api import SimError
-from ..config import Config, RunConfig, resolve
+from ..config import RunConfig, resolve
 from ..data import Located
 from ..registry import check_plays, get_game, resolve_strategy, strategies
 from . import fixed
@@ -50,8 +49,10 @@ def skill_pool(game: str, names: Sequence[str] = ()) -> list[str]:
 
 
 def seating() -> str:
-    """``permute`` when the config layer offers it (duplicate seating), else ``rotate``."""
-    return "permute" if "permute" in get_args(Config.model_fields["seating"].annotation) else "rotate"
+    """``permute``: duplicate seating, every deal played in every seat order (issue 17 item 5).
+    (It read the config model's annotation, ``Literal[...] | None``, whose arguments never hold
+    "permute", so every table rotated seats until session 4.)"""
+    return "permute"
 
 
 def table_games(games: int, players: int, how: str) -> int:
