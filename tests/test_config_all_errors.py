@@ -85,3 +85,20 @@ def test_command_line_config_names_keys_not_lines():
     assert any(line.startswith("sim run --game, key 'strategies.0.name': unknown strategy 'taiwan.exprt'")
                and "(did you mean 'taiwan.expert'?)" in line for line in lines)
     assert "line " not in res.output
+
+
+def test_a_bare_strategy_name_is_shorthand_for_its_name_key(tmp_path):
+    """Fresh-user finding 6 (session 4): `strategies: [xanadu.expert, random]` named an internal
+    class in its error; a bare name now means {name: NAME}, and a misspelt one is still caught."""
+    import pytest
+
+    from sim.api import SimError
+    from sim.config import load_config
+
+    good = tmp_path / "a.yaml"
+    good.write_text("game: xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [xanadu.expert, random]\n")
+    assert [s.name for s in load_config(good).strategies] == ["xanadu.expert", "random"]
+    bad = tmp_path / "b.yaml"
+    bad.write_text("game: xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [xanadu.expret, random]\n")
+    with pytest.raises(SimError, match=r"line 5, key 'strategies.0.name'.*did you mean 'xanadu.expert'"):
+        load_config(bad)

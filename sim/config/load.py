@@ -72,6 +72,8 @@ def _validated(doc: Located, overrides: dict[str, Any] | None, problems: list[st
     for key, value in (overrides or {}).items():
         if value is not None:
             raw[key] = value
+    if isinstance(raw.get("strategies"), list):  # shorthand: a bare name is {name: NAME}
+        raw["strategies"] = [{"name": s} if isinstance(s, str) else s for s in raw["strategies"]]
     flags = {k for k, v in (overrides or {}).items() if v is not None}
     try:
         return Config.model_validate(raw), raw
