@@ -102,3 +102,9 @@ def test_a_bare_strategy_name_is_shorthand_for_its_name_key(tmp_path):
     bad.write_text("game: xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [xanadu.expret, random]\n")
     with pytest.raises(SimError, match=r"line 5, key 'strategies.0.name'.*did you mean 'xanadu.expert'"):
         load_config(bad)
+
+
+def test_a_misspelt_command_gets_did_you_mean():
+    """Breaker finding 11 (session 4): `sim rn` said only "No such command"."""
+    res = CliRunner().invoke(cli, ["rn", "x.yaml"])
+    assert res.exit_code == 2 and "did you mean 'run'?" in res.output

@@ -6,6 +6,7 @@ Commands are imported when they are asked for (``COMMANDS``: name -> module of `
 
 from __future__ import annotations
 
+import difflib
 import importlib
 
 import click
@@ -34,6 +35,15 @@ class SimGroup(click.Group):
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             importlib.import_module(f"{__package__}.{COMMANDS[cmd_name]}")  # its decorators register it
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """As click's, with "did you mean" for a misspelt command (``sim rn``), exit status 2."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            ctx.fail(f"No such command '{name}'{hint}.")
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         try:
