@@ -108,3 +108,15 @@ def test_a_misspelt_command_gets_did_you_mean():
     """Breaker finding 11 (session 4): `sim rn` said only "No such command"."""
     res = CliRunner().invoke(cli, ["rn", "x.yaml"])
     assert res.exit_code == 2 and "did you mean 'run'?" in res.output
+
+
+def test_a_run_made_with_other_games_names_the_flag_that_fits(tmp_path):
+    """Fresh-user finding 8 (session 4): `sim check CONFIG --run DIR` of a run made with
+    `--games 6` now says to give `--games 6`."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 40\nseed: 1\nstrategies: [random]\n"
+                   "checks:\n  max_seat_win_rate: 0.9\n")
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--games", "6", "--out", str(tmp_path / "r"), "--quiet",
+                                    "--jobs", "1"]).exit_code == 0
+    res = CliRunner().invoke(cli, ["check", str(cfg), "--run", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "give --games 6 to use it" in res.output

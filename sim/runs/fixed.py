@@ -217,8 +217,9 @@ def check_same_experiment(rc: RunConfig, out: Path, verb: str, what: str = "conf
     now = experiment(rc)
     for key in EXPERIMENT_KEYS:
         if key in before and before[key] != now[key]:
+            hint = f" (give --{key} {before[key]} to use it)" if key in ("games", "seed") else ""
             raise SimError(f"'{out}' was made with {key} = {quote(before[key])}, but {what} now says {key} ="
-                           f" {quote(now[key])}: results would mix two experiments, so it cannot be {verb}")
+                           f" {quote(now[key])}: results would mix two experiments, so it cannot be {verb}{hint}")
     add_config_folder(rc)
     now_code = plugin_hashes([s.name for s in rc.strategies])
     for module, digest in (man.get("plugin_hashes") or {}).items():
