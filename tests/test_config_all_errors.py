@@ -120,3 +120,15 @@ def test_a_run_made_with_other_games_names_the_flag_that_fits(tmp_path):
                                     "--jobs", "1"]).exit_code == 0
     res = CliRunner().invoke(cli, ["check", str(cfg), "--run", str(tmp_path / "r")])
     assert res.exit_code == 2 and "give --games 6 to use it" in res.output
+
+
+def test_bench_says_when_games_did_not_finish():
+    """Fresh-user finding 10 (session 4): 2-player Xanadu mirrors of random_by_kind mostly stall
+    (a whole round of idle turns ends the game), and `sim bench` said nothing about it."""
+    res = CliRunner().invoke(cli, ["bench", "xanadu", "--players", "2", "--strategy", "random_by_kind",
+                                   "--games", "20"])
+    assert res.exit_code == 0, res.output
+    assert "did not finish normally" in res.output
+    res = CliRunner().invoke(cli, ["bench", "traders_of_osaka", "--players", "2", "--strategy", "osaka.trader",
+                                   "--games", "5"])
+    assert res.exit_code == 0 and "did not finish" not in res.output, res.output

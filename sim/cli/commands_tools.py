@@ -205,11 +205,13 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
         if given:
             raise SimError(f"{' and '.join(given)} cannot be used with a config ({game}): the config says its "
                            f"players, strategies and seed; edit it, or bench a game name instead")
-        label, n, decisions, cpu, wall = _bench_config(game, games)
+        label, n, decisions, cpu, wall, short = _bench_config(game, games)
     else:
-        label, n, decisions, cpu, wall = _bench_game(game, games, players, strategy or "random", seed or 0)
+        label, n, decisions, cpu, wall, short = _bench_game(game, games, players, strategy or "random", seed or 0)
     click.echo(f"{label}: {games} games in {cpu:.2f} CPU-s ({wall:.2f} s wall): {games / cpu:.1f} games/s, "
                f"{decisions / cpu:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")
+    if short:  # a speed figure over games that stalled or failed is not one of whole games
+        click.echo(f"note: {short} of {games} games did not finish normally (stalled, capped or failed)")
 
 
 def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tuple:
@@ -220,14 +222,17 @@ def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tup
     if games < 1:
         raise SimError("--games must be at least 1")
     g = build_any_count(game, n)
-    strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]
-    decisions = 0
+    make_strategy(strategy, {}, game, game=g)  # a bad name fails before the clock starts
+    decisions = short = 0
     c0, t0 = time.process_time(), time.perf_counter()
     for i in range(games):
         chance, rngs = streams_of(seed, i, n)
-        decisions += play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions).n_decisions
+        strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]  # afresh per game, as a run does
+        result = play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions)
+        decisions += result.n_decisions
+        short += result.truncated
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
-    return f"{game}, {n} players, {strategy}", n, decisions, max(cpu, 1e-9), wall
+    return f"{game}, {n} players, {strategy}", n, decisions, max(cpu, 1e-9), wall, short
 
 
 def _bench_config(path: str, games: int) -> tuple:
@@ -239,4 +244,5 @@ def _bench_config(path: str, games: int) -> tuple:
     _, _, tables = play.play_range(setup.to_json(), 0, games)
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     decisions = int(tables["games"]["n_decisions"].sum())
-    return f"{path} ({setup.players} players)", setup.players, decisions, max(cpu, 1e-9), wall
+    short = int((tables["games"]["truncated"] | tables["games"]["failed"]).sum())
+    return f"{path} ({setup.players} players)", setup.players, decisions, max(cpu, 1e-9), wall, short
