@@ -132,3 +132,15 @@ def test_bench_says_when_games_did_not_finish():
     res = CliRunner().invoke(cli, ["bench", "traders_of_osaka", "--players", "2", "--strategy", "osaka.trader",
                                    "--games", "5"])
     assert res.exit_code == 0 and "did not finish" not in res.output, res.output
+
+
+def test_dominance_p_is_one_sided():
+    """Fresh-user finding 5 (session 4): a win rate below the fair share got p = 0.003 next to
+    "dominant means ... p < 0.05". 45 of 100 against a fair share of 0.529: one-sided p that it
+    wins more is P(X >= 45) for X ~ Binomial(100, 0.529), about 0.96 (scipy's binomtest agrees)."""
+    from scipy.stats import binom
+
+    from sim.runs.discover import _p_above
+
+    assert abs(_p_above(45, 100, 0.529) - binom.sf(44, 100, 0.529)) < 1e-12
+    assert _p_above(45, 100, 0.529) > 0.9 and _p_above(70, 100, 0.529) < 0.001

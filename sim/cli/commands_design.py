@@ -135,7 +135,7 @@ def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> No
 
 # per kind: the JSON keys written with --json, and the verb of the closing line
 JSON_KEYS = {"tune": ("best", "objective", "ci", "target", "loss", "confirm", "trials"),
-             "discover": ("best_params", "win_rate", "p", "fair_share", "dominant", "importances", "defaults", "trials")}
+             "discover": ("best_params", "win_rate", "p", "p_vs_fair", "fair_share", "dominant", "importances", "defaults", "trials")}
 VERB = {"tune": "tuned", "discover": "searched"}
 
 
