@@ -144,3 +144,13 @@ def test_dominance_p_is_one_sided():
 
     assert abs(_p_above(45, 100, 0.529) - binom.sf(44, 100, 0.529)) < 1e-12
     assert _p_above(45, 100, 0.529) > 0.9 and _p_above(70, 100, 0.529) < 0.001
+
+
+def test_a_sweep_writes_where_the_config_output_says(tmp_path, monkeypatch):
+    """Fresh-user finding 7 (session 4): `sim sweep` ignored `output:`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sw.yaml").write_text("game: traders_of_osaka\nplayers: 2\ngames: 2\nseed: 1\nstrategies: [random]\n"
+                                      "output: out/sw\nsweep: {options.end_tokens: [6, 8]}\n")
+    res = CliRunner().invoke(cli, ["sweep", "sw.yaml", "--jobs", "1", "--quiet", "--figures", "never"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "out" / "sw" / "point-000").is_dir()

@@ -323,7 +323,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
 @click.option("--games", type=int, help="Override the number of games per point.")
 @click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores).")
 @click.option("--seed", type=int, help="Override the root seed (the same at every point).")
-@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: reports/<game>/<config name>-sweep).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: the config's output:, else reports/<game>/<config name>-sweep).")
 @click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
 @click.option("--figure", "figures", multiple=True,
               type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
@@ -372,7 +372,8 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
                                   "plugins": False if no_plugins else None})
         if not rc.sweep:
             raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
-        out_dir = Path(out) if out else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
+        # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
+        out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
