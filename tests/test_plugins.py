@@ -18,6 +18,7 @@ from sim.api import SimError
 from sim.config import load_config
 from sim.registry import make_strategy, resolve_strategy
 from sim.runs.fixed import run
+from sim.runs.workers import kill_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "examples" / "osaka_plugin"
@@ -50,6 +51,9 @@ def run_config(tmp_path: Path, name: str) -> pl.DataFrame:
     cfg = tmp_path / "plugin.yaml"
     cfg.write_text(CONFIG.format(name=name))
     rc = load_config(cfg)
+    # a plugin plays in joblib's fresh interpreters, which take sys.path when they start: workers
+    # left from an earlier test would not see the folder this test put on it
+    kill_workers()
     out = run(rc, tmp_path / "run", progress=False)
     assert out.failed == 0
     return pl.read_parquet(tmp_path / "run" / "players.parquet")
