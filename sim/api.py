@@ -181,11 +181,14 @@ def no_coercion(model: type[BaseModel], data: Any) -> Any:
     ``1`` for a flag (a config's typo must not change the rules), also inside optional values,
     lists and tuples. Used as a ``before`` validator (``StrictModel``, ``BaseOptions``)."""
     if isinstance(data, dict):
+        problems = []
         for key, value in data.items():
             field = model.model_fields.get(key)
             problem = field is not None and _coercion(field.annotation, value)
             if problem:
-                raise ValueError(f"'{key}' must be {problem}")
+                problems.append(f"'{key}' must be {problem}")
+        if problems:  # every one at once (fresh-user finding 4, session 4)
+            raise ValueError("; ".join(problems))
     return data
 
 

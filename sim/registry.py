@@ -229,16 +229,16 @@ def _fast_factory(name: str, game_name: str) -> Any:
     return None
 
 
-def _param_problem(err: dict) -> tuple[str, str]:
-    """``(parameter, message)`` of one pydantic error; a model-level check (``sim.api.no_coercion``)
-    names its key in the message rather than in ``loc``."""
+def _param_problems(err: dict) -> list[tuple[str, str]]:
+    """``[(parameter, message)]`` of one pydantic error; a model-level check (``sim.api.no_coercion``)
+    names its keys in the message (``'a' must be ...; 'b' must be ...``) rather than in ``loc``."""
     key, msg = ".".join(map(str, err["loc"])), err["msg"]
     if err["type"] == "extra_forbidden":
-        return key, "unknown parameter"
-    named = re.match(r"Value error, '(\w+)' (must be .*)", msg)
+        return [(key, "unknown parameter")]
+    named = re.findall(r"'(\w+)' (must be .*?)(?=; '\w+' must be |$)", msg.removeprefix("Value error, "))
     if named and not key:
-        return named.group(1), named.group(2)
-    return key, msg
+        return named
+    return [(key, msg)]
 
 
 def check_plays(factory: Any, name: str, game_name: str) -> None:
@@ -270,7 +270,7 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
         raise
     except ValidationError as exc:
         known = ", ".join(f"{k} (default {v!r})" for k, v in strategy_params(factory).items())
-        problems = [_param_problem(e) for e in exc.errors()]
+        problems = [p for e in exc.errors() for p in _param_problems(e)]
         text = "; ".join(f"'{key}': {msg}" for key, msg in problems)
         raise ParamsError(f"strategy '{name}': bad params: {text}; it takes: {known or 'no parameters'}",
                           problems[0][0]) from None

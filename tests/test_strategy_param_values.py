@@ -61,3 +61,11 @@ def test_a_number_yaml_reads_as_text_is_explained(tmp_path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "mark_weight" in r.stderr and "YAML reads it as text" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_every_silently_converted_parameter_is_reported_at_once():
+    """Fresh-user finding 4 (session 4): only the first of two bad parameters was reported."""
+    with pytest.raises(SimError) as err:
+        make_strategy("xanadu.expert", {"end_draws": True, "keep_hand": "3"}, "xanadu")
+    text = str(err.value)
+    assert "'end_draws': must be a number, got True" in text and "'keep_hand': must be a number, got '3'" in text
