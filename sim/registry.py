@@ -93,7 +93,11 @@ def strategies() -> dict[str, Any]:
         module = importlib.import_module(f"strategies.{mod.name}")
         found.update(getattr(module, "STRATEGIES", {}))
     for ep in sorted(entry_points(group="sim.strategies"), key=lambda e: e.name):
-        found.setdefault(ep.name, ep)
+        if ep.name in found and found[ep.name] is not ep:  # a built-in wins: say so (breaker finding 10)
+            sys.stderr.write(f"warning: the plugin strategy '{ep.name}' ({ep.value}) is hidden by the built-in"
+                             f" strategy of that name; register it under another name\n")
+            continue
+        found[ep.name] = ep
     return dict(sorted(found.items()))
 
 

@@ -187,3 +187,14 @@ def test_strategy_params_show_what_a_default_factory_makes():
 
     assert registry.strategy_params(WithModel) == {"depth": 3, "extra": {}}
     assert registry.strategy_params(plain) == {"seat_bias": 0.5, "names": ("a",)}
+
+
+def test_a_plugin_named_like_a_built_in_is_reported_not_silently_dropped(tmp_path, fresh_registry, capsys):
+    """Breaker finding 10 (session 4): an entry point called `random` was ignored without a word."""
+    write_dist_info(tmp_path / "site", "osaka_plugin.collector:Collector", name="random")
+    fresh_registry.syspath_prepend(str(tmp_path / "site"))
+    registry.strategies.cache_clear()
+    found = registry.strategies()
+    assert found["random"].__module__ == "strategies.common"  # the built-in still wins
+    err = capsys.readouterr().err
+    assert "plugin strategy 'random' (osaka_plugin.collector:Collector) is hidden by the built-in" in err
