@@ -205,24 +205,13 @@ class TradersOfOsaka(EngineBase):
         """Play up to ``limit`` consecutive chance events (at least one; call it at a chance node)
         and return how many: each draws exactly as ``sample_chance`` then ``apply_action`` would
         (one ``rng.random()`` per event, same outcome), without the game loop's round trip per card."""
-        rand, draw, to_draw, value = rng.random, s.draw, s.to_draw, self.value
+        rand, draw, to_draw = rng.random, s.draw, s.to_draw
         k = 0
         while k < limit:
             if to_draw is not s.to_draw or draw is not s.draw:  # a reshuffle or refresh replaced a list
                 draw, to_draw = s.draw, s.to_draw
             if to_draw:
-                i = int(rand() * len(draw))
-                card = draw.pop(i)
-                dest = to_draw.pop(0)
-                if dest == TO_MARKET:
-                    s.market.append(card)
-                elif dest == TO_FARM:
-                    s.farm.append(card)
-                elif dest >= TO_VP:
-                    s.vp_cards[dest - TO_VP].append(card)
-                else:
-                    s.hands[dest].append(card)
-                    s.hand_value[dest] += value[card]
+                self._deliver(s, draw.pop(int(rand() * len(draw))), to_draw.pop(0))
                 k += 1
                 if to_draw and draw:  # _advance would stop at the next draw at once
                     continue
@@ -704,8 +693,11 @@ class TradersOfOsaka(EngineBase):
                 s.vp_unbacked[dest - TO_VP] += 1
 
     def _place_draw(self, s: State, card: int) -> None:
-        dest = s.to_draw.pop(0)
         s.draw.remove(card)
+        self._deliver(s, card, s.to_draw.pop(0))
+
+    def _deliver(self, s: State, card: int, dest: int) -> None:
+        """Put a drawn ``card`` where ``dest`` says: the Market, the Farm, a VP pile or a hand."""
         if dest == TO_MARKET:
             s.market.append(card)
         elif dest == TO_FARM:
