@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
+from test_reliability_fork import CFG as ONE_JOB
 
 from sim.cli import cli
 from sim.config import load_config
@@ -17,19 +18,8 @@ from sim.runs import fixed, forked
 
 TESTS = Path(__file__).resolve().parent
 
-CFG = """\
-game: traders_of_osaka
-players: 3
-games: {games}
-seed: 5
-jobs: 2
-chunk_size: {chunk}
-seating: rotate
-strategies:
-  - {{name: osaka.trader}}
-  - {{name: '{second}'}}
-  - {{name: random}}
-"""
+# the one-job config of the forked-worker tests, with two jobs and a game count to fill in
+CFG = ONE_JOB.replace("games: 6", "games: {games}").replace("jobs: 1", "jobs: 2")
 
 
 @pytest.mark.integration
