@@ -89,7 +89,7 @@ FLIPS = {
     "xanadu.builder": {"sell_at": 1, "max_cost": 5},
     "xanadu.saboteur": {"keep_hand": 0, "sell_margin": 3},
     "xanadu.hoarder": {"sell_at": 3, "idle_refill": 2},
-    "xanadu.expert": {"worker_cost": 2.0, "khan_value": 3.0, "deny_weight": 0.0, "sabotage_weight": 0.0,
+    "xanadu.expert": {"worker_cost": 2.0, "khan_value": 3.0, "deny_weight": 3.0, "sabotage_weight": 0.0,
                       "sale_risk": 0.0, "draw_value": 2.0, "keep_hand": 4, "idle_refill": 6, "end_margin": -20.0,
                       "end_draws": 0},
 }

@@ -47,7 +47,7 @@ class Expert(PromptDispatch, ScriptedStrategy):
     games = ("xanadu",)
 
     class Params(ScriptedStrategy.Params):
-        worker_cost: float = Field(0.5, ge=0, description="tong bao value of a hand card spent as a worker")
+        worker_cost: float = Field(1.0, ge=0, description="tong bao value of a hand card spent as a worker")
         khan_value: float = Field(2.0, ge=0, description="value of a Khan's help gained (own card) or given (others')")
         deny_weight: float = Field(0.5, ge=0, description="weight of covering scarce resources on others' cards")
         sabotage_weight: float = Field(1.5, ge=0, description="weight of lowering another seat's card price")
