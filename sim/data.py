@@ -177,7 +177,7 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
     out = []
     for err in exc.errors():
         path = prefix + tuple(err["loc"])
-        msg = err["msg"]
+        msg = re.sub(r" or instance of \w+", "", err["msg"])  # pydantic's class names mean nothing to a designer
         named = re.match(r"Value error, '(\w+)' must be", msg)  # sim.api.no_coercion names its key
         if named:
             path += (named.group(1),)

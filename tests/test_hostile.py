@@ -44,7 +44,8 @@ CASES = [
      ["validate", "{tmp}/c.yaml"], r"line 4, key 'seed': Input should be a valid integer"),
     ("strategies not a list", {"c.yaml": BASE.split("strategies:")[0] + "strategies: random\n"},
      ["validate", "{tmp}/c.yaml"], r"line 5, key 'strategies': Input should be a valid list"),
-    ("strategy entry not a mapping", {"c.yaml": BASE.replace("  - {name: random}\n  - {name: random}", "  - random\n  - random")},
+    # a bare name is shorthand for {name: NAME}; a number is neither
+    ("strategy entry not a mapping", {"c.yaml": BASE.replace("  - {name: random}\n  - {name: random}", "  - 5\n  - random")},
      ["validate", "{tmp}/c.yaml"], r"line 6, key 'strategies.0'"),
     ("strategy without name", {"c.yaml": BASE.replace("{name: random}\n  - {name: random}", "{name: random}\n  - {params: {}}")},
      ["validate", "{tmp}/c.yaml"], r"line 7, key 'strategies.1.name': required key is missing"),
