@@ -173,7 +173,7 @@ def _yaml_text_hint(value: Any) -> str:
         float(value)
     except ValueError:
         return ""
-    return " (YAML reads it as text: write it with a dot, e.g. 1.0e12, or in full)"
+    return " (YAML reads it as text: write it with a dot and a signed exponent, e.g. 1.0e+12, or in full)"
 
 
 def no_coercion(model: type[BaseModel], data: Any) -> Any:

@@ -363,7 +363,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
-                                      echo=click.echo, figures_mode=figures_mode)
+                                      echo=say, figures_mode=figures_mode)
         rc = load_run_config(out_dir)
     else:
         if not config:
@@ -377,9 +377,9 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         t0 = time.perf_counter()
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                                   echo=click.echo, point_reports=point_reports, figures_mode=figures_mode)
+                                   echo=say, point_reports=point_reports, figures_mode=figures_mode)
     _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
-    click.echo(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
+    say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
 
 

@@ -11,7 +11,7 @@ from ..api import SimError
 from ..config.starter import known_game
 from ..runs.skill import BASELINE, run_skill
 from .group import cli
-from .options import check_out
+from .options import check_out, say
 
 
 @cli.command()
@@ -56,10 +56,10 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
     folder = Path(out) if out else Path("reports") / game / f"skill-{players}p"
     figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
                         progress=not quiet, options=option_values(option_pairs),
-                        echo=None if quiet else click.echo)
+                        echo=None if quiet else say)
     for line in skill_text(figures, players):
-        click.echo(line)
-    click.echo(f"skill: {folder / 'skill.md'}")
+        say(line)
+    say(f"skill: {folder / 'skill.md'}")
 
 
 def option_values(pairs: tuple[str, ...]) -> dict:
