@@ -5,17 +5,9 @@ from __future__ import annotations
 
 import functools
 
+from sim.games.taiwan_formosa.observation import area_majority
 
-def _majority(order: tuple[int, ...], n: int) -> dict[int, int]:
-    """Area-majority VP per seat for one area (same rule as the engine; seat >= n is neutral)."""
-    reward = len(order)
-    count: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for i, seat in enumerate(order):
-        count[seat] = count.get(seat, 0) + 1
-        first.setdefault(seat, i)
-    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
-    return {seat: reward * (2 - k) for k, seat in enumerate(ranked[:2]) if seat < n}
+_majority = area_majority  # the engine's own rule, from the public observation module
 
 
 def per_decision(fn):

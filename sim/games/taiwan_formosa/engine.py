@@ -50,7 +50,7 @@ from .actions import (
     StockWarehouse,
     UseTemple,
 )
-from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables
+from .observation import PUBLIC_FIELDS, CardInfo, Observation, Tables, area_majority  # noqa: F401  (public here too)
 from .rules import FACTORY_RESOURCE, ITEMS, MERCHANT, RESOURCES, WORKER, Options, TaiwanData, load_data
 
 # phases
@@ -126,23 +126,6 @@ def _thaw(v):
     if isinstance(v, tuple):
         return [_thaw(x) for x in v]
     return v
-
-
-def area_majority(order: list[int], scoring: int) -> dict[int, int]:
-    """'Final Scoring' 3 for one area: ``order`` lists the seats in placement order; seats
-    ``>= scoring`` (the neutral colour) take places but score nothing. Returns seat -> VP."""
-    reward = len(order)
-    count: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for i, seat in enumerate(order):
-        count[seat] = count.get(seat, 0) + 1
-        first.setdefault(seat, i)
-    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
-    out: dict[int, int] = {}
-    for place, seat in enumerate(ranked[:2]):
-        if seat < scoring:
-            out[seat] = reward * (2 if place == 0 else 1)
-    return out
 
 
 def uncompleted_penalty(space: int, table: tuple[int, ...]) -> int:

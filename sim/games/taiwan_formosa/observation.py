@@ -149,3 +149,20 @@ def _public(name: str) -> lazy:
 for _name in PUBLIC_FIELDS:
     setattr(Observation, _name, _public(_name))
     getattr(Observation, _name).__set_name__(Observation, _name)
+
+
+def area_majority(order: list[int], scoring: int) -> dict[int, int]:
+    """'Final Scoring' 3 for one area (the engine scores with it; plans read the board with it): ``order`` lists the seats in placement order; seats
+    ``>= scoring`` (the neutral colour) take places but score nothing. Returns seat -> VP."""
+    reward = len(order)
+    count: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for i, seat in enumerate(order):
+        count[seat] = count.get(seat, 0) + 1
+        first.setdefault(seat, i)
+    ranked = sorted(count, key=lambda seat: (-count[seat], first[seat]))
+    out: dict[int, int] = {}
+    for place, seat in enumerate(ranked[:2]):
+        if seat < scoring:
+            out[seat] = reward * (2 if place == 0 else 1)
+    return out
