@@ -27,8 +27,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, Pipe, wait
 
 from ..play import failed_range, play_rows, prepared
-from ..registry import add_module_folder, project_strategies
-from ..setup import Setup
+from ..registry import project_strategies
 
 Result = tuple
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -45,8 +44,7 @@ def fork_safe(setup_json: str) -> bool:
     cannot use: it would wait forever (breaker finding, session 4)."""
     if not can_fork():
         return False
-    setup = Setup.from_json(setup_json)
-    add_module_folder(setup.module_folder)
+    setup = prepared(setup_json)[0]  # built once per process; the forks inherit it
     return project_strategies(setup.strategies, setup.game)
 
 
