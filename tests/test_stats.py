@@ -70,7 +70,14 @@ def test_head_to_head_on_a_small_table():
     assert (ac["meetings"], ac["a_above"], ac["b_above"], ac["ties"]) == (4, 1, 2, 1)
     ca = get[("C", "A")]
     assert (ca["meetings"], ca["a_above"], ca["b_above"], ca["ties"]) == (4, 2, 1, 1)
-    assert ca["rate"] == 0.5 and (ca["ci_low"], ca["ci_high"]) == pytest.approx(stats.wilson(2, 4))
+    # games as clusters: a_g = 0, 0, 2 of m_g = 1, 1, 2 -> sum (a_g - m_g/2)^2 = 1/4 + 1/4 + 1 = 3/2,
+    # n_eff = r(1-r) M^2 / 1.5 = 1/4 * 16 / 1.5 = 8/3; Wilson at p = 1/2: 1/2 -+ z / (2 sqrt(n_eff + z^2))
+    z = 1.959963984540054
+    half = z / (2 * math.sqrt(8 / 3 + z * z))
+    assert ca["rate"] == 0.5 and (ca["ci_low"], ca["ci_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+    # the sign test counts games: C ahead in game 2 (both A seats below), A ahead in game 0, game 1 even
+    assert (ca["games"], ca["decided"], ca["ahead"]) == (3, 2, 0.5)
+    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx(stats.wilson(1, 2))  # one meeting per game: plain Wilson
     assert ("A", "A") not in get and h.height == 6
 
 
@@ -276,7 +283,23 @@ def test_head_to_head_claims_need_a_significant_sign_test():
     h = summaries.head_to_head(_meetings(560, 400, 40))
     found = fnd.head_to_head_findings(h)
     assert len(found) == 1 and found[0].startswith("A finishes above B in 56.0%")
-    assert "ahead in 58.3%" in found[0] and "sign test, p < 0.001, Holm-adjusted" in found[0]  # 560 / 960
+    assert "ahead in 58.3%" in found[0] and "sign test over games, p < 0.001, Holm-adjusted" in found[0]  # 560 / 960
+
+
+def test_head_to_head_counts_a_game_once_when_a_strategy_holds_two_seats():
+    from scipy.stats import binomtest
+
+    # six 3-player games, A in two seats, B in one, both A seats above B every time: 12 meetings but
+    # 6 games; the sign test is over games, p = 2 * 0.5^6 (not 2 * 0.5^12), so no claim after all
+    rows = []
+    for g in range(6):
+        rows += [(g, 0, "A", 9.0, 1, True), (g, 1, "A", 8.0, 2, False), (g, 2, "B", 1.0, 3, False)]
+    h = summaries.head_to_head(players_table(rows))
+    ab = h.filter(pl.col("strategy_a") == "A").row(0, named=True)
+    assert (ab["meetings"], ab["a_above"], ab["games"], ab["decided"]) == (12, 12, 6, 6)
+    assert ab["p"] == pytest.approx(binomtest(6, 6, 0.5).pvalue) == pytest.approx(2 * 0.5**6)
+    assert (ab["ahead_low"], ab["ahead_high"]) == pytest.approx(stats.wilson(6, 6))
+    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx(stats.wilson(6, 6))  # rate 1: n_eff = the 6 games
 
 
 def test_head_to_head_p_values_are_holm_adjusted_over_pairs():

@@ -332,7 +332,7 @@ def test_verdict_says_when_placings_differ_though_win_rates_do_not():
     assert "But in placings" not in fnd.verdict(x)
     x.h2h = pl.DataFrame({"strategy_a": ["trader"], "strategy_b": ["greedy"], "ahead": [0.7], "ahead_low": [0.55],
                           "p_holm": [0.036]})
-    assert fnd.verdict(x).endswith("But in placings trader finishes above greedy in 70.0% of their decided meetings "
+    assert fnd.verdict(x).endswith("But in placings trader finishes above greedy in 70.0% of the games they decide between them "
                                    "(sign test, Holm-adjusted p = 0.036; see below).")
     x.h2h = x.h2h.with_columns(p_holm=pl.lit(0.2))  # not significant: nothing added
     assert "But in placings" not in fnd.verdict(x)

@@ -259,7 +259,7 @@ def _ahead_anyway(x: Inputs) -> str:
         return ""
     _, r = found[0]
     return (f" But in placings {r['strategy_a']} finishes above {r['strategy_b']} in "
-            f"{pct(r['ahead'])} of their decided meetings (sign test, Holm-adjusted {pval(r['p_holm'])}; see below).")
+            f"{pct(r['ahead'])} of the games they decide between them (sign test, Holm-adjusted {pval(r['p_holm'])}; see below).")
 
 
 def solo_findings(scores: pl.DataFrame, held: pl.DataFrame | None, games: int, truncated: int,
@@ -295,13 +295,14 @@ def _h2h(h2h: pl.DataFrame, alpha: float = ALPHA) -> list[tuple[str, float]]:
             out.append((f"{r['strategy_a']} finishes above {r['strategy_b']} in "
                         f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
                         f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
-                        f" of the {r['decided']:,} decided ones (sign test, {pval(r['p_holm'])}, Holm-adjusted).",
+                        f" of the {r['decided']:,} games they decide between them (sign test over games, {pval(r['p_holm'])},"
+                        " Holm-adjusted).",
                         r["ahead"] - 0.5))
     return out
 
 
 def head_to_head_findings(h2h: pl.DataFrame, alpha: float = ALPHA) -> list[str]:
-    """A beats B when, over their decided meetings (ties left out), A is ahead more often than half:
+    """A beats B when, over the games they decide between them (even games left out), A is ahead more often than half:
     sign test p < alpha after Holm's correction over the pairs, and the interval excludes 50%."""
     return [t for t, _ in _h2h(h2h, alpha)]
 

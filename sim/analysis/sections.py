@@ -172,12 +172,14 @@ def head_to_head(d: Draft) -> pl.DataFrame:
     d.sections.append(Section(
         "head_to_head", "Head to head",
         "For each pair of strategies, the share of their meetings (two seats of one game) in which A finishes "
-        f"above B (better rank), with {d.lev} Wilson intervals; ties are neither. Sign test: is A ahead in more "
-        "than half of the decided meetings (ties left out)? p Holm-adjusted over the pairs.",
+        f"above B (better rank), with {d.lev} Wilson intervals; ties are neither. The game is the unit: A is ahead in a "
+        "game when more of its meetings there are above B than below (one meeting per game unless a strategy holds two "
+        "seats, whose meetings are not independent). Sign test: is A ahead in more than half of the decided games "
+        "(even games left out)? p Holm-adjusted over the pairs.",
         rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
                              f"A above B ({d.lev} CI)": ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
                              "B above A": r["b_above"], "ties": r["ties"],
-                             f"A ahead of decided ({d.lev} CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
+                             f"A ahead, of decided games ({d.lev} CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
                                                                percent=True),
                              "p (Holm)": p_text(r["p_holm"])}), ["head_to_head"]))
     d.charts["head_to_head"] = ("Head-to-head matrix", partial(charts.head_to_head_chart, h2h, d.lev))

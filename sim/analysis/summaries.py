@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
 from .per_game import group_sums, seat_wins
 from .rating_games import rate_games, whole_games
 from .stats import (
@@ -86,46 +87,6 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None,
 
 
 # ------------------------------------------------------------------ strategies
-
-def head_to_head(players: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """For each ordered pair of different strategies (A, B): how often A finishes above B.
-
-    A *meeting* is a pair of seats in one game held by A and B (a game with A twice and B once
-    holds two meetings). A finishes above B when its rank is better (rank 1 = winner; ranks
-    come from (won, score)). Out: ``strategy_a, strategy_b, meetings, a_above, b_above, ties,
-    rate`` (= a_above / meetings), ``ci_low, ci_high`` (Wilson), sorted by A then B, and the sign
-    test over decided meetings (ties left out): ``decided``, ``ahead`` (= a_above / decided),
-    ``ahead_low, ahead_high`` (Wilson), ``p`` (exact binomial test of a_above against half of the
-    decided meetings) and ``p_holm`` (Holm-adjusted over the unordered pairs; A-B and B-A share it).
-    """
-    cols = ["game_index", "seat", "strategy", "rank"]
-    p = players.lazy().select(cols)
-    pairs = (  # lazy, streamed: the pairs of seats (players x seats rows) are never held at once (issue 20 item 5)
-        p.join(p, on="game_index", suffix="_b")
-        .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
-        .group_by(strategy_a="strategy", strategy_b="strategy_b")
-        .agg(meetings=pl.len(), a_above=(pl.col("rank") < pl.col("rank_b")).sum(),
-             b_above=(pl.col("rank") > pl.col("rank_b")).sum(), ties=(pl.col("rank") == pl.col("rank_b")).sum())
-        .sort("strategy_a", "strategy_b")
-        .collect(engine="streaming")
-    )
-    if pairs.is_empty():
-        return pairs.with_columns(rate=pl.lit(None, pl.Float64), ci_low=pl.lit(None, pl.Float64),
-                                  ci_high=pl.lit(None, pl.Float64))
-    out = with_wilson(pairs, wins="a_above", n="meetings", rate="rate", confidence=confidence).with_columns(
-        decided=pl.col("a_above") + pl.col("b_above"))
-    cis = [wilson(a, d, confidence) for a, d in zip(out["a_above"], out["decided"], strict=True)]
-    ps = [binom_p(a, d, 0.5) for a, d in zip(out["a_above"], out["decided"], strict=True)]
-    pairs_ = [tuple(sorted(k)) for k in zip(out["strategy_a"], out["strategy_b"], strict=True)]
-    per_pair = dict(zip(pairs_, ps, strict=True))  # the two-sided test at 1/2 gives A-B and B-A the same p
-    adjusted = dict(zip(per_pair, holm(list(per_pair.values())), strict=True))
-    return out.with_columns(
-        ahead=(pl.col("a_above") / pl.col("decided")).cast(pl.Float64),
-        ahead_low=pl.Series([c[0] for c in cis], dtype=pl.Float64),
-        ahead_high=pl.Series([c[1] for c in cis], dtype=pl.Float64),
-        p=pl.Series(ps, dtype=pl.Float64),
-        p_holm=pl.Series([adjusted[k] for k in pairs_], dtype=pl.Float64))
-
 
 def ratings(players: pl.DataFrame) -> pl.DataFrame:
     """openskill (Plackett-Luce) rating per strategy, games processed in ``game_index`` order.
