@@ -83,6 +83,6 @@ def test_replay_of_a_game_that_killed_its_worker_says_so_and_survives(tmp_path, 
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert set(errors["exception"]) == {"WorkerDied"}
     res = sim("replay", tmp_path / "o", "--game-index", "0")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # a failed game replays as failed (second breaker finding 8)
     assert res.output.startswith("seat 0:")  # the log up to the strategy's exit is kept
     assert "ERROR: WorkerDied" in res.output and "exit code 7" in res.output

@@ -66,6 +66,7 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
     # sim replay reproduces the failure from the seed
     rep = CliRunner().invoke(cli, ["replay", str(tmp_path / "o"), "--game-index", str(row["game_index"])])
     assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
+    assert rep.exit_code == 1  # scripts can tell a failed replay (second breaker finding 8)
 
 
 @pytest.mark.integration

@@ -144,7 +144,8 @@ def init(game: str, file: str | None, force: bool) -> None:
 @click.option("--full", is_flag=True, help="Print every line (no collapsing of repeated identical lines).")
 def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -> None:
     """Replay one game of RUN_DIR from its seed and print a readable log, with a header per round or
-    turn and repeated identical lines collapsed ("... x3").
+    turn and repeated identical lines collapsed ("... x3"). Exit status 1 when the game fails in the
+    replay (as it did in the run: the error ends the log), so a script can tell.
 
     Example: sim replay reports/traders_of_osaka/baseline --find closest
     """
@@ -169,6 +170,9 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
         click.echo(f"ERROR: WorkerDied: the process replaying this game ended ({died}), as its worker did in the run")
     if end is not None:
         click.echo(end)
+    else:  # the game failed: the log ends with the error (exit status 1, as a failed command)
+        click.echo(f"game {game_index} failed in the replay, as in the run (exit status 1)", err=True)
+        raise SystemExit(1)
 
 
 def _killed_its_worker(run_dir: Path, game_index: int) -> bool:
