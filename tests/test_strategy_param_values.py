@@ -26,6 +26,8 @@ FX = "forwarder_of_xanadu"
     ({"skills": ["daily_vp", "bogus"]}, "skills"),
     ({"daily_weight": math.inf}, "daily_weight"),
     ({"upper_weight": math.nan}, "upper_weight"),
+    ({"keep_proxies": 1_000_000}, "keep_proxies"),   # more than a company can ever hold (second breaker, 9)
+    ({"keep_proxies": -1}, "keep_proxies"),
 ])
 def test_forwarder_plans_refuse_nonsense_preferences_and_weights(params, key):
     for name in ("forwarder.economy", "forwarder.majority", "forwarder.quality", "forwarder.expert"):

@@ -75,7 +75,8 @@ class Planner(Goals, ScriptedStrategy):
         distance_cost: float = Field(1.0, ge=0, description="VP-equivalent cost per missing resource per transport step")
         upgrade_cost: float = Field(1.0, ge=0, description="VP-equivalent cost per improvement a goal still needs")
         proxy_adjust: bool = Field(True, description="use proxy workers to raise a Fulfilment's or Transport's action count")
-        keep_proxies: int = Field(2, ge=0, description="proxy workers kept in reserve (final VP: 1 per 2)")
+        keep_proxies: int = Field(2, ge=0, le=20, description="proxy workers kept in reserve (final VP: 1 per 2); at most "
+                                  "20, more than a company holds (11 track levels and the skills' proxies)")
         resurvey: bool = Field(False, description="during Order Fulfilment with actions left and nothing payable, return a "
                                                   "spare proxy worker to draw a temporary Exclusive Order ('Market Re-survey')")
         use_skills: bool = Field(True, description="pay proxy workers for activated skills (extra actions) when the action "
