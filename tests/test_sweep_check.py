@@ -447,3 +447,20 @@ def test_check_resume_of_a_run_without_checks_is_refused_before_playing(tmp_path
     res = invoke("check", "--resume", tmp_path / "r", "--quiet")
     assert res.exit_code == 2 and "has no 'checks:'" in res.output and "sim run --resume" in res.output, res.output
     assert not (tmp_path / "r" / "games.parquet").exists()  # nothing played, nothing merged
+
+
+def test_sweep_figures_never_draws_no_chart_and_report_always_draws_them(tmp_path):
+    """Second breaker finding 7 (session 4): `--figures never` still drew the sweep charts; then a
+    rebuilt report without charts left the old PNGs in `figures/`."""
+    cfg = write(tmp_path, "game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n"
+                          "sweep: {options.end_tokens: [6, 8]}\n")
+    res = invoke("sweep", cfg, "--out", tmp_path / "sw", "--jobs", "1", "--quiet", "--figures", "never")
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "sw" / "report.md").read_text()
+    assert list((tmp_path / "sw").rglob("*.png")) == [] and "![" not in md
+    assert "Charts not drawn (`--figures never`)" in md and "## Win rate by seat against options.end_tokens" in md
+    assert invoke("report", tmp_path / "sw", "--figures", "always").exit_code == 0
+    drawn = sorted(p.name for p in (tmp_path / "sw" / "figures").glob("sweep_*.png"))
+    assert drawn and all(f"figures/{n}" in (tmp_path / "sw" / "report.md").read_text() for n in drawn)
+    assert invoke("report", tmp_path / "sw", "--figures", "never").exit_code == 0
+    assert list((tmp_path / "sw" / "figures").glob("sweep_*.png")) == []  # no chart its report does not show

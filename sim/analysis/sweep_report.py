@@ -37,7 +37,7 @@ def _cell(v, lo, hi, scale):
     return f"{v * scale:.{d}f} ({lo * scale:.{d}f}–{hi * scale:.{d}f})"
 
 
-def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list) -> None:
+def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list, draw: bool = True) -> None:
     """The paired comparisons of every point with the baseline point (``sweep_compare``)."""
     cmp, skipped = sweep_compare.baseline_comparisons(out, meta, conf)
     if skipped:
@@ -47,6 +47,11 @@ def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, 
         return
     base = next(p["label"] for p in meta["points"] if p["index"] == meta.get("baseline", meta["points"][0]["index"]))
     said, tab = sweep_compare.sentences(cmp, base, conf), sweep_compare.table(cmp, conf)
+    if not draw:
+        md += ["", "## Against the baseline", ""] + [f"- {x}" for x in said] + ["", md_table(tab)]
+        body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
+            "</ul>", html_table(tab)]
+        return
     buf = io.BytesIO()
     sweep_compare.chart(cmp, xname, conf).savefig(buf, format="png", dpi=110)
     (out / "figures" / "sweep_vs_baseline.png").write_bytes(buf.getvalue())
@@ -57,8 +62,11 @@ def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, 
         "</ul>", html_table(tab), f'<figure><img alt="Win rate − baseline" src="data:image/png;base64,{b64}"></figure>']
 
 
-def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None) -> tuple[Path, Path]:
-    """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder."""
+def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None,
+                       draw: bool = True) -> tuple[Path, Path]:
+    """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder.
+    ``draw=False`` (``--figures never``): the tables without charts; older sweep charts are removed,
+    so the folder holds no figure its report does not show."""
     out = Path(out)
     meta = read_json(out / "sweep.json")
     keys = meta["keys"]
@@ -78,12 +86,22 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
                         for p in meta["points"]])
     md.append(md_table(pts))
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", html_table(pts)]
+    if not draw:
+        for old in (out / "figures").glob("sweep_*.png"):
+            old.unlink()
+        md += ["", "Charts not drawn (`--figures never`); `sim report SWEEP_DIR --figures always` draws them."]
     if len(meta["points"]) > 1:
-        _baseline_section(out, meta, xname, conf, md, body)
+        _baseline_section(out, meta, xname, conf, md, body, draw)
     for fig_name in chosen:
         head, ylabel, scale, note = TITLES[fig_name]
         note = note.replace("95%", lev)
         t = table.filter(pl.col("figure") == fig_name).sort("point")
+        tab, unit = _figure_table(t, xname, scale, fig_name)
+        md += ["", f"## {head} against {xname}", "", f"{note} Values{' in ' + unit if unit else ''}, {lev} interval in brackets.", "",
+               md_table(tab)]
+        body += [f"<h2>{html.escape(head)} against {html.escape(xname)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab)]
+        if not draw:
+            continue
         plot = t.with_columns(pl.col("label").alias(xname))
         fig = charts.sweep_chart(plot, xname, f"{head} against {xname}", ylabel, scale,
                                  reference=0.0 if fig_name == "first_player_advantage" else None)
@@ -91,21 +109,9 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
         fig.savefig(buf, format="png", dpi=110)
         png = buf.getvalue()
         write_file_atomic(out / "figures" / f"sweep_{fig_name}.png", png)
-        series = list(dict.fromkeys(t["series"].to_list()))
-        rows = []
-        for label in dict.fromkeys(t["label"].to_list()):
-            row = {xname: label}
-            for s in series:
-                r = t.filter((pl.col("label") == label) & (pl.col("series") == s))
-                row[s] = _cell(r["value"][0], r["ci_low"][0], r["ci_high"][0], scale) if r.height else "n/a"
-            rows.append(row)
-        tab = pl.DataFrame(rows)
-        unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
-        md += ["", f"## {head} against {xname}", "", f"{note} Values{' in ' + unit if unit else ''}, {lev} interval in brackets.", "",
-               md_table(tab), "", f"![{head}](figures/sweep_{fig_name}.png)"]
+        md += ["", f"![{head}](figures/sweep_{fig_name}.png)"]
         b64 = base64.b64encode(png).decode()
-        body += [f"<h2>{html.escape(head)} against {html.escape(xname)}</h2>", f"<p>{html.escape(note)}</p>", html_table(tab),
-                 f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
+        body += [f'<figure><img alt="{html.escape(head)}" src="data:image/png;base64,{b64}"></figure>']
     md_path, html_path = out / "report.md", out / "report.html"
     write_file_atomic(md_path, "\n".join(md) + "\n")
     write_file_atomic(html_path, f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
@@ -113,11 +119,25 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     return md_path, html_path
 
 
-def rebuild_sweep_report(out: Path, figures: list[str] | None = None) -> tuple[Path, Path]:
+def _figure_table(t: pl.DataFrame, xname: str, scale: float, fig_name: str) -> tuple[pl.DataFrame, str]:
+    """One figure's values per point (rows) and series (columns), as text cells; and its unit."""
+    series = list(dict.fromkeys(t["series"].to_list()))
+    rows = []
+    for label in dict.fromkeys(t["label"].to_list()):
+        row = {xname: label}
+        for s in series:
+            r = t.filter((pl.col("label") == label) & (pl.col("series") == s))
+            row[s] = _cell(r["value"][0], r["ci_low"][0], r["ci_high"][0], scale) if r.height else "n/a"
+        rows.append(row)
+    unit = "%" if scale == 100 and fig_name != "first_player_advantage" else ("points" if scale == 100 else "")
+    return pl.DataFrame(rows), unit
+
+
+def rebuild_sweep_report(out: Path, figures: list[str] | None = None, draw: bool = True) -> tuple[Path, Path]:
     """Rewrite a finished sweep folder's report from its ``sweep.parquet`` (``sim report SWEEP_DIR``).
     Raises ``SimError`` when the sweep did not finish (no ``sweep.parquet``)."""
     table_path = Path(out) / "sweep.parquet"
     if not table_path.is_file():
         raise SimError(f"'{out}' is a sweep folder without sweep.parquet: the sweep did not finish;"
                        " run `sim sweep CONFIG --out ... --force` again")
-    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures)
+    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures, draw)

@@ -378,7 +378,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode)
-    _, html_path = write_sweep_report(out_dir, table, list(figures) or None)
+    _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
     say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
 

@@ -47,7 +47,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
     Example: sim report reports/traders_of_osaka/baseline
     """
     if (Path(run_dir) / "sweep.json").is_file():
-        _, html_path = rebuild_sweep_report(Path(run_dir))
+        _, html_path = rebuild_sweep_report(Path(run_dir), draw=figures_mode != "never")
         click.echo(f"sweep report: {html_path}")
         return
     rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
