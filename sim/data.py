@@ -6,6 +6,7 @@ with PyYAML's safe node composer only: no object construction, duplicate keys ar
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -175,6 +176,7 @@ def validate(model: type[BaseModel], doc: Located, value: Any = None, prefix: tu
 def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) -> str:
     """One readable line per pydantic error: ``file, line N, key 'a.b': message``."""
     out = []
+    missing = [tuple(e["loc"]) for e in exc.errors() if e["type"] == "missing" and e["loc"]]
     for err in exc.errors():
         path = prefix + tuple(err["loc"])
         msg = re.sub(r" or instance of \w+", "", err["msg"])  # pydantic's class names mean nothing to a designer
@@ -182,8 +184,10 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         if named:
             path += (named.group(1),)
             msg = msg.removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
+        if err["type"] == "extra_forbidden":  # a misspelt required key: it is missing beside it
+            near = [str(m[-1]) for m in missing if m[:-1] == tuple(err["loc"][:-1])]
+            close = difflib.get_close_matches(str(err["loc"][-1]), near, n=1, cutoff=0.6) if err["loc"] else []
+            msg = "unknown key" + (f" (did you mean '{close[0]}'?)" if close else "")
         elif err["type"] == "missing":
             msg = "required key is missing"
         got = err.get("input")

@@ -154,3 +154,34 @@ def test_a_sweep_writes_where_the_config_output_says(tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["sweep", "sw.yaml", "--jobs", "1", "--quiet", "--figures", "never"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "out" / "sw" / "point-000").is_dir()
+
+
+def test_choices_and_percentages_get_a_hint(tmp_path):
+    """Fresh-user finding (session 4): no "did you mean" for `seating: rotaet`, nor for `confidence: 95`."""
+    code, lines = validate(tmp_path, HEAD + "seating: rotaet\nconfidence: 95\n")
+    assert code == 2
+    assert any(x.startswith("c.yaml, line 6, key 'seating'") and x.endswith("(did you mean 'rotate'?)") for x in lines)
+    assert any(x.startswith("c.yaml, line 7, key 'confidence'") and x.endswith("(a share: 95% is written 0.95)")
+               for x in lines)
+
+
+def test_a_player_count_out_of_range_is_said_once(tmp_path):
+    code, lines = validate(tmp_path, HEAD.replace("players: 3", "players: 0"))
+    assert code == 2 and lines == ["c.yaml, line 2, key 'players': Xanadu takes 2-6 players, not 0"]  # rulebook: 2 to 6 players
+
+
+def test_one_bad_check_does_not_hide_another(tmp_path):
+    """Closing note, session 4: an invalid check dropped the whole section, so a threshold above 1
+    in another check went unreported until the first was mended."""
+    code, lines = validate(tmp_path, HEAD + "checks:\n  max_seat_win_rate: 2\n  min_balance: -1\n")
+    assert code == 2
+    assert any("line 8, key 'checks.min_balance.threshold'" in x and "greater than or equal to 0" in x for x in lines)
+    assert any("line 7, key 'checks.max_seat_win_rate': max_seat_win_rate is a proportion" in x for x in lines)
+
+
+def test_a_misspelt_key_inside_a_data_file_gets_a_suggestion(tmp_path):
+    src = Path(__file__).resolve().parents[1] / "sim" / "games" / "traders_of_osaka" / "data" / "cards.yaml"
+    (tmp_path / "cards.yaml").write_text(src.read_text().replace("per_colour:", "per_colur:"))
+    text = "game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\ndata: {cards: cards.yaml}\n"
+    code, lines = validate(tmp_path, text)
+    assert code == 2 and any("key 'per_colur': unknown key (did you mean 'per_colour'?)" in x for x in lines)

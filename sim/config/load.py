@@ -8,6 +8,7 @@ mean ...?" for misspelt keys, options and strategy names (exit status 2).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from .models import (
     MULTIPLAYER_CHECKS,
     PROPORTION_CHECKS,
     Checks,
+    CheckSpec,
     Config,
     RunConfig,
     StrategySpec,
@@ -48,8 +50,14 @@ def _suggest(exc: ValidationError, text: str, fields_at) -> list[str]:
     ``fields_at(loc)`` gives the known keys of the mapping holding an error's key."""
     lines = text.split("\n")
     for i, err in enumerate(exc.errors()):
-        if err["type"] == "extra_forbidden" and i < len(lines):
+        if i >= len(lines):
+            break
+        if err["type"] == "extra_forbidden" and "did you mean" not in lines[i]:
             lines[i] += did_you_mean(err["loc"][-1], fields_at(err["loc"][:-1]))
+        elif err["type"] == "literal_error":  # 'rotaet' among 'rotate', 'fixed' or 'permute'
+            lines[i] += did_you_mean(err["input"], re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", ""))))
+        elif err["loc"] == ("confidence",) and isinstance(err["input"], (int, float)) and 1 < err["input"] <= 100:
+            lines[i] += f" (a share: {err['input']}% is written {err['input'] / 100:g})"
     return lines
 
 
@@ -182,8 +190,23 @@ def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict
     return data
 
 
+def _valid_checks(doc: Located) -> dict:
+    """The checks of the file that validate one by one (their section as a whole did not, and its
+    errors are reported already): so that one bad check does not hide another's problem."""
+    raw = doc.value.get("checks") if isinstance(doc.value, dict) else None
+    out = {}
+    for name, value in (raw.items() if isinstance(raw, dict) else ()):
+        try:
+            out[name] = CheckSpec.model_validate(value).model_dump() if name in Checks.model_fields else None
+        except ValidationError:
+            continue
+    return out
+
+
 def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
-    checks = {k: v for k, v in (cfg.checks.model_dump() if cfg.checks else {}).items() if v is not None}
+    """The config's checks (name -> threshold, strict); problems a model cannot see appended."""
+    whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
+    checks = {k: v for k, v in whole.items() if v is not None}
     for name, spec in checks.items():
         if name in PROPORTION_CHECKS and spec["threshold"] > 1:
             problems.append(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
@@ -279,6 +302,10 @@ def _first_problems(doc: Located, overrides: dict[str, Any] | None) -> tuple[Con
     if cls is None:
         return None, None, None, problems
     bad_game = len(problems) > before
+    said = doc.where(("players",))
+    if any(p.startswith(said) for p in problems[before:]):  # the game's range says it better than "at least 1"
+        kept = ["\n".join(x for x in p.split("\n") if not x.startswith(said)) for p in problems[:before]]
+        problems[:before] = [p for p in kept if p]
     options = _options(doc, cls, raw.get("options", {}), problems)
     if isinstance(raw.get("strategies"), list):
         _check_strategies(doc, cls.info.name, raw["strategies"], problems, raw.get("plugins") is not False)
