@@ -86,3 +86,19 @@ def test_replay_of_a_game_that_killed_its_worker_says_so_and_survives(tmp_path, 
     assert res.exit_code == 1, res.output  # a failed game replays as failed (second breaker finding 8)
     assert res.output.startswith("seat 0:")  # the log up to the strategy's exit is kept
     assert "ERROR: WorkerDied" in res.output and "exit code 7" in res.output
+
+
+@pytest.mark.integration
+def test_an_interrupt_while_the_report_is_written_says_how_to_write_it(tmp_path, monkeypatch):
+    """Second breaker finding 6 (session 4): a Ctrl-C in the report phase said only `interrupted`."""
+    from sim.cli import commands_play
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands_play, "build_report", stopped)
+    res = sim("run", write(tmp_path, 4, extra="jobs: 1\n"), "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 130
+    assert f"every game is on disk in {tmp_path / 'o'}" in res.output and f"sim report {tmp_path / 'o'}" in res.output
+    assert pl.read_parquet(tmp_path / "o" / "games.parquet").height == 4  # the tables are complete
+    assert sim("report", tmp_path / "o").exit_code == 0

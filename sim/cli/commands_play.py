@@ -28,6 +28,7 @@ from .options import (
     figures_option,
     no_grid,
     no_plugins_option,
+    report_hint,
     resume_hint,
     run_folder,
     run_options,
@@ -184,7 +185,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     if text is not None:
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()
-    with _unlock(out_dir):
+    with _unlock(out_dir), report_hint(out_dir):
         rep = build_report(out_dir, min_sample=min_sample, confidence=confidence, figures=figures_mode)
     say(summary_text(rep))
     say(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
@@ -378,7 +379,8 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         with resume_hint("sim sweep", out_dir, "finished points and chunks"):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode)
-    _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
+    with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written
+        _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
     say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
 

@@ -131,9 +131,9 @@ def say(text: str = "", **kwargs) -> None:
         os.close(null)
 
 @contextmanager
-def resume_hint(command: str, where: Path | str, what: str):
-    """Make SIGTERM stop the block as Ctrl-C does (``KeyboardInterrupt``: workers killed, what
-    finished kept) and, on either, print how to continue (``{command} --resume {where}``) and exit 130."""
+def _told_on_interrupt(message: str):
+    """Make SIGTERM stop the block as Ctrl-C does (``KeyboardInterrupt``); on either, print
+    ``message`` to standard error and exit 130."""
     old = None
     if threading.current_thread() is threading.main_thread():
         def stop(signum, frame):
@@ -143,8 +143,20 @@ def resume_hint(command: str, where: Path | str, what: str):
     try:
         yield
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: {what} are on disk in {where}; continue with:\n  {command} --resume {where}", err=True)
+        click.echo(f"\ninterrupted: {message}", err=True)
         sys.exit(130)
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)
+
+
+def resume_hint(command: str, where: Path | str, what: str):
+    """A stop of the block (Ctrl-C, SIGTERM: workers killed, what finished kept) prints how to
+    continue (``{command} --resume {where}``) and exits 130."""
+    return _told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
+
+
+def report_hint(where: Path | str):
+    """A stop while the report is written (every game on disk) says how to write it: ``sim report``."""
+    return _told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
+                              f"  sim report {where}")
