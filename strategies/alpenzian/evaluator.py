@@ -247,13 +247,8 @@ class SheetBase:
     def _house(self, h: int) -> tuple[int, int]:
         b, cells = self.board, self.cells
         nbr = b.nbr
-        ends = []
-        for k in range(4):
-            j = nbr[h][k]
-            if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
-                e, n = trace(nbr, cells, h, k)
-                if e >= 0 and e != h:
-                    ends.append((e, n))
+        # the tracks a house here completes: those leaving a house and ending at ``h`` (``sheet_tracks``)
+        ends = [(e, n) for _side, n, e in self.arriving.get(h, ())]
         express = self._express_join(ends)
         if self.rule == "beginner1":
             return min(self.houses + 1, self.sheep), express
