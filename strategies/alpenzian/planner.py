@@ -36,6 +36,7 @@ from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
 from .evaluator import SheetBase, open_track_ends, supported
+from .prune import Bounds, area_scores, die_scores, square_scores, usable
 
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
@@ -105,14 +106,28 @@ class Planner(ScriptedStrategy):
             return self._best([(a, self.value(a.cell, HOUSE)) for a in legal], rng)
         if obs.left[obs.seat] == 0:  # sheet full: nothing to draw, any die and area
             return sorted(legal, key=canonical)[int(rng.random() * len(legal))]
+        bounds = self._pruner()  # exact pruning of house and sheep draws (``prune``): same choices
         if prompt == "square":
+            if bounds:
+                return self._best(square_scores(self, bounds, legal), rng)
             return self._best([(a, self.value(a.cell, a.icon)) for a in legal], rng)
         if prompt == "area":
+            if bounds:
+                return self._best(area_scores(self, bounds, legal, obs.face), rng)
             return self._best([(a, self.area_value(obs.face, a.colour)) for a in legal], rng)
         if prompt == "die":
             areas = self._legal_areas()
+            if bounds:
+                return self._best(die_scores(self, bounds, legal, areas), rng)
             return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
         return self._best([(a, 0.0) for a in legal], rng)
+
+    def _pruner(self) -> Bounds | bool:
+        """The decision point's ``prune.Bounds`` (False when the weights or the evaluator rule it out)."""
+        got = self._bounds
+        if got is None:
+            got = self._bounds = Bounds(self) if usable(self) else False
+        return got
 
     def _legal_areas(self) -> list[int]:
         """``obs.legal_areas()`` (5.2-2, the forced area of 5.4), keeping the squares it lists for
@@ -173,6 +188,7 @@ class Planner(ScriptedStrategy):
             return
         self._key, self.obs = key, obs
         self._memo, self._area_memo, self._squares = {}, {}, {}
+        self._area_lb, self._bounds = {}, None  # ``prune``: areas scored under a bar, the bounds
         me, t, p = obs.seat, obs.tables, self.p
         mine = obs.my_cells
         rule = obs.ranch_rules[me]

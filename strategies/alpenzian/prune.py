@@ -1,0 +1,215 @@
+"""Exact pruning of the plans' house and sheep candidates (issue 20 item 2, round five).
+
+A decision of ``planner.Planner`` picks the best of its candidates and breaks ties (values within
+1e-9 of the best) with the seat's ``rng``. A candidate whose **upper bound** lies more than
+``MARGIN`` (1e-6) below a value already found cannot be the best nor tie with it, so it need not be
+scored: the choice, the tie set and the ``rng`` draws stay exactly those of scoring every candidate.
+
+``Bounds`` bounds a house or sheep draw (the costly candidates: their pairs need a matching) from
+the sheet analysis (``evaluator.SheetBase``) without matching: every figure of section 7 is exact
+except the pairs, bounded by one more pair when the new icon can join a unit and the other side
+still has an unpaired icon (a draw adds one house or sheep, so the maximum matching grows by at
+most one; with every sheep paired a new house cannot pair, and the other way round); the open track
+ends after a house count at most 2 per rail opening into its square (``tracks.OPEN_RAILS``). Used
+only when the weights make the value grow with the pairs and the open ends (``usable``).
+
+``die_scores``, ``area_scores`` and ``square_scores`` give the values of a decision's legal actions:
+exact for every action that can be the best or tie with it, and below the tie threshold (a lower
+value found, or ``-inf``) for the others. The die step scores the cheap faces first (flowers, rails)
+so that the bar is high when the houses and sheep come; an area scored under a bar keeps the bar it
+was scored under, and a later step reuses it only under a bar at least as high.
+"""
+
+from __future__ import annotations
+
+from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP
+
+from .tracks import OPEN_RAILS
+
+MARGIN = 1e-6  # well above the 1e-9 of the tie set and any rounding of the sums
+NONE = float("-inf")
+FACE_ORDER = (4, 5, 2, 3, 1, 0)  # rank of each face in the die step: flowers, rails, sheep, houses last
+PRUNED = {F_HOUSE: HOUSE, F_SHEEP: SHEEP}
+
+
+def usable(plan) -> bool:
+    """Whether ``Bounds`` bounds ``plan``'s values: the incremental evaluator, no ``extra`` term, and
+    weights under which the value grows with the pairs (``w_ranch`` >= 0, paired >= 0 >= unpaired
+    points) and with the open ends and spare sheep counted (``open_track``, ``spare_sheep`` >= 0)."""
+    if not plan._fast or plan._has_extra:
+        return False
+    w_ranch, _, _, _, _, open_track, spare_sheep = plan._weights
+    t = plan.obs.tables
+    return w_ranch >= 0 and open_track >= 0 and spare_sheep >= 0 and t.ranch_paired >= 0 >= t.ranch_unpaired
+
+
+class Bounds:
+    """Upper bounds of ``plan.value(cell, HOUSE)`` and ``plan.value(cell, SHEEP)`` at one decision point."""
+
+    def __init__(self, plan):
+        b, t = plan._base, plan.obs.tables
+        self.b, self.cells, self.nbr, self.mnext = b, b.cells, b.board.nbr, b.board.mountains_next
+        w_ranch, w_alp, w_x, w_col, w_res, self.ot, self.ss = plan._weights
+        self.w_ranch, self.w_x, self.reserve = w_ranch, w_x, plan._reserve
+        self.rp, self.ru = t.ranch_paired, t.ranch_unpaired * plan._pen
+        common = w_alp * (b.alp * t.alpenzian_per_flower)
+        self.k_house = common + w_col * plan._colour(-1) + w_res * plan._resident(b.residents + t.resident_house)
+        self.k_sheep = common + w_x * b.express + w_col * plan._colour(-1) + w_res * plan._resident(b.residents)
+        self.beginner1 = b.rule == "beginner1"
+        self._near: dict[int, tuple[bool, bool, int]] = {}
+
+    def near(self, cell: int) -> tuple[bool, bool, int]:
+        """``(a house beside, a sheep beside, rails opening into cell)``."""
+        got = self._near.get(cell)
+        if got is None:
+            cells, house, sheep, rails = self.cells, False, False, 0
+            for k, j in enumerate(self.nbr[cell]):
+                if j >= 0:
+                    v = cells[j]
+                    if v == HOUSE:
+                        house = True
+                    elif v == SHEEP:
+                        sheep = True
+                    elif v >= RAIL and v & (1 << ((k + 2) & 3)):
+                        rails += 1
+            got = self._near[cell] = (house, sheep, rails)
+        return got
+
+    def _free(self, cell: int) -> tuple:
+        b = self.b
+        ctx = b._ctx.get(cell)
+        if ctx is None:
+            ctx = b._ctx[cell] = b._context(cell)
+        return ctx
+
+    def house(self, cell: int) -> float:
+        b = self.b
+        house_near, sheep_near, rails_in = self.near(cell)
+        arr = b.arriving.get(cell, ())
+        p = b.paired
+        if self.beginner1:
+            p = min(b.houses + 1, b.sheep)
+        elif b.sheep > p and (sheep_near or arr or (house_near and b.normal)):
+            p += 1
+        v = self.w_ranch * (self.rp * p + self.ru * (b.houses + 1 - p)) + self.k_house
+        if arr:
+            v += self.w_x * b._express_join([(e, n) for _s, n, e in arr])
+        else:
+            v += self.w_x * b.express
+        if self.ot:
+            op = b.open - sum(min(n, OPEN_RAILS) for _s, n, _e in arr) + OPEN_RAILS * max(0, rails_in - len(arr))
+            v += self.ot * op
+        if self.ss:
+            spare = min(3, b.sheep - b.paired)
+            if spare > 0:
+                v += self.ss * min(spare, self._free(cell)[0])
+        return v - self.reserve * self.mnext[cell]
+
+    def sheep(self, cell: int) -> float:
+        b = self.b
+        house_near, sheep_near, _ = self.near(cell)
+        p = b.paired
+        if self.beginner1:
+            p = min(b.houses, b.sheep + 1)
+        elif b.houses > p and (house_near or (sheep_near and b.normal)):
+            p += 1
+        v = self.w_ranch * (self.rp * p + self.ru * (b.houses - p)) + self.k_sheep
+        if self.ot:
+            v += self.ot * (b.open - sum(min(n, OPEN_RAILS) for _s, n, _e in b.arriving.get(cell, ())))
+        if self.ss:
+            spare = min(3, b.sheep + 1 - b.paired)
+            if spare > 0:
+                v += self.ss * min(spare, self._free(cell)[1])
+        return v - self.reserve * self.mnext[cell]
+
+
+def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
+    """The best value of ``face`` in ``colour``: exact when it is at least ``floor - MARGIN``, else a
+    value below that (and so is the exact one)."""
+    key = face << 3 | colour
+    got = plan._area_memo.get(key)
+    if got is not None:
+        return got
+    icon = PRUNED.get(face)
+    squares = plan._squares.get(colour)
+    if squares is None:
+        squares = plan._squares[colour] = plan.obs.squares(colour)
+    if icon is None or not squares:
+        return plan.area_value(face, colour)
+    lb = plan._area_lb.get(key)
+    if lb is not None and lb[1] <= floor:
+        return lb[0]
+    bound = bounds.house if icon == HOUSE else bounds.sheep
+    memo, value, start, best, skipped = plan._memo, plan.value, floor, NONE, False
+    bar = floor - MARGIN
+    for c in squares:
+        v = memo.get(c << 5 | icon)
+        if v is None:
+            if bound(c) < bar:
+                skipped = True
+                continue
+            v = value(c, icon)
+        if v > best:
+            best = v
+            if v > floor:
+                floor, bar = v, v - MARGIN
+    if skipped:
+        plan._area_lb[key] = (best, start)
+    else:
+        plan._area_memo[key] = best
+    return best
+
+
+def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:
+    """``(TakeDie, value)`` for the die step: per face the best over ``areas`` (cheap faces first)."""
+    floor, val = NONE, {}
+    for a in sorted(legal, key=lambda a: FACE_ORDER[a.face]):
+        best = NONE
+        for c in areas:
+            v = _area(plan, bounds, a.face, c, floor)
+            if v > best:
+                best = v
+                if v > floor:
+                    floor = v
+        val[a.face] = best
+    return [(a, val[a.face]) for a in legal]
+
+
+def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
+    """``(ChooseArea, value)`` for the area step of a die showing ``face``."""
+    key = face << 3
+    floor = NONE
+    for a in legal:  # the best value already known for this face: a bar every area must reach
+        v = plan._area_memo.get(key | a.colour)
+        if v is None:
+            lb = plan._area_lb.get(key | a.colour)
+            v = NONE if lb is None else lb[0]
+        if v > floor:
+            floor = v
+    out = []
+    for a in legal:
+        v = _area(plan, bounds, face, a.colour, floor)
+        out.append((a, v))
+        if v > floor:
+            floor = v
+    return out
+
+
+def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
+    """``(Draw, value)`` for the square step: house and sheep draws bounded below the best known."""
+    memo = plan._memo
+    known = [memo.get(a.cell << 5 | a.icon) for a in legal]
+    floor = max([v for v in known if v is not None], default=NONE)
+    out = []
+    for a, v in zip(legal, known, strict=True):
+        if v is None:
+            icon = a.icon
+            if (icon == HOUSE and bounds.house(a.cell) < floor - MARGIN) or \
+                    (icon == SHEEP and bounds.sheep(a.cell) < floor - MARGIN):
+                v = NONE
+            else:
+                v = plan.value(a.cell, icon)
+                if v > floor:
+                    floor = v
+        out.append((a, v))
+    return out
