@@ -160,39 +160,54 @@ def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     return best
 
 
-def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:
-    """``(TakeDie, value)`` for the die step: per face the best over ``areas`` (cheap faces first)."""
-    floor, val = NONE, {}
-    for a in sorted(legal, key=lambda a: FACE_ORDER[a.face]):
+def _known(plan, face: int, colour: int) -> float:
+    """A value of ``face`` in ``colour`` already found at this decision point (exact or under a bar)."""
+    key = face << 3 | colour
+    v = plan._area_memo.get(key)
+    if v is None:
+        lb = plan._area_lb.get(key)
+        v = NONE if lb is None else lb[0]
+    return v
+
+
+def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
+    """``(action, value)`` for ``items`` ``(action, face, colours)``: the action's value is its best
+    over ``colours`` of the area value plus ``extra(face, colour)`` (the expert's denial; none for the
+    plans). Exact for every action that can be the best or tie with it; cheap faces scored first,
+    the bar seeded with the values already found at this decision point."""
+    floor = NONE
+    for _a, face, colours in items:
+        for c in colours:
+            v = _known(plan, face, c)
+            if v > NONE:
+                v = v + extra(face, c) if extra else v
+                if v > floor:
+                    floor = v
+    val = {}
+    for a, face, colours in sorted(items, key=lambda it: FACE_ORDER[it[1]]):
         best = NONE
-        for c in areas:
-            v = _area(plan, bounds, a.face, c, floor)
+        for c in colours:
+            if extra:
+                e = extra(face, c)
+                v = _area(plan, bounds, face, c, floor - e) + e
+            else:
+                v = _area(plan, bounds, face, c, floor)
             if v > best:
                 best = v
                 if v > floor:
                     floor = v
-        val[a.face] = best
-    return [(a, val[a.face]) for a in legal]
+        val[id(a)] = best
+    return [(a, val[id(a)]) for a, _f, _c in items]
+
+
+def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:
+    """``(TakeDie, value)`` for the die step: per face the best over ``areas``."""
+    return scores(plan, bounds, [(a, a.face, areas) for a in legal])
 
 
 def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
     """``(ChooseArea, value)`` for the area step of a die showing ``face``."""
-    key = face << 3
-    floor = NONE
-    for a in legal:  # the best value already known for this face: a bar every area must reach
-        v = plan._area_memo.get(key | a.colour)
-        if v is None:
-            lb = plan._area_lb.get(key | a.colour)
-            v = NONE if lb is None else lb[0]
-        if v > floor:
-            floor = v
-    out = []
-    for a in legal:
-        v = _area(plan, bounds, face, a.colour, floor)
-        out.append((a, v))
-        if v > floor:
-            floor = v
-    return out
+    return scores(plan, bounds, [(a, face, (a.colour,)) for a in legal])
 
 
 def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
