@@ -38,6 +38,7 @@ from strategies.common import ScriptedStrategy
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import Bounds, area_scores, die_scores, square_scores, usable
 
+QUIET_RAIL = STRAIGHT_ICONS[0]  # the icon a rail meeting no track is scored as (any rail scores alike there)
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
 
@@ -175,7 +176,7 @@ class Planner(ScriptedStrategy):
         if not self._fast:
             return max([value(c, i) for c in squares for i in icons])
         quiet = self._base.quiet_rail  # a rail meeting no track scores alike in every orientation
-        first = icons[0]
+        first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
         return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
 
     # ----------------------------------------------------------- evaluation

@@ -22,7 +22,7 @@ was scored under, and a later step reuses it only under a bar at least as high.
 
 from __future__ import annotations
 
-from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP
+from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP, STRAIGHT_ICONS
 
 from .tracks import OPEN_RAILS
 
@@ -30,6 +30,7 @@ MARGIN = 1e-6  # well above the 1e-9 of the tie set and any rounding of the sums
 NONE = float("-inf")
 FACE_ORDER = (4, 5, 2, 3, 1, 0)  # rank of each face in the die step: flowers, rails, sheep, houses last
 PRUNED = {F_HOUSE: HOUSE, F_SHEEP: SHEEP}
+QUIET_RAIL = STRAIGHT_ICONS[0]  # as ``planner.QUIET_RAIL`` (a rail meeting no track)
 
 
 def usable(plan) -> bool:
@@ -212,13 +213,14 @@ def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
 
 def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
     """``(Draw, value)`` for the square step: house and sheep draws bounded below the best known."""
-    memo = plan._memo
-    known = [memo.get(a.cell << 5 | a.icon) for a in legal]
+    memo, quiet = plan._memo, plan._base.quiet_rail
+    # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``)
+    icons = [QUIET_RAIL if a.icon >= RAIL and quiet(a.cell) else a.icon for a in legal]
+    known = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
     floor = max([v for v in known if v is not None], default=NONE)
     out = []
-    for a, v in zip(legal, known, strict=True):
+    for a, v, icon in zip(legal, known, icons, strict=True):
         if v is None:
-            icon = a.icon
             if (icon == HOUSE and bounds.house(a.cell) < floor - MARGIN) or \
                     (icon == SHEEP and bounds.sheep(a.cell) < floor - MARGIN):
                 v = NONE
