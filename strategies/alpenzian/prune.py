@@ -45,38 +45,44 @@ def usable(plan) -> bool:
 
 
 class Bounds:
-    """Upper bounds of ``plan.value(cell, HOUSE)`` and ``plan.value(cell, SHEEP)`` at one decision point."""
+    """Upper bounds of ``plan.value(cell, HOUSE)`` and ``plan.value(cell, SHEEP)`` at one decision point.
+
+    The terms shared by every house (or sheep) candidate are summed once: ``house0`` / ``house1`` with
+    the pairs as they are / one more (``sheep0`` / ``sheep1`` likewise), with the express and open
+    track ends as they are; a candidate adds what its square changes.
+    """
 
     def __init__(self, plan):
         b, t = plan._base, plan.obs.tables
-        self.b, self.cells, self.nbr, self.mnext = b, b.cells, b.board.nbr, b.board.mountains_next
-        w_ranch, w_alp, w_x, w_col, w_res, self.ot, self.ss = plan._weights
-        self.w_ranch, self.w_x, self.reserve = w_ranch, w_x, plan._reserve
-        self.rp, self.ru = t.ranch_paired, t.ranch_unpaired * plan._pen
-        common = w_alp * (b.alp * t.alpenzian_per_flower)
-        self.k_house = common + w_col * plan._colour(-1) + w_res * plan._resident(b.residents + t.resident_house)
-        self.k_sheep = common + w_x * b.express + w_col * plan._colour(-1) + w_res * plan._resident(b.residents)
-        self.beginner1 = b.rule == "beginner1"
-        self._near: dict[int, tuple[bool, bool, int]] = {}
+        self.b, self.mnext = b, b.board.mountains_next
+        w_ranch, w_alp, w_x, w_col, w_res, self.ot, ss = plan._weights
+        self.w_x, self.reserve = w_x, plan._reserve
+        rp, ru = t.ranch_paired, t.ranch_unpaired * plan._pen
+        h, s, p = b.houses, b.sheep, b.paired
+        common = w_alp * (b.alp * t.alpenzian_per_flower) + w_col * plan._colour(-1) + w_x * b.express + \
+            self.ot * b.open
+        k_house = common + w_res * plan._resident(b.residents + t.resident_house)
+        k_sheep = common + w_res * plan._resident(b.residents)
+        if b.rule == "beginner1":  # min(houses, sheep) pairs, wherever the icon goes
+            ph0 = ph1 = min(h + 1, s)
+            ps0 = ps1 = min(h, s + 1)
+        else:  # one more pair at most, and none when the other side is all paired
+            ph0, ph1 = p, p + (s > p)
+            ps0, ps1 = p, p + (h > p)
+        self.house0 = w_ranch * (rp * ph0 + ru * (h + 1 - ph0)) + k_house
+        self.house1 = w_ranch * (rp * ph1 + ru * (h + 1 - ph1)) + k_house
+        self.sheep0 = w_ranch * (rp * ps0 + ru * (h - ps0)) + k_sheep
+        self.sheep1 = w_ranch * (rp * ps1 + ru * (h - ps1)) + k_sheep
+        self.ss = ss
+        self.spare_house, self.spare_sheep = min(3, s - p) if ss else 0, min(3, s + 1 - p) if ss else 0
+        # squares where a new house or sheep can join a unit (method 1, and 7 (1) villages and flocks)
+        cells, nbr = b.cells, b.board.nbr
+        sheep_next = {j for i, v in enumerate(cells) if v == SHEEP for j in nbr[i]} if b.rule != "beginner1" \
+            else set()
+        self.house_joins = sheep_next | b.house_next if b.normal else sheep_next
+        self.sheep_joins = sheep_next | b.house_next if b.normal else b.house_next
 
-    def near(self, cell: int) -> tuple[bool, bool, int]:
-        """``(a house beside, a sheep beside, rails opening into cell)``."""
-        got = self._near.get(cell)
-        if got is None:
-            cells, house, sheep, rails = self.cells, False, False, 0
-            for k, j in enumerate(self.nbr[cell]):
-                if j >= 0:
-                    v = cells[j]
-                    if v == HOUSE:
-                        house = True
-                    elif v == SHEEP:
-                        sheep = True
-                    elif v >= RAIL and v & (1 << ((k + 2) & 3)):
-                        rails += 1
-            got = self._near[cell] = (house, sheep, rails)
-        return got
-
-    def _free(self, cell: int) -> tuple:
+    def _ctx(self, cell: int) -> tuple:
         b = self.b
         ctx = b._ctx.get(cell)
         if ctx is None:
@@ -85,57 +91,48 @@ class Bounds:
 
     def house(self, cell: int) -> float:
         b = self.b
-        house_near, sheep_near, rails_in = self.near(cell)
-        arr = b.arriving.get(cell, ())
-        p = b.paired
-        if self.beginner1:
-            p = min(b.houses + 1, b.sheep)
-        elif b.sheep > p and (sheep_near or arr or (house_near and b.normal)):
-            p += 1
-        v = self.w_ranch * (self.rp * p + self.ru * (b.houses + 1 - p)) + self.k_house
+        arr = b.arriving.get(cell)
+        v = self.house1 if arr or cell in self.house_joins else self.house0
         if arr:
-            v += self.w_x * b._express_join([(e, n) for _s, n, e in arr])
-        else:
-            v += self.w_x * b.express
-        if self.ot:
-            op = b.open - sum(min(n, OPEN_RAILS) for _s, n, _e in arr) + OPEN_RAILS * max(0, rails_in - len(arr))
-            v += self.ot * op
-        if self.ss:
-            spare = min(3, b.sheep - b.paired)
-            if spare > 0:
-                v += self.ss * min(spare, self._free(cell)[0])
+            v += self.w_x * (b._express_join([(e, n) for _s, n, e in arr]) - b.express)
+        if self.ot and cell in b.rail_in:  # closes the tracks arriving here, may open one per other rail
+            nbr, cells, rails_in = b.board.nbr[cell], b.cells, 0
+            for k in range(4):
+                j = nbr[k]
+                if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
+                    rails_in += 1
+            arr = arr or ()
+            v += self.ot * (OPEN_RAILS * max(0, rails_in - len(arr)) - sum(min(n, OPEN_RAILS) for _s, n, _e in arr))
+        if self.spare_house > 0:
+            v += self.ss * min(self.spare_house, self._ctx(cell)[0])
         return v - self.reserve * self.mnext[cell]
 
     def sheep(self, cell: int) -> float:
         b = self.b
-        house_near, sheep_near, _ = self.near(cell)
-        p = b.paired
-        if self.beginner1:
-            p = min(b.houses, b.sheep + 1)
-        elif b.houses > p and (house_near or (sheep_near and b.normal)):
-            p += 1
-        v = self.w_ranch * (self.rp * p + self.ru * (b.houses - p)) + self.k_sheep
+        v = self.sheep1 if cell in self.sheep_joins else self.sheep0
         if self.ot:
-            v += self.ot * (b.open - sum(min(n, OPEN_RAILS) for _s, n, _e in b.arriving.get(cell, ())))
-        if self.ss:
-            spare = min(3, b.sheep + 1 - b.paired)
-            if spare > 0:
-                v += self.ss * min(spare, self._free(cell)[1])
+            arr = b.arriving.get(cell)
+            if arr:  # the tracks arriving here close
+                v -= self.ot * sum(min(n, OPEN_RAILS) for _s, n, _e in arr)
+        if self.spare_sheep > 0:
+            v += self.ss * min(self.spare_sheep, self._ctx(cell)[1])
         return v - self.reserve * self.mnext[cell]
 
 
 def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     """The best value of ``face`` in ``colour``: exact when it is at least ``floor - MARGIN``, else a
     value below that (and so is the exact one)."""
+    if face > F_SHEEP:  # flowers and rails: scored in full
+        return plan.area_value(face, colour)
     key = face << 3 | colour
     got = plan._area_memo.get(key)
     if got is not None:
         return got
-    icon = PRUNED.get(face)
+    icon = PRUNED[face]
     squares = plan._squares.get(colour)
     if squares is None:
         squares = plan._squares[colour] = plan.obs.squares(colour)
-    if icon is None or not squares:
+    if not squares:
         return plan.area_value(face, colour)
     lb = plan._area_lb.get(key)
     if lb is not None and lb[1] <= floor:
@@ -208,6 +205,8 @@ def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:
 
 def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
     """``(ChooseArea, value)`` for the area step of a die showing ``face``."""
+    if face > F_SHEEP:  # flowers and rails: every area was scored in full at the die step
+        return [(a, plan.area_value(face, a.colour)) for a in legal]
     return scores(plan, bounds, [(a, face, (a.colour,)) for a in legal])
 
 
