@@ -174,7 +174,7 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
     plans). Exact for every action that can be the best or tie with it; cheap faces scored first,
     the bar seeded with the values already found at this decision point."""
     floor = NONE
-    for _a, face, colours in items:
+    for _a, face, colours in (items if plan._area_memo or plan._area_lb else ()):
         for c in colours:
             v = _known(plan, face, c)
             if v > NONE:
@@ -212,9 +212,11 @@ def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
 
 def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
     """``(Draw, value)`` for the square step: house and sheep draws bounded below the best known."""
-    memo, quiet = plan._memo, plan._base.quiet_rail
+    memo, quiet, value = plan._memo, plan._base.quiet_rail, plan.value
     # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``)
     icons = [QUIET_RAIL if a.icon >= RAIL and quiet(a.cell) else a.icon for a in legal]
+    if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
+        return [(a, value(a.cell, icon)) for a, icon in zip(legal, icons, strict=True)]
     known = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
     floor = max([v for v in known if v is not None], default=NONE)
     out = []
