@@ -11,7 +11,9 @@ moves, so a turn follows through on the move chosen at the die step.
 Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
 candidate is scored incrementally; the majority estimates are tabulated once per decision
 point (the other sheets' best colour counts once, the values by figures tuple), the memo keys
-are ints and the weights are read once per game. ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
+are ints and the weights are read once per game; house and sheep candidates that provably cannot
+be the best nor tie with it are not scored (``prune``), and a rail meeting no track is scored once
+per square (``QUIET_RAIL``). ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
 tests compare with).
 """
 
