@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 
 from sim.games.alpenzian import Alpenzian
-from sim.games.alpenzian.actions import HOUSE, SHEEP
+from sim.games.alpenzian.actions import CURVED_ICONS, HOUSE, SHEEP, STRAIGHT_ICONS
 from sim.games.alpenzian.rules import Options
 from sim.play import play_game
 from sim.registry import make_strategy
 from sim.seeding import game_streams
 from strategies.alpenzian import STRATEGIES
-from strategies.alpenzian.prune import MARGIN
+from strategies.alpenzian.prune import MARGIN, QUIET_RAIL
 
 PLANS = sorted(STRATEGIES)  # expert, express, flowers, ranch
 
@@ -71,3 +71,38 @@ def test_pruned_decisions_equal_unpruned(players, rule, seed):
                 s._pruner = lambda: False
         logs.append(_play(Alpenzian(players, Options(ranch_rule=rule)), strats, seed).log)
     assert logs[0] == logs[1]
+
+
+def test_a_rail_facing_no_track_scores_as_a_rail_meeting_none():
+    """A plan counting no open ends (ranch, flowers): a rail with an opening that faces neither a house
+    nor a rail opening back links nothing (section 7 (5): a link needs both end rails opening into
+    houses), so its figures and value equal those of ``QUIET_RAIL`` on the same square; the full
+    rescoring (``_full_figures``) is the reference."""
+    seen = {"dead": 0, "live": 0}
+
+    class Probe:
+        def __init__(self, name):
+            self.inner = make_strategy(name, {}, "alpenzian")
+            self.full = make_strategy(name, {}, "alpenzian")
+            self.full.shortcuts = False
+
+        def choose(self, obs, legal, rng):
+            plan = self.inner
+            if obs.prompt == "die" and obs.left[obs.seat] and not plan.p.open_track:
+                plan._prepare(obs)
+                self.full._prepare(obs)
+                base = plan._base
+                for c in obs.board.drawable:
+                    if obs.my_cells[c]:
+                        continue
+                    m = base.live_sides(c)
+                    for icon in (*STRAIGHT_ICONS, *CURVED_ICONS):
+                        if icon & 15 & ~m:
+                            seen["dead"] += 1
+                            assert self.full._full_figures(c, icon) == base.figures(c, QUIET_RAIL), (c, icon)
+                        else:
+                            seen["live"] += 1
+            return plan.choose(obs, legal, rng)
+
+    _play(Alpenzian(3), [Probe(n) for n in ("alpenzian.ranch", "alpenzian.flowers", "alpenzian.express")], seed=7)
+    assert seen["dead"] > 100 and seen["live"] > 0

@@ -38,9 +38,8 @@ from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
 from .evaluator import SheetBase, open_track_ends, supported
-from .prune import Bounds, area_scores, die_scores, square_scores, usable
+from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 
-QUIET_RAIL = STRAIGHT_ICONS[0]  # the icon a rail meeting no track is scored as (any rail scores alike there)
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
 
@@ -177,9 +176,21 @@ class Planner(ScriptedStrategy):
             return max([value(c, icon) for c in squares])
         if not self._fast:
             return max([value(c, i) for c in squares for i in icons])
-        quiet = self._base.quiet_rail  # a rail meeting no track scores alike in every orientation
-        first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
-        return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        base = self._base
+        if self._has_extra or base.want_open:
+            quiet = base.quiet_rail  # a rail meeting no track scores alike in every orientation
+            first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
+            return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        # open ends not counted: a rail with an opening facing no house or track links nothing, so it
+        # scores as a rail meeting no track (once per square)
+        live, got = base.live_sides, []
+        for c in squares:
+            m = live(c)
+            if m:
+                got.extend([value(c, QUIET_RAIL if i & 15 & ~m else i) for i in icons])
+            else:
+                got.append(value(c, QUIET_RAIL))
+        return max(got)
 
     # ----------------------------------------------------------- evaluation
     def _prepare(self, obs: Observation) -> None:

@@ -22,7 +22,7 @@ was scored under, and a later step reuses it only under a bar at least as high.
 
 from __future__ import annotations
 
-from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP, STRAIGHT_ICONS
+from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP
 
 from .tracks import OPEN_RAILS
 
@@ -30,7 +30,7 @@ MARGIN = 1e-6  # well above the 1e-9 of the tie set and any rounding of the sums
 NONE = float("-inf")
 FACE_ORDER = (4, 5, 2, 3, 1, 0)  # rank of each face in the die step: flowers, rails, sheep, houses last
 PRUNED = {F_HOUSE: HOUSE, F_SHEEP: SHEEP}
-QUIET_RAIL = STRAIGHT_ICONS[0]  # as ``planner.QUIET_RAIL`` (a rail meeting no track)
+QUIET_RAIL = RAIL  # the key a rail meeting no track is scored under (a rail with no openings: figures alike)
 
 
 def usable(plan) -> bool:
@@ -211,9 +211,15 @@ def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
 
 def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
     """``(Draw, value)`` for the square step: house and sheep draws bounded below the best known."""
-    memo, quiet, value = plan._memo, plan._base.quiet_rail, plan.value
-    # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``)
-    icons = [QUIET_RAIL if a.icon >= RAIL and quiet(a.cell) else a.icon for a in legal]
+    memo, base, value = plan._memo, plan._base, plan.value
+    # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``);
+    # without open ends counted, so does a rail with an opening facing no house or track
+    if base.want_open:
+        quiet = base.quiet_rail
+        icons = [QUIET_RAIL if a.icon >= RAIL and quiet(a.cell) else a.icon for a in legal]
+    else:
+        live = base.live_sides
+        icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~live(a.cell) else a.icon for a in legal]
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
         return [(a, value(a.cell, icon)) for a, icon in zip(legal, icons, strict=True)]
     known = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
