@@ -118,6 +118,7 @@ class SheetBase:
         self.want_open = want_open
         self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
         self._pairs: dict[tuple, int] = {}  # pairs after a draw, by the units the draw joins
+        self._live: dict[int, int] = {}  # ``live_sides`` per square
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
@@ -209,7 +210,8 @@ class SheetBase:
         if icon == SHEEP:
             return (self.houses, self.sheep + 1, self._sheep(cell), self.express, self.alp, -1, self.residents, op,
                     sheep_free)
-        paired, express = self._rail(cell, icon) if touched else (self.paired, self.express)
+        # ``icon == RAIL`` (no openings): a rail meeting no track, as the plans score one (``prune.QUIET_RAIL``)
+        paired, express = self._rail(cell, icon) if touched and icon & 15 else (self.paired, self.express)
         return (self.houses, self.sheep, paired, express, self.alp, -1, self.residents, op, free)
 
     def _context(self, cell: int) -> tuple[int, int, bool, bool]:
@@ -231,6 +233,19 @@ class SheetBase:
         """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""
         return cell not in self.rail_in and cell not in self.house_next
 
+    def live_sides(self, cell: int) -> int:
+        """Bit ``1 << k`` set when side ``k`` of ``cell`` faces a house or a rail opening into ``cell``:
+        a rail drawn there links houses only if both its openings are such sides (``_rail``)."""
+        got = self._live.get(cell)
+        if got is None:
+            nbr, cells, got = self.board.nbr[cell], self.cells, 0
+            for k in range(4):
+                j = nbr[k]
+                if j >= 0 and (cells[j] == HOUSE or (cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)))):
+                    got |= 1 << k
+            self._live[cell] = got
+        return got
+
     def _opens_to_house(self, cell: int, icon: int) -> bool:
         nbr, cells = self.board.nbr[cell], self.cells
         return any(icon & (1 << k) and nbr[k] >= 0 and cells[nbr[k]] == HOUSE for k in range(4))
@@ -247,13 +262,8 @@ class SheetBase:
     def _house(self, h: int) -> tuple[int, int]:
         b, cells = self.board, self.cells
         nbr = b.nbr
-        ends = []
-        for k in range(4):
-            j = nbr[h][k]
-            if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
-                e, n = trace(nbr, cells, h, k)
-                if e >= 0 and e != h:
-                    ends.append((e, n))
+        # the tracks a house here completes: those leaving a house and ending at ``h`` (``sheet_tracks``)
+        ends = [(e, n) for _side, n, e in self.arriving.get(h, ())]
         express = self._express_join(ends)
         if self.rule == "beginner1":
             return min(self.houses + 1, self.sheep), express

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .planner import ExpressParams, Planner
+from .prune import scores
 
 
 class ExpertParams(ExpressParams):
@@ -47,6 +48,15 @@ class ExpertStrategy(Planner):
             if rival >= 0:
                 self._prepare(obs)
                 loss = self._losses(obs, rival)
+                bounds = self._pruner()
+                if bounds:  # exact pruning of house and sheep draws (``prune``): the same choices
+                    d = self.p.denial
+                    if obs.prompt == "area":
+                        items = [(a, obs.face, (a.colour,)) for a in legal]
+                    else:
+                        areas = self._legal_areas()
+                        items = [(a, a.face, areas) for a in legal]
+                    return self._best(scores(self, bounds, items, lambda f, c: d * loss(f, c)), rng)
                 if obs.prompt == "area":
                     face = obs.face
                     return self._best([(a, self.area_value(face, a.colour) + self.p.denial * loss(face, a.colour))

@@ -11,7 +11,9 @@ moves, so a turn follows through on the move chosen at the die step.
 Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
 candidate is scored incrementally; the majority estimates are tabulated once per decision
 point (the other sheets' best colour counts once, the values by figures tuple), the memo keys
-are ints and the weights are read once per game. ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
+are ints and the weights are read once per game; house and sheep candidates that provably cannot
+be the best nor tie with it are not scored (``prune``), and a rail meeting no track is scored once
+per square (``QUIET_RAIL``). ``shortcuts = False`` rescores the whole sheet for every candidate (the reference the
 tests compare with).
 """
 
@@ -36,6 +38,7 @@ from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
 from .evaluator import SheetBase, open_track_ends, supported
+from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
@@ -105,14 +108,28 @@ class Planner(ScriptedStrategy):
             return self._best([(a, self.value(a.cell, HOUSE)) for a in legal], rng)
         if obs.left[obs.seat] == 0:  # sheet full: nothing to draw, any die and area
             return sorted(legal, key=canonical)[int(rng.random() * len(legal))]
+        bounds = self._pruner()  # exact pruning of house and sheep draws (``prune``): same choices
         if prompt == "square":
+            if bounds:
+                return self._best(square_scores(self, bounds, legal), rng)
             return self._best([(a, self.value(a.cell, a.icon)) for a in legal], rng)
         if prompt == "area":
+            if bounds:
+                return self._best(area_scores(self, bounds, legal, obs.face), rng)
             return self._best([(a, self.area_value(obs.face, a.colour)) for a in legal], rng)
         if prompt == "die":
             areas = self._legal_areas()
+            if bounds:
+                return self._best(die_scores(self, bounds, legal, areas), rng)
             return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
         return self._best([(a, 0.0) for a in legal], rng)
+
+    def _pruner(self) -> Bounds | bool:
+        """The decision point's ``prune.Bounds`` (False when the weights or the evaluator rule it out)."""
+        got = self._bounds
+        if got is None:
+            got = self._bounds = Bounds(self) if usable(self) else False
+        return got
 
     def _legal_areas(self) -> list[int]:
         """``obs.legal_areas()`` (5.2-2, the forced area of 5.4), keeping the squares it lists for
@@ -159,9 +176,21 @@ class Planner(ScriptedStrategy):
             return max([value(c, icon) for c in squares])
         if not self._fast:
             return max([value(c, i) for c in squares for i in icons])
-        quiet = self._base.quiet_rail  # a rail meeting no track scores alike in every orientation
-        first = icons[0]
-        return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        base = self._base
+        if self._has_extra or base.want_open:
+            quiet = base.quiet_rail  # a rail meeting no track scores alike in every orientation
+            first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
+            return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        # open ends not counted: a rail with an opening facing no house or track links nothing, so it
+        # scores as a rail meeting no track (once per square)
+        live, got = base.live_sides, []
+        for c in squares:
+            m = live(c)
+            if m:
+                got.extend([value(c, QUIET_RAIL if i & 15 & ~m else i) for i in icons])
+            else:
+                got.append(value(c, QUIET_RAIL))
+        return max(got)
 
     # ----------------------------------------------------------- evaluation
     def _prepare(self, obs: Observation) -> None:
@@ -173,6 +202,7 @@ class Planner(ScriptedStrategy):
             return
         self._key, self.obs = key, obs
         self._memo, self._area_memo, self._squares = {}, {}, {}
+        self._area_lb, self._bounds = {}, None  # ``prune``: areas scored under a bar, the bounds
         me, t, p = obs.seat, obs.tables, self.p
         mine = obs.my_cells
         rule = obs.ranch_rules[me]

@@ -38,8 +38,8 @@ def walk(nbr, cells, cell: int, k: int) -> tuple[int, int, int]:
 
 def sheet_tracks(b, cells) -> tuple[list[tuple[int, int, int]], int, dict[int, list[tuple[int, int]]]]:
     """``(rail links, open track ends, arriving)``: the links as ``scoring.rail_links`` gives them,
-    the open-end count, and ``arriving[square]``: ``(side, rails)`` of each open track ending at
-    that empty square (``side``: where its last rail lies)."""
+    the open-end count, and ``arriving[square]``: ``(side, rails, house)`` of each open track ending
+    at that empty square (``side``: where its last rail lies; ``house``: the house it leaves)."""
     nbr, terrain = b.nbr, b.terrain
     links, count, arriving = [], 0, {}
     for h, c, m, back in track_starts(b, cells):
@@ -49,7 +49,7 @@ def sheet_tracks(b, cells) -> tuple[list[tuple[int, int, int]], int, dict[int, l
             links.append((h, end, rails))
         elif end >= 0 and cells[end] == 0 and terrain[end] < 5:
             count += min(rails, OPEN_RAILS)
-            arriving.setdefault(end, []).append((side, rails))
+            arriving.setdefault(end, []).append((side, rails, h))
     return links, count, arriving
 
 
@@ -58,11 +58,11 @@ def open_after(b, cells, count: int, arriving: dict, x: int, icon: int) -> int:
     from ``sheet_tracks``): the tracks ending at ``x`` close, unless the new rail continues
     them; a new rail beside a house and a new house beside rails start tracks."""
     here = arriving.get(x, ())
-    for _side, rails in here:
+    for _side, rails, _h in here:
         count -= min(rails, OPEN_RAILS)
     if icon >= RAIL:
         nbr = b.nbr[x]
-        for side, rails in here:
+        for side, rails, _h in here:
             if icon & (1 << side):  # the new rail continues this track
                 count += _open_end(b, cells, x, _other(icon, side), rails + 1)
         for side in range(4):
