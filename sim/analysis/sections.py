@@ -212,8 +212,8 @@ def ratings_note(rt: pl.DataFrame, by_strat: pl.DataFrame | None) -> str:
 def scores(d: Draft) -> None:
     """Final score by strategy and by seat, and the winning margin."""
     complete = d.complete
-    for by in ("strategy", "seat"):
-        st = summaries.score_table(complete, by, d.seed, d.n_resamples, d.confidence)
+    for by, st in zip(("strategy", "seat"), summaries.score_tables(complete, ("strategy", "seat"), d.seed,
+                                                                  d.n_resamples, d.confidence), strict=True):
         d.tables[f"score_{by}"] = st
         d.sections.append(Section(
             f"score_{by}", f"Final score by {by}",

@@ -161,20 +161,34 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
                 confidence: float = 0.95) -> pl.DataFrame:
     """Final score per ``by`` group: ``rows, mean, ci_low, ci_high`` (bootstrap over whole games),
     ``sd, min, q25, median, q75, max``."""
-    desc = (
-        players.group_by(by)
-        .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
-             q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
-             q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
-        .sort(by)
-    )
-    values = desc[by].to_list()
-    sums, counts = group_sums(players, by, values) if players.height else (None, None)  # no group-by: memory
-    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence) if players.height
-                   else ([math.nan] * len(values), [math.nan] * len(values)))
-    return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
-                             ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
-        by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max")
+    return score_tables(players, [by], seed, n_resamples, confidence)[0]
+
+
+def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resamples: int = 1000,
+                 confidence: float = 0.95) -> list[pl.DataFrame]:
+    """``score_table`` for each column of ``bys``, from one bootstrap: every table resamples the
+    same games with the same generator, so their resamples are the same and are drawn once
+    (issue 20 item 1); each table equals the one ``score_table`` gives alone."""
+    descs = [players.group_by(by)
+             .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
+                  q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
+                  q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
+             .sort(by) for by in bys]
+    values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
+    k = sum(len(v) for v in values)
+    if players.height:  # per-game sums without a group-by (memory), every table's columns side by side
+        parts = [group_sums(players, by, v) for by, v in zip(bys, values, strict=True)]
+        sums, counts = np.hstack([p[0] for p in parts]), np.hstack([p[1] for p in parts])
+        lows, highs = bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence)
+    else:
+        lows, highs = [math.nan] * k, [math.nan] * k
+    out, at = [], 0
+    for desc, by, v in zip(descs, bys, values, strict=True):
+        lo, hi = list(lows[at:at + len(v)]), list(highs[at:at + len(v)])
+        at += len(v)
+        out.append(desc.with_columns(ci_low=pl.Series(lo, dtype=pl.Float64), ci_high=pl.Series(hi, dtype=pl.Float64))
+                   .select(by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max"))
+    return out
 
 
 def margins(players: pl.DataFrame) -> pl.DataFrame:
