@@ -44,6 +44,8 @@ class Draft:
         """Player rows of complete games (not truncated, not failed); computed once (a join and
         a sort over every player row: issue 20 items 1 and 5)."""
         t = self.t
+        if t.players_complete:  # read so (``load_tables(complete_only=True)``): no second pass over every row
+            return t.players
         return stats.complete_players(t.players, t.games) if t.players.height and t.games.height else t.players
 
 

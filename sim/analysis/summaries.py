@@ -100,6 +100,8 @@ def head_to_head(players: pl.DataFrame, confidence: float = 0.95) -> pl.DataFram
     """
     cols = ["game_index", "seat", "strategy", "rank"]
     p = players.lazy().select(cols)
+    if players.lazy().select(pl.col("strategy").n_unique()).collect().item() < 2:  # no pairs: skip the self-join
+        p = p.head(0)  # the same (empty) table, without joining every seat with every seat (memory)
     pairs = (  # lazy, streamed: the pairs of seats (players x seats rows) are never held at once (issue 20 item 5)
         p.join(p, on="game_index", suffix="_b")
         .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
