@@ -58,3 +58,9 @@ def test_score_tables_share_resamples_and_equal_each_table_alone():
     assert_frame_equal(both[0], summaries.score_table(t, "strategy", 9, 300))
     assert_frame_equal(both[1], summaries.score_table(t, "seat", 9, 300))
     assert both[0]["ci_low"].null_count() == 0 and (both[0]["ci_low"] < both[0]["mean"]).all()
+
+
+def test_weighted_sums_by_hand():
+    cols = np.array([[1.0, 2.0, 3.0], [0.0, 1.0, 1.0]])  # two figures over three games
+    w = np.array([[3.0, 0.0, 0.0], [0.0, 1.0, 2.0]])  # resample 0: game 0 thrice; resample 1: games 1, 2, 2
+    assert stats.weighted_sums(cols, w).tolist() == [[3.0, 8.0], [0.0, 3.0]]
