@@ -187,15 +187,15 @@ def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
     est = sums.sum(0) / np.where(counts.sum(0) == 0, np.nan, counts.sum(0))
     if sums.shape[0] < 2:
         return np.full(k, np.nan), np.full(k, np.nan)
-    data = np.hstack([sums, counts])
-    by_column = np.ascontiguousarray(data.T)  # (2k, games), each column's values contiguous
+    by_column = np.empty((2 * k, sums.shape[0]))  # (2k, games), each column's values contiguous; no other copy
+    by_column[:k], by_column[k:] = sums.T, counts.T
 
     def stat(w, d):
         prod = weighted_sums(by_column, w)
         tot = prod[k:]
         return prod[:k] / np.where(tot == 0, np.nan, tot)
 
-    lo, hi = bootstrap_games(data, stat, rng, n_resamples, confidence)
+    lo, hi = bootstrap_games(by_column.T, stat, rng, n_resamples, confidence)  # a view: one row per game
     lo, hi = np.atleast_1d(np.asarray(lo, float)).copy(), np.atleast_1d(np.asarray(hi, float)).copy()
     per = sums / np.where(counts == 0, 1, counts)
     flat = np.array([np.ptp(per[counts[:, j] > 0, j]) == 0 if (counts[:, j] > 0).any() else True for j in range(k)])

@@ -77,8 +77,9 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None,
     test of seat 0's wins against the expected share); NaNs when seat 0 has no complete game.
     """
     exp = pooled_win_rate(players) if expected is None else expected
-    s0 = players.filter(pl.col("seat") == 0)
-    n, w = s0.height, int(s0["won"].sum()) if s0.height else 0
+    s0 = pl.col("seat") == 0  # counts, not a copy of seat 0's rows (memory)
+    n, w = ((int(x) for x in players.select(n=s0.sum(), w=(s0 & pl.col("won")).sum()).row(0)) if players.height
+            else (0, 0))
     lo, hi = wilson(w, n, confidence)
     rate = w / n if n else math.nan
     return {"rate": rate, "ci_low": lo, "ci_high": hi, "expected": exp, "advantage": rate - exp,
@@ -214,10 +215,14 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     rows = []
     cols = [c for c in columns if df[c].drop_nulls().len()]
     if cols:
-        vals = df.select([pl.col(c).cast(pl.Float64) for c in cols]).to_numpy()
-        present = ~np.isnan(vals)
-        lows, highs = bootstrap_ratios(np.where(present, vals, 0.0), present.astype(float), analysis_rng(seed, key),
-                                       n_resamples, confidence)
+        # column by column into (games, k) arrays: no frame-wide copy of every figure (memory, issue 20 item 5)
+        vals, present = np.zeros((df.height, len(cols))), np.zeros((df.height, len(cols)))
+        for j, c in enumerate(cols):
+            v = df[c].cast(pl.Float64)
+            present[:, j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
+            vals[:, j] = np.where(present[:, j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
+        lows, highs = bootstrap_ratios(vals, present, analysis_rng(seed, key), n_resamples, confidence)
+        del vals, present
         for j, col in enumerate(cols):
             v = df[col].drop_nulls().cast(pl.Float64)
             rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
@@ -235,8 +240,8 @@ BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winn
 def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
     """Game length and the game's summary figures (``n_decisions`` and every numeric column the
     game's ``summary`` adds, e.g. turns, rounds) over complete games, with bootstrap intervals."""
-    done = complete_games(games)
     extra = [c for c in games.columns if c not in BASE_GAME_COLUMNS and games[c].dtype.is_numeric()]
+    done = complete_games(games.select("failed", "truncated", "n_decisions", *extra))  # not a copy of every column
     return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples, confidence=confidence)
 
 
@@ -278,7 +283,7 @@ def outcome_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     """How games ended: ``outcome, count, games, share, ci_low, ci_high`` over all games played:
     finished games by winners (one, shared, none), then stalled, round cap, decision cap, failed."""
     total = games.height
-    done = complete_games(games)
+    done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     reasons = end_reason_table(games, confidence)
     counts = [
         ("finished, one winner", done.filter(pl.col("n_winners") == 1).height),
@@ -302,7 +307,7 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
       failed nor without winner (Wilson).
     Out: ``figure, value, ci_low, ci_high, games, meaning``.
     """
-    done = complete_games(games)
+    done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     cp = complete_players(players, games)
     rows = []
     if cp.height:
