@@ -71,9 +71,10 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
     is damaged. ``players_columns``: read only these columns of ``players`` (those present; the
     report needs ``COLUMNS["players"]`` alone, not the game's per-seat figures: issue 20 item 5).
     ``complete_only``: ``players`` holds only the rows of complete games (neither failed nor
-    truncated), in the file's ``(game_index, seat)`` order, read by a streamed scan and filter, so
-    the whole table and a filtered copy of it are never held together (issue 20 item 5); what the
-    report reads, as every figure of it counts complete games (``stats.complete_players``)."""
+    truncated) in the file's ``(game_index, seat)`` order, read by a streamed scan and filter, so
+    the whole table and a filtered copy of it are never held together, and ``games`` lacks the
+    ``winners`` lists (``n_winners`` says what the report needs): what the report reads, as every
+    figure of it counts complete games (``stats.complete_players``; issue 20 item 5)."""
     run_dir = Path(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
@@ -96,7 +97,7 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
         p = run_dir / f"{name}.parquet"
         return pl.scan_parquet(p) if p.is_file() else pl.LazyFrame()
 
-    games = read("games")
+    games = read("games", _without(run_dir / "games.parquet", "winners") if complete_only else None)
     players = (_complete_players(run_dir, games, players_columns) if complete_only and games.height
                else read("players", players_columns))
     return RunTables(games, players, scan("metrics"), read("errors"), config,
@@ -118,3 +119,12 @@ def _complete_players(run_dir: Path, games: pl.DataFrame, columns: list[str] | N
         return (lf.filter(~pl.col("game_index").is_in(drop.implode())) if drop.len() else lf).collect(engine="streaming")
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
+
+
+def _without(p: Path, column: str) -> list[str] | None:
+    """Every column of the Parquet table ``p`` but ``column`` (``None``: all, when unreadable, so
+    the read names the damage)."""
+    try:
+        return [c for c in pl.read_parquet_schema(p) if c != column]
+    except Exception:  # read_table raises the SimError that names the file
+        return None
