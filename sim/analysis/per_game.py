@@ -26,6 +26,9 @@ def group_sums(players: pl.DataFrame, by: str, values: list, column: str = "scor
     index, every game of ``players``) and per value of column ``by`` (in the order of ``values``), the
     sum of ``column`` over the player rows with that value, and their number (0 when none), as
     ``players.group_by("game_index", by)`` pivoted on ``by`` with nulls filled by 0 gives them."""
+    p = whole_games_layout(players)
+    if p:  # one row per seat: the matrices are columns of a (games, seats) view, no game numbers (memory)
+        return _dense_sums(players, by, values, column, p)
     row, n = game_rows(players["game_index"])
     x = players[column].cast(pl.Float64).to_numpy()
     sums, counts = np.zeros((n, len(values))), np.zeros((n, len(values)))
@@ -40,7 +43,42 @@ def seat_wins(players: pl.DataFrame, seats: list[int]) -> list[np.ndarray]:
     """For each seat of ``seats``, one 0/1 float per game (rows in increasing game index): whether
     that seat won, as ``pivot(on="seat", index="game_index", values="won", aggregate_function="max")``
     with a missing seat as 0."""
+    p = whole_games_layout(players)
+    if p:  # one row per seat: a (games, seats) view of ``won``
+        won = players["won"].to_numpy().reshape(-1, p)
+        return [won[:, s].astype(float) if 0 <= s < p else np.zeros(won.shape[0]) for s in seats]
     row, n = game_rows(players["game_index"])
     won = players["won"].to_numpy()
     seat = players["seat"].to_numpy()
     return [(np.bincount(row[(seat == s) & won], minlength=n) > 0).astype(float) for s in seats]
+
+
+def whole_games_layout(players: pl.DataFrame) -> int:
+    """``p`` when the rows are whole games of ``p`` seats in ``(game_index, seat)`` order (every game
+    increasing, seats ``0..p-1`` in each), as a run's merge writes the rows of complete games; else 0.
+    Then row ``i * p + s`` is seat ``s`` of the ``i``-th game, and a column reshaped to ``(games, p)``
+    is that game's row of the pivot."""
+    if not players.height:
+        return 0
+    seat = players["seat"].to_numpy()
+    p = int(seat.max()) + 1
+    if p < 1 or players.height % p or not bool((seat.reshape(-1, p) == np.arange(p)).all()):
+        return 0
+    gi = players["game_index"].to_numpy().reshape(-1, p)
+    return p if bool((gi == gi[:, :1]).all()) and bool((gi[1:, 0] > gi[:-1, 0]).all()) else 0
+
+
+def _dense_sums(players: pl.DataFrame, by: str, values: list, column: str, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """``group_sums`` for rows in the ``whole_games_layout`` of ``p`` seats (the same sums, in seat order)."""
+    x = players[column].cast(pl.Float64).to_numpy().reshape(-1, p)
+    n = x.shape[0]
+    sums, counts = np.zeros((n, len(values))), np.zeros((n, len(values)))
+    for j, v in enumerate(values):
+        if by == "seat":
+            if 0 <= v < p:
+                sums[:, j], counts[:, j] = x[:, v], 1.0
+            continue
+        mask = (players[by] == v).to_numpy().reshape(-1, p)
+        sums[:, j] = np.where(mask, x, 0.0).sum(axis=1)
+        counts[:, j] = mask.sum(axis=1)
+    return sums, counts

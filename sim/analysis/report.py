@@ -89,7 +89,8 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
                  confidence: float | None = None, figures: str = "always") -> Report:
     """Rebuild the whole report of a run folder from its tables; returns what it says.
     ``figures``: ``always``, ``auto`` or ``never`` (``figure_policy``; the commands default to ``auto``)."""
-    t = load_tables(Path(run_dir), list(COLUMNS["players"]))  # not the per-seat figures: memory (issue 20 item 5)
+    # not the per-seat figures, only the rows of complete games: memory (issue 20 item 5)
+    t = load_tables(Path(run_dir), list(COLUMNS["players"]), complete_only=True)
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,

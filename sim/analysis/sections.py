@@ -44,6 +44,8 @@ class Draft:
         """Player rows of complete games (not truncated, not failed); computed once (a join and
         a sort over every player row: issue 20 items 1 and 5)."""
         t = self.t
+        if t.players_complete:  # read so (``load_tables(complete_only=True)``): no second pass over every row
+            return t.players
         return stats.complete_players(t.players, t.games) if t.players.height and t.games.height else t.players
 
 
@@ -214,8 +216,8 @@ def ratings_note(rt: pl.DataFrame, by_strat: pl.DataFrame | None) -> str:
 def scores(d: Draft) -> None:
     """Final score by strategy and by seat, and the winning margin."""
     complete = d.complete
-    for by in ("strategy", "seat"):
-        st = summaries.score_table(complete, by, d.seed, d.n_resamples, d.confidence)
+    for by, st in zip(("strategy", "seat"), summaries.score_tables(complete, ("strategy", "seat"), d.seed,
+                                                                  d.n_resamples, d.confidence), strict=True):
         d.tables[f"score_{by}"] = st
         d.sections.append(Section(
             f"score_{by}", f"Final score by {by}",

@@ -130,12 +130,22 @@ def analysis_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(BOOT_KEY, *key)))
 
 
+# resample cells (games x resamples) drawn at once: bounds the bootstrap's buffers at about 16 MB
+# (the indices and the weights, 8 bytes each) however many games (issue 20 item 5). The draws do
+# not depend on it: numpy's ``integers(0, n, dtype=int64)`` keeps its spare 32-bit half in the bit
+# generator between calls (``tests/test_report_bootstrap.py`` checks that batches change no digit).
+BATCH_CELLS = 1_000_000
+
+
 def _game_weights(idx: np.ndarray, n_games: int) -> np.ndarray:
-    """How often each game appears in each resample: ``idx`` (batch, n) -> weights (batch, n_games)."""
+    """How often each game appears in each resample: ``idx`` (batch, n) -> weights (batch, n_games),
+    float. One ``bincount`` per resample, straight into its row of the matrix: no offset array, no
+    integer matrix to convert (half the CPU of one ``bincount`` over the whole batch: issue 20 item 1)."""
     idx = np.atleast_2d(idx)
-    batch = idx.shape[0]
-    offsets = idx + n_games * np.arange(batch)[:, None]
-    return np.bincount(offsets.ravel(), minlength=batch * n_games).reshape(batch, n_games).astype(float)
+    w = np.empty((idx.shape[0], n_games))
+    for r, row in enumerate(idx):
+        w[r] = np.bincount(row, minlength=n_games)
+    return w
 
 
 def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n_resamples: int = 1000,
@@ -156,7 +166,15 @@ def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n
         return statistic(_game_weights(idx, n), per_game)
 
     # scipy.stats.bootstrap's percentile method, step by step without importing scipy.stats (``exact``)
-    return bootstrap_percentile(n, stat, rng, n_resamples, max(1, min(n_resamples, 4_000_000 // n)), confidence)
+    return bootstrap_percentile(n, stat, rng, n_resamples, max(1, min(n_resamples, BATCH_CELLS // n)), confidence)
+
+
+def weighted_sums(columns: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``columns @ w.T``: for each column (row of ``columns``, shape ``(k, games)``) and each
+    resample (row of ``w``, ``(batch, games)``) the weighted sum over games, shape ``(k, batch)``.
+    By ``einsum``, one thread: a BLAS product (``w @ d``) runs on every core OpenBLAS finds and on
+    a busy machine spent 3-10x the CPU of this in the report's bootstraps (issue 20 item 1)."""
+    return np.einsum("kn,bn->kb", columns, w)
 
 
 def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
@@ -169,13 +187,15 @@ def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
     est = sums.sum(0) / np.where(counts.sum(0) == 0, np.nan, counts.sum(0))
     if sums.shape[0] < 2:
         return np.full(k, np.nan), np.full(k, np.nan)
-    data = np.hstack([sums, counts])
+    by_column = np.empty((2 * k, sums.shape[0]))  # (2k, games), each column's values contiguous; no other copy
+    by_column[:k], by_column[k:] = sums.T, counts.T
 
     def stat(w, d):
-        tot = w @ d[:, k:]
-        return ((w @ d[:, :k]) / np.where(tot == 0, np.nan, tot)).T
+        prod = weighted_sums(by_column, w)
+        tot = prod[k:]
+        return prod[:k] / np.where(tot == 0, np.nan, tot)
 
-    lo, hi = bootstrap_games(data, stat, rng, n_resamples, confidence)
+    lo, hi = bootstrap_games(by_column.T, stat, rng, n_resamples, confidence)  # a view: one row per game
     lo, hi = np.atleast_1d(np.asarray(lo, float)).copy(), np.atleast_1d(np.asarray(hi, float)).copy()
     per = sums / np.where(counts == 0, 1, counts)
     flat = np.array([np.ptp(per[counts[:, j] > 0, j]) == 0 if (counts[:, j] > 0).any() else True for j in range(k)])
@@ -213,8 +233,10 @@ def balance_interval(wins: np.ndarray, rng: np.random.Generator, n_resamples: in
     rates = wins.mean(axis=0)
     gap = float(np.ptp(rates))
 
+    by_seat = np.ascontiguousarray(wins.T)  # (seats, games)
+
     def spread(w, x):
-        return np.ptp((w @ x) / w.sum(axis=1, keepdims=True) - rates, axis=1)
+        return np.ptp(weighted_sums(by_seat, w) / w.sum(axis=1) - rates[:, None], axis=0)
 
     if not any(np.ptp(wins, axis=0) > 0):  # no seat's results vary: nothing to resample
         return 1 - gap, 1 - gap

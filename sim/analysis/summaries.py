@@ -78,8 +78,9 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None,
     test of seat 0's wins against the expected share); NaNs when seat 0 has no complete game.
     """
     exp = pooled_win_rate(players) if expected is None else expected
-    s0 = players.filter(pl.col("seat") == 0)
-    n, w = s0.height, int(s0["won"].sum()) if s0.height else 0
+    s0 = pl.col("seat") == 0  # counts, not a copy of seat 0's rows (memory)
+    n, w = ((int(x) for x in players.select(n=s0.sum(), w=(s0 & pl.col("won")).sum()).row(0)) if players.height
+            else (0, 0))
     lo, hi = wilson(w, n, confidence)
     rate = w / n if n else math.nan
     return {"rate": rate, "ci_low": lo, "ci_high": hi, "expected": exp, "advantage": rate - exp,
@@ -122,20 +123,34 @@ def score_table(players: pl.DataFrame, by: str, seed: int, n_resamples: int = 10
                 confidence: float = 0.95) -> pl.DataFrame:
     """Final score per ``by`` group: ``rows, mean, ci_low, ci_high`` (bootstrap over whole games),
     ``sd, min, q25, median, q75, max``."""
-    desc = (
-        players.group_by(by)
-        .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
-             q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
-             q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
-        .sort(by)
-    )
-    values = desc[by].to_list()
-    sums, counts = group_sums(players, by, values) if players.height else (None, None)  # no group-by: memory
-    lows, highs = (bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence) if players.height
-                   else ([math.nan] * len(values), [math.nan] * len(values)))
-    return desc.with_columns(ci_low=pl.Series(list(lows), dtype=pl.Float64),
-                             ci_high=pl.Series(list(highs), dtype=pl.Float64)).select(
-        by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max")
+    return score_tables(players, [by], seed, n_resamples, confidence)[0]
+
+
+def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resamples: int = 1000,
+                 confidence: float = 0.95) -> list[pl.DataFrame]:
+    """``score_table`` for each column of ``bys``, from one bootstrap: every table resamples the
+    same games with the same generator, so their resamples are the same and are drawn once
+    (issue 20 item 1); each table equals the one ``score_table`` gives alone."""
+    descs = [players.group_by(by)
+             .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
+                  q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
+                  q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
+             .sort(by) for by in bys]
+    values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
+    k = sum(len(v) for v in values)
+    if players.height:  # per-game sums without a group-by (memory), every table's columns side by side
+        parts = [group_sums(players, by, v) for by, v in zip(bys, values, strict=True)]
+        sums, counts = np.hstack([p[0] for p in parts]), np.hstack([p[1] for p in parts])
+        lows, highs = bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence)
+    else:
+        lows, highs = [math.nan] * k, [math.nan] * k
+    out, at = [], 0
+    for desc, by, v in zip(descs, bys, values, strict=True):
+        lo, hi = list(lows[at:at + len(v)]), list(highs[at:at + len(v)])
+        at += len(v)
+        out.append(desc.with_columns(ci_low=pl.Series(lo, dtype=pl.Float64), ci_high=pl.Series(hi, dtype=pl.Float64))
+                   .select(by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max"))
+    return out
 
 
 def margins(players: pl.DataFrame) -> pl.DataFrame:
@@ -159,10 +174,14 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     rows = []
     cols = [c for c in columns if df[c].drop_nulls().len()]
     if cols:
-        vals = df.select([pl.col(c).cast(pl.Float64) for c in cols]).to_numpy()
-        present = ~np.isnan(vals)
-        lows, highs = bootstrap_ratios(np.where(present, vals, 0.0), present.astype(float), analysis_rng(seed, key),
-                                       n_resamples, confidence)
+        # column by column into (games, k) arrays: no frame-wide copy of every figure (memory, issue 20 item 5)
+        vals, present = np.zeros((df.height, len(cols))), np.zeros((df.height, len(cols)))
+        for j, c in enumerate(cols):
+            v = df[c].cast(pl.Float64)
+            present[:, j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
+            vals[:, j] = np.where(present[:, j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
+        lows, highs = bootstrap_ratios(vals, present, analysis_rng(seed, key), n_resamples, confidence)
+        del vals, present
         for j, col in enumerate(cols):
             v = df[col].drop_nulls().cast(pl.Float64)
             rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
@@ -180,8 +199,8 @@ BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winn
 def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
     """Game length and the game's summary figures (``n_decisions`` and every numeric column the
     game's ``summary`` adds, e.g. turns, rounds) over complete games, with bootstrap intervals."""
-    done = complete_games(games)
     extra = [c for c in games.columns if c not in BASE_GAME_COLUMNS and games[c].dtype.is_numeric()]
+    done = complete_games(games.select("failed", "truncated", "n_decisions", *extra))  # not a copy of every column
     return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples, confidence=confidence)
 
 
@@ -223,7 +242,7 @@ def outcome_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     """How games ended: ``outcome, count, games, share, ci_low, ci_high`` over all games played:
     finished games by winners (one, shared, none), then stalled, round cap, decision cap, failed."""
     total = games.height
-    done = complete_games(games)
+    done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     reasons = end_reason_table(games, confidence)
     counts = [
         ("finished, one winner", done.filter(pl.col("n_winners") == 1).height),
@@ -247,7 +266,7 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
       failed nor without winner (Wilson).
     Out: ``figure, value, ci_low, ci_high, games, meaning``.
     """
-    done = complete_games(games)
+    done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     cp = complete_players(players, games)
     rows = []
     if cp.height:

@@ -61,14 +61,20 @@ class RunTables:
     components: pl.DataFrame = field(default_factory=pl.DataFrame)
     stopping: dict | None = None  # written by `sim run --until-ci` (stopping.json)
     run_dir: Path | None = None
+    players_complete: bool = False  # ``players`` holds the rows of complete games only (``load_tables(complete_only=True)``)
 
 
-def load_tables(run_dir: Path, players_columns: list[str] | None = None) -> RunTables:
+def load_tables(run_dir: Path, players_columns: list[str] | None = None, complete_only: bool = False) -> RunTables:
     """Read a finished run folder, after checking its columns and its integrity (every table is
     the file the run wrote and covers exactly the manifest's games: ``sim.integrity``). Raises
     ``SimError`` when it is not one (naming what is missing or duplicated) or a table or JSON file
     is damaged. ``players_columns``: read only these columns of ``players`` (those present; the
-    report needs ``COLUMNS["players"]`` alone, not the game's per-seat figures: issue 20 item 5)."""
+    report needs ``COLUMNS["players"]`` alone, not the game's per-seat figures: issue 20 item 5).
+    ``complete_only``: ``players`` holds only the rows of complete games (neither failed nor
+    truncated) in the file's ``(game_index, seat)`` order, read by a streamed scan and filter, so
+    the whole table and a filtered copy of it are never held together, and ``games`` lacks the
+    ``winners`` lists (``n_winners`` says what the report needs): what the report reads, as every
+    figure of it counts complete games (``stats.complete_players``; issue 20 item 5)."""
     run_dir = Path(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
@@ -91,7 +97,34 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None) -> RunT
         p = run_dir / f"{name}.parquet"
         return pl.scan_parquet(p) if p.is_file() else pl.LazyFrame()
 
-    return RunTables(read("games"), read("players", players_columns), scan("metrics"), read("errors"), config,
+    games = read("games", _without(run_dir / "games.parquet", "winners") if complete_only else None)
+    players = (_complete_players(run_dir, games, players_columns) if complete_only and games.height
+               else read("players", players_columns))
+    return RunTables(games, players, scan("metrics"), read("errors"), config,
                      read_json(run_dir / "manifest.json"), read("components"),
-                     read_json(run_dir / "stopping.json", missing_ok=True), run_dir)
+                     read_json(run_dir / "stopping.json", missing_ok=True), run_dir, complete_only)
 
+
+
+def _complete_players(run_dir: Path, games: pl.DataFrame, columns: list[str] | None) -> pl.DataFrame:
+    """The player rows of the complete games of ``games``, streamed from ``players.parquet``
+    (row order kept: a filter). ``SimError`` when the table is unreadable."""
+    p = run_dir / "players.parquet"
+    if not p.is_file():
+        return pl.DataFrame()
+    drop = games.filter(pl.col("failed") | pl.col("truncated"))["game_index"]
+    try:
+        cols = [c for c in pl.read_parquet_schema(p) if columns is None or c in columns]
+        lf = pl.scan_parquet(p).select(cols)
+        return (lf.filter(~pl.col("game_index").is_in(drop.implode())) if drop.len() else lf).collect(engine="streaming")
+    except Exception as exc:  # a damaged file must not end in a traceback
+        raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
+
+
+def _without(p: Path, column: str) -> list[str] | None:
+    """Every column of the Parquet table ``p`` but ``column`` (``None``: all, when unreadable, so
+    the read names the damage)."""
+    try:
+        return [c for c in pl.read_parquet_schema(p) if c != column]
+    except Exception:  # read_table raises the SimError that names the file
+        return None
