@@ -79,8 +79,18 @@ def write_run_files(out: Path, config_json: str, source: str, facts: dict) -> No
     integrity.write_json_atomic(out / "manifest.json", manifest(facts))
 
 
+def need_folder(out: Path) -> None:
+    """``SimError`` naming a run folder that does not exist or is a file (before "not a run folder")."""
+    out = Path(out)
+    if not out.exists():
+        raise SimError(f"'{out}' does not exist: give the folder a run wrote (its --out, or reports/GAME/CONFIG)")
+    if not out.is_dir():
+        raise SimError(f"'{out}' is a file, not a run folder")
+
+
 def read_config(out: Path) -> dict:
     """The resolved config of a run folder as stored (a dict). ``SimError`` when there is none."""
+    need_folder(out)
     cfg = out / "config.json"
     if not cfg.is_file():
         raise SimError(f"'{out}' is not a run folder (no config.json)")

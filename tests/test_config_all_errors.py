@@ -185,3 +185,10 @@ def test_a_misspelt_key_inside_a_data_file_gets_a_suggestion(tmp_path):
     text = "game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\ndata: {cards: cards.yaml}\n"
     code, lines = validate(tmp_path, text)
     assert code == 2 and any("key 'per_colur': unknown key (did you mean 'per_colour'?)" in x for x in lines)
+
+
+def test_a_missing_run_folder_is_named_as_missing(tmp_path):
+    """Closing note, session 4: `sim report NOPE` said "not a finished run folder (missing ...)"."""
+    for args in (["report"], ["replay", "--game-index", "0"], ["compare", str(tmp_path)]):
+        res = CliRunner().invoke(cli, [args[0], str(tmp_path / "nope"), *args[1:]])
+        assert res.exit_code == 2 and f"'{tmp_path / 'nope'}' does not exist" in res.output, (args, res.output)

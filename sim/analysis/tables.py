@@ -76,6 +76,7 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
     ``winners`` lists (``n_winners`` says what the report needs): what the report reads, as every
     figure of it counts complete games (``stats.complete_players``; issue 20 item 5)."""
     run_dir = Path(run_dir)
+    store.need_folder(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
     missing = [n for n in need if not (run_dir / n).is_file()]
     if missing:

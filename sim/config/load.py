@@ -25,6 +25,7 @@ from ..registry import (
     strategies,
     strategy_params,
 )
+from ..store import need_folder
 from .design import discover_plan, tune_plan
 from .grid import data_files, validate_sweep
 from .models import (
@@ -360,6 +361,7 @@ def dump_resolved(rc: RunConfig) -> str:
 
 def load_run_config(out: Path) -> RunConfig:
     """The resolved config of a run folder. Raises ``SimError`` when it is not one or is damaged."""
+    need_folder(out)
     cfg = out / "config.json"
     if not cfg.is_file():
         raise SimError(f"'{out}' is not a run folder (no config.json)")
