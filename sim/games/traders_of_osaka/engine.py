@@ -139,6 +139,7 @@ class TradersOfOsaka(EngineBase):
         self._on_waves = tuple(k == "waves" for k in kinds)  # per track space
         self._of_colour = tuple(frozenset(i for i, c in enumerate(self.colour) if c == colour)
                                 for colour in range(len(self.colours)))  # card ids per colour
+        self._icon_cards = tuple(frozenset(c for c in of if self.icons[c]) for of in self._of_colour)
         # action objects are immutable: build each once
         self._draw = tuple(Draw(i) for i in range(len(cards)))
         self._take = tuple(TakeCoins(i) for i in range(len(cards)))
@@ -256,7 +257,7 @@ class TradersOfOsaka(EngineBase):
             return tuple(self._order[c] for c in s.edo)
         if ph == INSURE:
             seat = s.insure_queue[0]
-            return tuple(self._insure[c] for c in self._insurance_cards(s, seat)) + (END_INSURANCE,)
+            return (*map(self._insure.__getitem__, self._insurance_cards(s, seat)), END_INSURANCE)
         return ()
 
     def apply_action(self, s: State, a) -> None:
@@ -713,11 +714,17 @@ class TradersOfOsaka(EngineBase):
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
-        col, ins = self.colour, s.insured
-        exposed = {col[g] for g in s.goods[seat] if g not in ins and col[g] in s.sinking}
+        goods, ins = s.goods[seat], s.insured
+        if not goods:
+            return []
+        if ins:
+            goods = [g for g in goods if g not in ins]
+        exposed = [x for x in s.sinking if not self._of_colour[x].isdisjoint(goods)]
         if not exposed:
             return []
-        return self._distinct([c for c in s.hands[seat] if self.icons[c] and col[c] in exposed])
+        icons = self._icon_cards  # per colour: the card ids with insurance icons
+        usable = icons[exposed[0]] if len(exposed) == 1 else frozenset().union(*(icons[x] for x in exposed))
+        return self._distinct([*filter(usable.__contains__, s.hands[seat])])
 
     def _drop_draws(self, s: State, keep: int, first: bool = False) -> None:
         """Drop queued draws (all but the first ``keep``, or the first one when ``first``); VP
