@@ -215,22 +215,24 @@ class TradersOfOsaka(EngineBase):
         """Play up to ``limit`` consecutive chance events (at least one; call it at a chance node)
         and return how many: each draws exactly as ``sample_chance`` then ``apply_action`` would
         (one ``rng.random()`` per event, same outcome), without the game loop's round trip per card."""
-        rand, draw, to_draw = rng.random, s.draw, s.to_draw
-        k = 0
+        rand, k = rng.random, 0
         while k < limit:
-            if to_draw is not s.to_draw or draw is not s.draw:  # a reshuffle or refresh replaced a list
-                draw, to_draw = s.draw, s.to_draw
+            draw, to_draw = s.draw, s.to_draw  # a reshuffle or a refresh may have replaced them
             if to_draw:
-                card, dest = draw.pop(int(rand() * len(draw))), to_draw.pop(0)
-                if dest == TO_MARKET:  # _deliver's two commonest cases, in line
-                    s.market.append(card)
-                elif dest == TO_FARM:
-                    s.farm.append(card)
-                else:
-                    self._deliver(s, card, dest)
-                k += 1
-                if to_draw and draw:  # _advance would stop at the next draw at once
-                    continue
+                market, farm = s.market, s.farm
+                while True:  # a row of draws: _advance would stop at each next draw at once
+                    card, dest = draw.pop(int(rand() * len(draw))), to_draw.pop(0)
+                    if dest == TO_MARKET:  # _deliver's two commonest cases, in line
+                        market.append(card)
+                    elif dest == TO_FARM:
+                        farm.append(card)
+                    else:
+                        self._deliver(s, card, dest)
+                    k += 1
+                    if not to_draw or not draw or k >= limit:
+                        break
+                if to_draw and draw:  # stopped by the limit, before the next draw
+                    break
                 self._advance(s)
             elif s.phase == START_TIE:
                 self._set_start(s, s.tied[int(rand() * len(s.tied))])
