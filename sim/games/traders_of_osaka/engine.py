@@ -662,52 +662,48 @@ class TradersOfOsaka(EngineBase):
         return self._turn_scan(s, me, due)[1]
 
     def _turn_scan(self, s: State, me: int, due: int | None = None) -> tuple[int, tuple, bool]:
-        """One pass over the pieces, the Market and the Farm at ``me``'s turn: ``(cost of Buy
-        Goods, legal actions, whether a Market card is takeable)``, the legal actions as in
-        ``_turn_actions`` (BUY tested against ``due``, or against that cost when ``due`` is None)."""
-        res, kind, market, take = s.reserved, self.kind, s.market, self._take
-        cost = sum(map(self._value_of, market))
-        own, others = -1, ()
-        if res:  # at most one piece per seat
-            others = []
-            for c, seat in res.items():
-                if seat == me:
-                    own = c
-                else:
-                    others.append(c)
-                    if c in market:
-                        cost -= self.value[c]
-        if due is None:
-            due = cost
+        """One pass over the Market and the Farm at ``me``'s turn: ``(cost of Buy Goods, legal
+        actions, whether a Market card is takeable)``, the legal actions as in ``_turn_actions``
+        (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
+        Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
+        res, kind, market, take, value = s.reserved, self.kind, s.market, self._take, self.value
+        cost = sum(map(self._value_of, market))  # less others' reserved cards, in the pass below
         seen: dict = {}
-        if own < 0:  # the Market's TakeCoins and Reserve choices are the same cards
+        if not res or me not in res.values():  # my piece at hand: the Market's Take and Reserve choices are the same cards
             reserve, out = self._reserve, []
             for c in market:
-                if c not in others:
-                    k = kind[c]
-                    if k not in seen:
-                        seen[k] = take[c]
-                        out.append(reserve[c])
+                if c in res:  # another seat's piece
+                    cost -= value[c]
+                    continue
+                k = kind[c]
+                if k not in seen:
+                    seen[k] = take[c]
+                    out.append(reserve[c])
             farm: dict = {}
             for c in s.farm:
-                if c not in others:
+                if c not in res:
                     k = kind[c]
                     if k not in farm:
                         farm[k] = reserve[c]
+            if due is None:
+                due = cost
             if not seen:
                 return cost, (*farm.values(),) or (PASS,), False
             if s.hand_value[me] >= due:
                 return cost, (BUY, *seen.values(), *out, *farm.values()), True
             return cost, (*seen.values(), *out, *farm.values()), True
-        for c in market:  # identical cards are one choice; your reserved card is its own (kind -1)
-            if c == own:
+        for c in market:  # identical cards are one choice; my reserved card is its own (kind -1)
+            if c in res:
+                if res[c] != me:
+                    cost -= value[c]
+                    continue
                 k = -1
-            elif c in others:
-                continue
             else:
                 k = kind[c]
             if k not in seen:
                 seen[k] = take[c]
+        if due is None:
+            due = cost
         if not seen:
             return cost, (PASS,), False
         if s.hand_value[me] >= due:
