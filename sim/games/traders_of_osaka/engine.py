@@ -269,8 +269,7 @@ class TradersOfOsaka(EngineBase):
         except KeyError:
             raise ValueError(f"not a Traders of Osaka action: {a!r}") from None
         handler(s, a)
-        ph = s.phase
-        if (ph != PAY and ph != ACTION) or s.to_draw:  # at a decision, nothing to draw: _advance would return at once
+        if s.phase != PAY or s.to_draw:  # paying on, nothing to draw: _advance would return at once
             self._advance(s)
 
     # one handler per action class; turn actions other than Pass end a round of passes
@@ -303,14 +302,14 @@ class TradersOfOsaka(EngineBase):
             del s.reserved[card]
         s.hands[me].append(card)
         s.hand_value[me] += self.value[card]
-        self._end_turn(s)
+        s.phase = TURN_END
 
     def _on_reserve(self, s: State, a: Reserve) -> None:
         if s.phase == ACTION:
             s.passes = 0
         s.legal = None  # the turn's list goes with the turn
         s.reserved[a.card] = s.active
-        self._end_turn(s)
+        s.phase = TURN_END
 
     def _on_token(self, s: State, a: ChooseToken) -> None:
         self._gain_token(s, s.setup_pos, a.colour)
@@ -434,8 +433,7 @@ class TradersOfOsaka(EngineBase):
         assert 0 <= s.passes <= s.n, "passes beyond a round"
 
     def clone(self, s: State) -> State:
-        # the turn's legal actions are immutable objects: shared, not copied (memo)
-        return copy.deepcopy(s, {id(s.legal): s.legal} if s.legal is not None else None)
+        return copy.deepcopy(s)
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs`` (an observation taken at a decision), for search.
@@ -890,34 +888,6 @@ class TradersOfOsaka(EngineBase):
         s.paying = -1
         s.phase = PAYMENTS
 
-    def _end_turn(self, s: State) -> None:
-        """The turn is over: the next seat's turn begins (``_advance`` from TURN_END, without its loop)."""
-        if s.to_draw:
-            s.phase = TURN_END
-            return
-        s.turns += 1
-        s.active = (s.active + 1) % s.n
-        s.phase = TURN_START
-        self._start_turn(s)
-
-    def _start_turn(self, s: State) -> bool:
-        """TURN_START with nothing to draw: the stall check, the Market refresh (True: cards to
-        draw first, the phase stays TURN_START), or the turn's cost and legal actions (phase ACTION)."""
-        me = s.active
-        if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
-            s.phase, s.stalled = END, True
-            return False
-        due, legal, takeable = self._turn_scan(s, me)
-        if not takeable and not s.refreshed:  # the Market is empty or only others' reservations
-            self._refresh(s)  # 'Refresh the Market and the Farm'
-            s.refreshed = True
-            return True
-        s.refreshed = False
-        s.phase = ACTION
-        s.due = due
-        s.legal = legal  # this decision's legal actions, built in the same pass (issue 20 item 4)
-        return False
-
     def _advance(self, s: State) -> None:
         """Run automatic steps until a decision, a chance node or the end."""
         while True:
@@ -938,8 +908,19 @@ class TradersOfOsaka(EngineBase):
                 s.active = (s.active + 1) % s.n
                 s.phase = ph = TURN_START
             if ph == TURN_START:
-                if self._start_turn(s):
+                me = s.active
+                if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
+                    s.phase, s.stalled = END, True
+                    return
+                due, legal, takeable = self._turn_scan(s, me)
+                if not takeable and not s.refreshed:  # the Market is empty or only others' reservations
+                    self._refresh(s)  # 'Refresh the Market and the Farm'
+                    s.refreshed = True
                     continue
+                s.refreshed = False
+                s.phase = ACTION
+                s.due = due
+                s.legal = legal  # this decision's legal actions, built in the same pass (issue 20 item 4)
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
