@@ -139,6 +139,7 @@ class TradersOfOsaka(EngineBase):
         self._on_waves = tuple(k == "waves" for k in kinds)  # per track space
         self._of_colour = tuple(frozenset(i for i, c in enumerate(self.colour) if c == colour)
                                 for colour in range(len(self.colours)))  # card ids per colour
+        self._refresh_draws = (TO_MARKET,) * o.refresh_market_draw + (TO_FARM,) * o.farm_size  # refresh steps 2-3
         self._icon_cards = tuple(frozenset(c for c in of if self.icons[c]) for of in self._of_colour)
         # action objects are immutable: build each once
         self._draw = tuple(Draw(i) for i in range(len(cards)))
@@ -782,8 +783,7 @@ class TradersOfOsaka(EngineBase):
         """'Refresh the Market and the Farm': Farm to Market, then draw 2 to Market and 3 to Farm."""
         s.market.extend(s.farm)
         s.farm = []
-        o = self.options
-        s.to_draw += [TO_MARKET] * o.refresh_market_draw + [TO_FARM] * o.farm_size
+        s.to_draw += self._refresh_draws
 
     def _complete_purchase(self, s: State, me: int) -> None:
         res, col, market = s.reserved, self.colour, s.market
