@@ -140,6 +140,7 @@ class TradersOfOsaka(EngineBase):
         self._of_colour = tuple(frozenset(i for i, c in enumerate(self.colour) if c == colour)
                                 for colour in range(len(self.colours)))  # card ids per colour
         self._refresh_draws = (TO_MARKET,) * o.refresh_market_draw + (TO_FARM,) * o.farm_size  # refresh steps 2-3
+        self._kind_bit = tuple(1 << k for k in self.kind)  # a card's kind as one bit
         self._icon_cards = tuple(frozenset(c for c in of if self.icons[c]) for of in self._of_colour)
         # action objects are immutable: build each once
         self._draw = tuple(Draw(i) for i in range(len(cards)))
@@ -248,12 +249,13 @@ class TradersOfOsaka(EngineBase):
         if ph == ACTION:  # built when the turn began (None in a state built by hand)
             return s.legal or self._turn_actions(s, me, s.due)
         if ph == PAY:  # one PayCard per (colour, value) kind in the hand, first card of each
-            seen, kind, pay = {}, self.kind, self._pay
+            seen, out, bit, pay = 0, [], self._kind_bit, self._pay
             for c in s.hands[me]:
-                k = kind[c]
-                if k not in seen:
-                    seen[k] = pay[c]
-            return tuple(seen.values())
+                b = bit[c]
+                if not seen & b:  # a kind not seen yet (kinds as bits of an int)
+                    seen |= b
+                    out.append(pay[c])
+            return tuple(out)
         if ph == TOKENS:
             return self._token
         if ph == ORDER:
@@ -665,49 +667,52 @@ class TradersOfOsaka(EngineBase):
         actions, whether a Market card is takeable)``, the legal actions as in ``_turn_actions``
         (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
         Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
-        res, kind, market, take, value = s.reserved, self.kind, s.market, self._take, self.value
+        res, market, take, value, bit = s.reserved, s.market, self._take, self.value, self._kind_bit
         cost = sum(map(self._value_of, market))  # less others' reserved cards, in the pass below
-        seen: dict = {}
+        seen, takes = 0, []  # seen: the kinds met so far, as bits of an int
         if not res or me not in res.values():  # my piece at hand: the Market's Take and Reserve choices are the same cards
             reserve, out = self._reserve, []
             for c in market:
                 if c in res:  # another seat's piece
                     cost -= value[c]
                     continue
-                k = kind[c]
-                if k not in seen:
-                    seen[k] = take[c]
+                b = bit[c]
+                if not seen & b:
+                    seen |= b
+                    takes.append(take[c])
                     out.append(reserve[c])
-            farm: dict = {}
+            seen = 0  # the Farm's kinds are choices of their own
             for c in s.farm:
                 if c not in res:
-                    k = kind[c]
-                    if k not in farm:
-                        farm[k] = reserve[c]
+                    b = bit[c]
+                    if not seen & b:
+                        seen |= b
+                        out.append(reserve[c])
             if due is None:
                 due = cost
-            if not seen:
-                return cost, (*farm.values(),) or (PASS,), False
+            if not takes:
+                return cost, (*out,) or (PASS,), False
             if s.hand_value[me] >= due:
-                return cost, (BUY, *seen.values(), *out, *farm.values()), True
-            return cost, (*seen.values(), *out, *farm.values()), True
-        for c in market:  # identical cards are one choice; my reserved card is its own (kind -1)
+                return cost, (BUY, *takes, *out), True
+            return cost, (*takes, *out), True
+        for c in market:  # identical cards are one choice; my reserved card is its own
             if c in res:
                 if res[c] != me:
                     cost -= value[c]
-                    continue
-                k = -1
-            else:
-                k = kind[c]
-            if k not in seen:
-                seen[k] = take[c]
+                else:
+                    takes.append(take[c])
+                continue
+            b = bit[c]
+            if not seen & b:
+                seen |= b
+                takes.append(take[c])
         if due is None:
             due = cost
-        if not seen:
+        if not takes:
             return cost, (PASS,), False
         if s.hand_value[me] >= due:
-            return cost, (BUY, *seen.values()), True
-        return cost, (*seen.values(),), True
+            return cost, (BUY, *takes), True
+        return cost, (*takes,), True
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
