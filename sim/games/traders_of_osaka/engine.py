@@ -436,7 +436,8 @@ class TradersOfOsaka(EngineBase):
         assert 0 <= s.passes <= s.n, "passes beyond a round"
 
     def clone(self, s: State) -> State:
-        return copy.deepcopy(s)
+        # the turn's legal actions are immutable objects: shared, not copied (memo)
+        return copy.deepcopy(s, {id(s.legal): s.legal} if s.legal is not None else None)
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs`` (an observation taken at a decision), for search.
