@@ -92,7 +92,9 @@ class State:
     passes: int = 0  # consecutive turns passed
     vp_unbacked: list[int] = field(default_factory=list)  # VP scored whose cards could not be drawn, per seat
     refreshed: bool = False  # the Market was refreshed at the start of this turn
-    legal: tuple | None = None  # the legal actions of the turn begun (phase ACTION), built with its cost
+    # the legal actions of the turn begun (phase ACTION), built with its cost at turn start and
+    # cleared by the turn's action; code that edits a state by hand during a turn sets it to None
+    legal: tuple | None = None
 
 
 class TradersOfOsaka(EngineBase):
