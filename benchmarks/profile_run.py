@@ -7,7 +7,7 @@ analysis and its figures.
 
 With ``--jobs 1`` a run plays its chunks in a forked worker (``sim.runs.forked``), which a
 profiler in the ``sim`` process does not see; so by default this plays them in the profiled
-process itself (the platform path without ``os.fork``: same chunks, same tables), and
+process itself (what the forked worker does: same chunks, same tables), and
 ``--forked`` keeps the worker (the play then shows only as the parent's wait). With ``--jobs 2``
 or more only the parent is profiled: start-up, merge and report.
 
@@ -92,8 +92,11 @@ def main() -> None:
     a = ap.parse_args()
     if a.jobs == 1 and not a.forked:
         import sim.runs.forked as forked
+        from sim.play import play_range
 
-        forked.can_fork = lambda: False  # play the chunks in this (profiled) process
+        # play the chunks in this (profiled) process: the forked worker's rows, made into tables as
+        # the parent does; patching ``can_fork`` no longer serves (a setup that may not fork plays in loky)
+        forked.forked_results = lambda setup_json, ranges: (play_range(setup_json, a, b) for a, b in ranges)
     args = ["run", a.config, "--games", str(a.games), "--jobs", str(a.jobs), "--out", a.out, "--force", "--quiet"]
     prof = cProfile.Profile()  # wall-clock timer: far cheaper than a CPU timer; shares are what count
     t0 = time.perf_counter()

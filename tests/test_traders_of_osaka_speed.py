@@ -3,6 +3,7 @@ seat may not know and reaches no state; the fast chance sampler agrees with ``ch
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -10,6 +11,7 @@ import pytest
 from test_lazy_observation import _reachable  # the walk over instance data and closures
 
 from sim.api import CHANCE, StaleObservationError, close_view, keep
+from sim.games.traders_of_osaka.actions import BUY, TakeCoins
 from sim.games.traders_of_osaka.engine import State, TradersOfOsaka
 from sim.games.traders_of_osaka.observation import FIELDS, Observation
 from sim.play import sample_chance
@@ -86,3 +88,43 @@ def test_fast_sampler_agrees_with_chance_outcomes(steps):
     chi2 = sum((counts.get(k, 0) - outcomes[k] * 20_000) ** 2 / (outcomes[k] * 20_000) for k in keys)
     df = len(keys) - 1
     assert chi2 < df + 6 * (2 * df) ** 0.5
+
+
+def _turn_states(players: int, seed: int, games: int):
+    """Every state at a decision of ``games`` random games (the engine's own chance sampler)."""
+    g = TradersOfOsaka(players)
+    strat = RandomStrategy()
+    for gi in range(games):
+        chance, seats = game_streams(seed, gi, players)
+        s = g.new_initial_state()
+        while (p := g.current_player(s)) != -2:
+            if p == CHANCE:
+                g.apply_action(s, g.sample_chance(s, chance))
+                continue
+            yield g, s, p
+            g.apply_action(s, strat.choose(None, g.legal_actions(s), seats[p]))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_turn_legal_actions_built_at_turn_start_equal_a_fresh_scan(players):
+    """The turn's legal actions are built in the turn-start pass and kept in ``State.legal`` (issue
+    20 item 4). At every turn of 15 random games they equal the list a copy of the state without
+    that cache builds from the Market, Farm and pieces, and its cost is the one ``buy_cost`` gives
+    (unreserved Market cards plus the seat's own reservation, 'A. Buy Goods')."""
+    turns = 0
+    for g, s, p in _turn_states(players, 5, 15):
+        if s.phase != 4:  # ACTION
+            assert s.legal is None  # the cached list does not outlive its turn
+            continue
+        turns += 1
+        fresh = dataclasses.replace(s, legal=None)
+        assert s.legal is not None and g.legal_actions(s) == g.legal_actions(fresh)
+        assert s.due == g.buy_cost(s, p)
+        assert (BUY in s.legal) == (s.hand_value[p] >= s.due and any(isinstance(a, TakeCoins) for a in s.legal))
+    assert turns > 100
+
+
+def test_clone_shares_the_immutable_legal_list():
+    g, s, _ = next((g, s, p) for g, s, p in _turn_states(3, 8, 1) if s.legal)
+    c = g.clone(s)
+    assert c.legal is s.legal and c == s and c.market is not s.market

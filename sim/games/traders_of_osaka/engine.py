@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from itertools import compress, filterfalse
 
 from sim.api import CHANCE, TERMINAL, EngineBase, GameInfo, LazyObservation, OptionError
 
@@ -91,6 +92,9 @@ class State:
     passes: int = 0  # consecutive turns passed
     vp_unbacked: list[int] = field(default_factory=list)  # VP scored whose cards could not be drawn, per seat
     refreshed: bool = False  # the Market was refreshed at the start of this turn
+    # the legal actions of the turn begun (phase ACTION), built with its cost at turn start and
+    # cleared by the turn's action; code that edits a state by hand during a turn sets it to None
+    legal: tuple | None = None
 
 
 class TradersOfOsaka(EngineBase):
@@ -134,6 +138,12 @@ class TradersOfOsaka(EngineBase):
         self.edo = len(kinds) - 1
         self.anchor = kinds.index("anchor")
         self.waves = frozenset(i for i, k in enumerate(kinds) if k == "waves")
+        self._on_waves = tuple(k == "waves" for k in kinds)  # per track space
+        self._of_colour = tuple(frozenset(i for i, c in enumerate(self.colour) if c == colour)
+                                for colour in range(len(self.colours)))  # card ids per colour
+        self._refresh_draws = (TO_MARKET,) * o.refresh_market_draw + (TO_FARM,) * o.farm_size  # refresh steps 2-3
+        self._kind_bit = tuple(1 << k for k in self.kind)  # a card's kind as one bit
+        self._icon_cards = tuple(frozenset(c for c in of if self.icons[c]) for of in self._of_colour)
         # action objects are immutable: build each once
         self._draw = tuple(Draw(i) for i in range(len(cards)))
         self._take = tuple(TakeCoins(i) for i in range(len(cards)))
@@ -177,8 +187,12 @@ class TradersOfOsaka(EngineBase):
         return s
 
     def current_player(self, s: State) -> int:
+        if s.to_draw:
+            return CHANCE
         ph = s.phase
-        if s.to_draw or ph == START_TIE:
+        if ph == ACTION or ph == PAY:
+            return s.active
+        if ph == START_TIE:
             return CHANCE
         if ph == END:
             return TERMINAL
@@ -205,16 +219,24 @@ class TradersOfOsaka(EngineBase):
         """Play up to ``limit`` consecutive chance events (at least one; call it at a chance node)
         and return how many: each draws exactly as ``sample_chance`` then ``apply_action`` would
         (one ``rng.random()`` per event, same outcome), without the game loop's round trip per card."""
-        rand, draw, to_draw = rng.random, s.draw, s.to_draw
-        k = 0
+        rand, k = rng.random, 0
         while k < limit:
-            if to_draw is not s.to_draw or draw is not s.draw:  # a reshuffle or refresh replaced a list
-                draw, to_draw = s.draw, s.to_draw
+            draw, to_draw = s.draw, s.to_draw  # a reshuffle or a refresh may have replaced them
             if to_draw:
-                self._deliver(s, draw.pop(int(rand() * len(draw))), to_draw.pop(0))
-                k += 1
-                if to_draw and draw:  # _advance would stop at the next draw at once
-                    continue
+                market, farm = s.market, s.farm
+                while True:  # a row of draws: _advance would stop at each next draw at once
+                    card, dest = draw.pop(int(rand() * len(draw))), to_draw.pop(0)
+                    if dest == TO_MARKET:  # _deliver's two commonest cases, in line
+                        market.append(card)
+                    elif dest == TO_FARM:
+                        farm.append(card)
+                    else:
+                        self._deliver(s, card, dest)
+                    k += 1
+                    if not to_draw or not draw or k >= limit:
+                        break
+                if to_draw and draw:  # stopped by the limit, before the next draw
+                    break
                 self._advance(s)
             elif s.phase == START_TIE:
                 self._set_start(s, s.tied[int(rand() * len(s.tied))])
@@ -226,22 +248,23 @@ class TradersOfOsaka(EngineBase):
 
     def legal_actions(self, s: State) -> tuple:
         ph, me = s.phase, s.active
-        if ph == ACTION:
-            return self._turn_actions(s, me)
+        if ph == ACTION:  # built when the turn began (None in a state built by hand)
+            return s.legal or self._turn_actions(s, me, s.due)
         if ph == PAY:  # one PayCard per (colour, value) kind in the hand, first card of each
-            seen, kind, pay = {}, self.kind, self._pay
+            seen, out, bit, pay = 0, [], self._kind_bit, self._pay
             for c in s.hands[me]:
-                k = kind[c]
-                if k not in seen:
-                    seen[k] = pay[c]
-            return tuple(seen.values())
+                b = bit[c]
+                if not seen & b:  # a kind not seen yet (kinds as bits of an int)
+                    seen |= b
+                    out.append(pay[c])
+            return tuple(out)
         if ph == TOKENS:
             return self._token
         if ph == ORDER:
             return tuple(self._order[c] for c in s.edo)
         if ph == INSURE:
             seat = s.insure_queue[0]
-            return tuple(self._insure[c] for c in self._insurance_cards(s, seat)) + (END_INSURANCE,)
+            return (*map(self._insure.__getitem__, self._insurance_cards(s, seat)), END_INSURANCE)
         return ()
 
     def apply_action(self, s: State, a) -> None:
@@ -261,6 +284,7 @@ class TradersOfOsaka(EngineBase):
     def _on_buy(self, s: State, a: BuyGoods) -> None:
         if s.phase == ACTION:
             s.passes = 0
+        s.legal = None  # the turn's list goes with the turn
         s.paid = 0  # s.due holds the cost, set when the turn began
         s.phase = PAY
 
@@ -276,6 +300,7 @@ class TradersOfOsaka(EngineBase):
     def _on_take(self, s: State, a: TakeCoins) -> None:
         if s.phase == ACTION:
             s.passes = 0
+        s.legal = None  # the turn's list goes with the turn
         me, card = s.active, a.card
         s.market.remove(card)
         if s.reserved.get(card) == me:
@@ -287,6 +312,7 @@ class TradersOfOsaka(EngineBase):
     def _on_reserve(self, s: State, a: Reserve) -> None:
         if s.phase == ACTION:
             s.passes = 0
+        s.legal = None  # the turn's list goes with the turn
         s.reserved[a.card] = s.active
         s.phase = TURN_END
 
@@ -310,6 +336,7 @@ class TradersOfOsaka(EngineBase):
 
     def _on_pass(self, s: State, a: Pass) -> None:
         s.passes += 1
+        s.legal = None
         s.phase = TURN_END
 
     def observe(self, s: State, seat: int) -> Observation:
@@ -411,7 +438,8 @@ class TradersOfOsaka(EngineBase):
         assert 0 <= s.passes <= s.n, "passes beyond a round"
 
     def clone(self, s: State) -> State:
-        return copy.deepcopy(s)
+        # the turn's legal actions are immutable objects: shared, not copied (memo)
+        return copy.deepcopy(s, {id(s.legal): s.legal} if s.legal is not None else None)
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs`` (an observation taken at a decision), for search.
@@ -631,54 +659,77 @@ class TradersOfOsaka(EngineBase):
             seen.setdefault(kind[c], c)
         return list(seen.values())
 
-    def _turn_actions(self, s: State, me: int) -> tuple:
-        """BUY (when affordable), one TakeCoins per kind of takeable Market card (your reserved
-        card is its own kind), then, while you hold your piece, one Reserve per kind of
+    def _turn_actions(self, s: State, me: int, due: int) -> tuple:
+        """BUY (when ``due`` coins are in hand), one TakeCoins per kind of takeable Market card (your
+        reserved card is its own kind), then, while you hold your piece, one Reserve per kind of
         unreserved Market card and per kind of unreserved Farm card; PASS when nothing is legal."""
-        res, kind, market = s.reserved, self.kind, s.market
-        seen: dict[int, TakeCoins] = {}
-        take = self._take
-        own = -1  # my reserved card, if any
-        if res:  # one pass over the pieces (at most one per seat)
-            blocked = []
-            for c, seat in res.items():
-                if seat == me:
-                    own = c
-                else:
-                    blocked.append(c)
-            for c in market:  # identical cards are one choice; your reserved card is its own
-                if c not in blocked:
-                    k = kind[c] + 100 if c == own else kind[c]
-                    if k not in seen:
-                        seen[k] = take[c]
-        else:
+        return self._turn_scan(s, me, due)[1]
+
+    def _turn_scan(self, s: State, me: int, due: int | None = None) -> tuple[int, tuple, bool]:
+        """One pass over the Market and the Farm at ``me``'s turn: ``(cost of Buy Goods, legal
+        actions, whether a Market card is takeable)``, the legal actions as in ``_turn_actions``
+        (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
+        Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
+        res, market, take, value, bit = s.reserved, s.market, self._take, self.value, self._kind_bit
+        cost = sum(map(self._value_of, market))  # less others' reserved cards, in the pass below
+        seen, takes = 0, []  # seen: the kinds met so far, as bits of an int
+        if not res or me not in res.values():  # my piece at hand: the Market's Take and Reserve choices are the same cards
+            reserve, out = self._reserve, []
             for c in market:
-                k = kind[c]
-                if k not in seen:
-                    seen[k] = take[c]
-        out = [BUY, *seen.values()] if seen and s.hand_value[me] >= s.due else list(seen.values())
-        if own < 0:
-            found, reserve = {}, self._reserve
-            for c in market:
-                if c not in res:
-                    k = kind[c]
-                    if k not in found:
-                        found[k] = reserve[c]
+                if c in res:  # another seat's piece
+                    cost -= value[c]
+                    continue
+                b = bit[c]
+                if not seen & b:
+                    seen |= b
+                    takes.append(take[c])
+                    out.append(reserve[c])
+            seen = 0  # the Farm's kinds are choices of their own
             for c in s.farm:
                 if c not in res:
-                    k = kind[c] + 1000
-                    if k not in found:
-                        found[k] = reserve[c]
-            out += found.values()
-        return tuple(out) if out else (PASS,)
+                    b = bit[c]
+                    if not seen & b:
+                        seen |= b
+                        out.append(reserve[c])
+            if due is None:
+                due = cost
+            if not takes:
+                return cost, (*out,) or (PASS,), False
+            if s.hand_value[me] >= due:
+                return cost, (BUY, *takes, *out), True
+            return cost, (*takes, *out), True
+        for c in market:  # identical cards are one choice; my reserved card is its own
+            if c in res:
+                if res[c] != me:
+                    cost -= value[c]
+                else:
+                    takes.append(take[c])
+                continue
+            b = bit[c]
+            if not seen & b:
+                seen |= b
+                takes.append(take[c])
+        if due is None:
+            due = cost
+        if not takes:
+            return cost, (PASS,), False
+        if s.hand_value[me] >= due:
+            return cost, (BUY, *takes), True
+        return cost, (*takes,), True
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
-        col, ins = self.colour, s.insured
-        exposed = {col[g] for g in s.goods[seat] if g not in ins and col[g] in s.sinking}
+        goods, ins = s.goods[seat], s.insured
+        if not goods:
+            return []
+        if ins:
+            goods = [g for g in goods if g not in ins]
+        exposed = [x for x in s.sinking if not self._of_colour[x].isdisjoint(goods)]
         if not exposed:
             return []
-        return self._distinct([c for c in s.hands[seat] if self.icons[c] and col[c] in exposed])
+        icons = self._icon_cards  # per colour: the card ids with insurance icons
+        usable = icons[exposed[0]] if len(exposed) == 1 else frozenset().union(*(icons[x] for x in exposed))
+        return self._distinct([*filter(usable.__contains__, s.hands[seat])])
 
     def _drop_draws(self, s: State, keep: int, first: bool = False) -> None:
         """Drop queued draws (all but the first ``keep``, or the first one when ``first``); VP
@@ -740,27 +791,34 @@ class TradersOfOsaka(EngineBase):
         """'Refresh the Market and the Farm': Farm to Market, then draw 2 to Market and 3 to Farm."""
         s.market.extend(s.farm)
         s.farm = []
-        o = self.options
-        s.to_draw += [TO_MARKET] * o.refresh_market_draw + [TO_FARM] * o.farm_size
+        s.to_draw += self._refresh_draws
 
     def _complete_purchase(self, s: State, me: int) -> None:
-        res, col = s.reserved, self.colour
-        bought = [c for c in s.market if res.get(c, me) == me]
-        s.market = [c for c in s.market if res.get(c, me) != me]
-        for c in bought:
-            if c in res:
-                del res[c]  # 'Reserve Cards': buying your reserved good returns the piece
-        s.goods[me].extend(bought)
+        res, col, market = s.reserved, self.colour, s.market
+        if res:
+            bought = [c for c in market if res.get(c, me) == me]
+            s.market = [c for c in market if res.get(c, me) != me] if len(bought) < len(market) else []
+            for c, seat in res.items():
+                if seat == me:
+                    if c in bought:
+                        del res[c]  # 'Reserve Cards': buying your reserved good returns the piece
+                    break
+        else:
+            bought, s.market = market, []
+        s.goods[me] += bought
         s.bought[me] += len(bought)
         s.purchases[me] += 1
         counts = [0] * len(self.colours)
         for c in bought:
             counts[col[c]] += 1
+        ships, edo = s.ships, self.edo
         for colour, k in enumerate(counts):
             if k:  # 'Advancing Ships': 1 step for one good, 2 for two or more
-                s.ships[colour] = min(s.ships[colour] + (1 if k == 1 else 2), self.edo)
-                if s.ships[colour] == self.edo:
+                pos = ships[colour] + (1 if k == 1 else 2)
+                if pos >= edo:
+                    pos = edo
                     s.edo.append(colour)
+                ships[colour] = pos
         s.phase = PAYMENTS
 
     def _pay_ship(self, s: State, colour: int) -> None:
@@ -768,34 +826,38 @@ class TradersOfOsaka(EngineBase):
         s.edo.remove(colour)
         s.n_payments += 1
         s.paid_log.append(colour)
-        val, col, per = self.value, self.colour, self.options.vp_per
+        val, per, ins = self.value, self.options.vp_per, s.insured
+        of_colour = self._of_colour[colour].__contains__
         scored = []
-        for seat in range(s.n):
-            sold = [g for g in s.goods[seat] if col[g] == colour]
+        for seat, goods in enumerate(s.goods):
+            sold = [*filter(of_colour, goods)]
             if not sold:
                 continue
-            s.goods[seat] = [g for g in s.goods[seat] if col[g] != colour]
-            price = max(val[g] for g in sold) + s.tokens[seat][colour]
+            s.goods[seat] = [*filterfalse(of_colour, goods)] if len(sold) < len(goods) else []
+            price = max(map(val.__getitem__, sold)) + s.tokens[seat][colour]
             vp = -(-price * len(sold) // per)  # rounded up to a multiple of 5, 1 VP per 5
             sold.sort(key=val.__getitem__)  # VP cards are the lowest values of the set
-            s.vp_cards[seat].extend(sold[:vp])
-            s.discard.extend(sold[vp:])
-            s.insured.difference_update(sold)
+            s.vp_cards[seat] += sold[:vp]
+            s.discard += sold[vp:]
+            if ins:
+                ins.difference_update(sold)
             s.vp[seat] += vp
-            s.to_draw += [TO_VP + seat] * max(0, vp - len(sold))  # shortfall from the draw pile
+            if vp > len(sold):  # shortfall from the draw pile
+                s.to_draw += [TO_VP + seat] * (vp - len(sold))
             s.payments[seat] += 1
             scored.append(seat)
         # draws beyond the cards left would be skipped: never queue them (a huge set value would
         # otherwise queue millions of VP draws)
-        self._drop_draws(s, len(s.draw) + len(s.discard))
+        if len(s.to_draw) > len(s.draw) + len(s.discard):
+            self._drop_draws(s, len(s.draw) + len(s.discard))
         for seat in scored:
             self._gain_token(s, seat, colour)
-        if any(sum(t) >= self.options.end_tokens for t in s.tokens):
+        if max(map(sum, s.tokens)) >= self.options.end_tokens:
             s.phase = END  # 'The End of the Game': immediately after step 2
             self._drop_draws(s, 0)
             return
         s.paying = colour
-        s.sinking = [c for c, pos in enumerate(s.ships) if pos in self.waves]
+        s.sinking = [*compress(range(len(s.ships)), map(self._on_waves.__getitem__, s.ships))]
         if s.sinking:
             s.n_sinkings += len(s.sinking)
             s.insure_queue = [(s.active + k) % s.n for k in range(s.n)]
@@ -858,21 +920,15 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                # buy_cost (the Market cannot change before this turn's action) and how many Market
-                # cards are takeable, without building the list: others' pieces are taken off
-                market, value = s.market, self.value
-                due, takeable = sum(map(self._value_of, market)), len(market)
-                for c, seat in s.reserved.items():  # at most one piece per seat
-                    if seat != me and c in market:
-                        due -= value[c]
-                        takeable -= 1
-                if not s.refreshed and not takeable:
-                    self._refresh(s)  # 'Refresh': the Market is empty or only others' reservations
+                due, legal, takeable = self._turn_scan(s, me)
+                if not takeable and not s.refreshed:  # the Market is empty or only others' reservations
+                    self._refresh(s)  # 'Refresh the Market and the Farm'
                     s.refreshed = True
                     continue
                 s.refreshed = False
                 s.phase = ACTION
                 s.due = due
+                s.legal = legal  # this decision's legal actions, built in the same pass (issue 20 item 4)
                 return
             if ph == PAYMENTS:
                 if len(s.edo) > 1:
