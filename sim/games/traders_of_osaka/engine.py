@@ -379,9 +379,10 @@ class TradersOfOsaka(EngineBase):
 
     def summary(self, s: State) -> dict[str, float]:
         """Whole-game figures: turns, rounds, payments, sinkings, reshuffles."""
+        begun = s.turns + (0 if s.stalled else 1)  # the game-ending turn was played (a stall ends between turns)
         return {
-            "turns": float(s.turns),
-            "rounds": float(-(-s.turns // s.n)),
+            "turns": float(begun),
+            "rounds": float(-(-begun // s.n)),
             "payments": float(s.n_payments),
             "sinkings": float(s.n_sinkings),
             "reshuffles": float(s.reshuffles),

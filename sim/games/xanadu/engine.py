@@ -320,9 +320,10 @@ class Xanadu(EngineBase):
 
     def summary(self, s: State) -> dict[str, float]:
         """Whole-game figures: turns, rounds, reshuffles, restarts, whether the End card was drawn."""
+        begun = s.turns + (0 if s.stalled else 1)  # the game-ending turn was played (a stall ends between turns)
         return {
-            "turns": float(s.turns),
-            "rounds": float(-(-s.turns // s.n)),
+            "turns": float(begun),
+            "rounds": float(-(-begun // s.n)),
             "reshuffles": float(s.reshuffles),
             "restarts": float(s.restarts),
             "end_card_drawn": float(s.end_drawn),
