@@ -222,15 +222,7 @@ def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> I
     busy: dict[Connection, tuple[Worker, tuple[int, int]]] = {}
     try:
         while queue or busy:
-            while queue and len(busy) < n:
-                w, r = idle.pop() if idle else Worker(setup_json), queue.popleft()
-                try:
-                    w.send(*r)
-                except WorkerGone:
-                    w.close()
-                    yield from _alone(setup_json, *r)
-                    continue
-                busy[w.conn] = (w, r)
+            yield from _hand_out(setup_json, queue, idle, busy, n)
             for conn in wait(list(busy)):
                 w, r = busy.pop(conn)  # type: ignore[index]
                 try:
@@ -240,12 +232,28 @@ def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> I
                     yield from _alone(setup_json, *r)
                     continue
                 idle.append(w)
+                # its next chunk first: the worker plays on while the caller writes this one (issue 20 item 1)
+                yield from _hand_out(setup_json, queue, idle, busy, n)
                 yield res
         while idle:
             idle.pop().close()
     finally:
         for w in idle + [w for w, _ in busy.values()]:
             w.close(kill=True)
+
+
+def _hand_out(setup_json: str, queue: deque, idle: list[Worker], busy: dict, n: int) -> Iterator[Result]:
+    """Send queued ranges to idle (else new) workers until ``n`` are busy; a range whose worker
+    is gone before it is sent is played alone (its results are yielded)."""
+    while queue and len(busy) < n:
+        w, r = idle.pop() if idle else Worker(setup_json), queue.popleft()
+        try:
+            w.send(*r)
+        except WorkerGone:
+            w.close()
+            yield from _alone(setup_json, *r)
+            continue
+        busy[w.conn] = (w, r)
 
 
 def _alone(setup_json: str, a: int, b: int) -> Iterator[Result]:
