@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -100,6 +101,10 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     t0 = time.perf_counter()
     failed = truncated = 0
     own = bar is None
+    if rc.jobs >= 2 and backend == "local":  # figures drawn on every core after the play (issue 20 item 1)
+        from ..analysis.figure_policy import start_helpers
+
+        start_helpers(min(rc.jobs, os.cpu_count() or 1))
     if own and not progress:  # --quiet: tqdm is not even imported (start-up)
         bar = _NoBar()
     elif own:
