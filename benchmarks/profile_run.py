@@ -152,7 +152,7 @@ def processes(args: list[str]) -> None:
     print(f"| whole command | {marks[-1][1] - marks[0][1]:.2f} | {marks[-1][2]:.2f} |")
     for pid, cpu in workers.items():
         print(f"play worker {pid}: {cpu:.2f} CPU-s")
-    for pid, _ in fp._HELPERS:
+    for pid, _ in getattr(fp, "_HELPERS", []):
         print(f"figure helper {pid}: {_proc_cpu(pid):.2f} CPU-s")
 
 
