@@ -92,3 +92,36 @@ def test_no_helpers_once_the_polars_pool_runs():
         print(before, fp.polars_pool_started(), fp.start_helpers(2))
     """)
     assert out.split() == ["False", "True", "0"]
+
+
+def test_eager_charts_go_to_the_helpers_as_they_are_added():
+    out = _run("""
+        fp.start_helpers(2)
+        fp.warm("always", 1)
+        eager = fp.EagerCharts()
+        for name, chart in charts_().items():
+            eager[name] = chart
+            if name == "win":  # sent before anything asks for the figures
+                assert len(fp._BUSY) + len(fp._DONE) == 1
+        eager.pop("hist")  # a chart the analysis drops: its answer is not used
+        par = Report("t", [], [], {}, charts=eager)
+        fp.draw(par, "always", 1, "run")
+        ser = Report("t", [], [], {}, charts={k: v for k, v in eager.items()})
+        render_figures(ser)
+        assert list(par.figures) == list(ser.figures) == ["win", "local", "dist"]
+        assert all(par.figures[k] == ser.figures[k] for k in ser.figures)
+        assert not fp._DONE and not fp._BUSY and not fp._QUEUE
+        print(par.chart_errors["fails"] != ser.chart_errors["fails"])
+    """)
+    assert out.split() == ["True"]  # the failing chart was drawn in a helper too
+
+
+def test_eager_charts_without_helpers_are_a_plain_dict():
+    out = _run("""
+        eager = fp.EagerCharts()
+        eager["win"] = charts_()["win"]
+        rep = Report("t", [], [], {}, charts=eager)
+        fp.draw(rep, "always", 1, "run")
+        print(len(fp._DONE), len(fp._QUEUE), list(rep.figures))
+    """)
+    assert out.split() == ["0", "0", "['win']"]

@@ -176,43 +176,79 @@ def stop_helpers() -> None:
 atexit.register(stop_helpers)
 
 
-def _draw_in_helpers(rep: Report) -> None:
-    """Draw ``rep.charts`` in the helpers (see the module docstring), charts they could not draw
-    here; results in chart order, as ``render_figures`` gives them."""
-    todo = deque(rep.charts.items())
-    done: dict[str, tuple[bool, bytes | str]] = {}
-    idle = list(_HELPERS)
-    busy: dict[Connection, tuple[int, str]] = {}
-    while todo or busy:
-        while todo and idle:
-            pid, conn = idle.pop()
-            name, (_, make) = todo.popleft()
+class EagerCharts(dict):
+    """A chart dict (``name -> (caption, maker)``) that hands each chart to a warm figure helper
+    the moment it is added, so the figures are drawn while the analysis goes on (``--jobs 2``);
+    ``draw`` then collects them. Without warm helpers it is a plain dict. Meant for
+    ``sections.Draft.charts``."""
+
+    def __setitem__(self, name, value) -> None:
+        super().__setitem__(name, value)
+        if _HELPERS and _WARMED[0]:
+            _submit(value[1])
+            _pump(block=False)
+
+
+_QUEUE: deque = deque()  # chart makers waiting for a helper
+_BUSY: dict[Connection, tuple[int, object]] = {}  # helper socket -> (pid, the maker it draws)
+_DONE: dict[int, tuple[object, tuple[bool, bytes | str]]] = {}  # id(maker) -> (maker, draw_chart's answer)
+
+
+def _submit(make: object) -> None:
+    """Queue ``make`` for a helper unless it is queued, drawing or drawn (makers kept: ids stay unique)."""
+    key = id(make)
+    if key not in _DONE and all(m is not make for m in _QUEUE) and all(m is not make for _, m in _BUSY.values()):
+        _QUEUE.append(make)
+
+
+def _pump(block: bool) -> None:
+    """Send queued makers to idle helpers and take their answers; ``block``: until every queued
+    chart is answered (or its helper is dropped: that chart is then drawn here)."""
+    while True:
+        taken = {conn for conn in _BUSY}
+        for pid, conn in [h for h in _HELPERS if h[1] not in taken]:
+            if not _QUEUE:
+                break
+            make = _QUEUE.popleft()
             try:
                 conn.send(("draw", make))
             except OSError:  # the helper is gone: the chart is drawn here
                 _drop(pid, conn)
                 continue
             except Exception:  # noqa: BLE001 - cannot be pickled (nothing was sent): drawn here
-                idle.append((pid, conn))
                 continue
-            busy[conn] = (pid, name)
-        if not busy:
-            break
-        ready = wait(list(busy), timeout=HELPER_TIMEOUT_S)
-        if not ready:  # a helper that hangs: drop every busy one; their charts are drawn here
-            for conn, (pid, _) in list(busy.items()):
+            _BUSY[conn] = (pid, make)
+        if not _BUSY:
+            _QUEUE.clear()  # no helper left: whatever waits is drawn here
+            return
+        ready = wait(list(_BUSY), timeout=HELPER_TIMEOUT_S if block else 0)
+        if block and not ready:  # a helper that hangs: drop every busy one; their charts are drawn here
+            for conn, (pid, _) in list(_BUSY.items()):
                 _drop(pid, conn)
-            break
+            _BUSY.clear()
+            continue
         for conn in ready:
-            pid, name = busy.pop(conn)  # type: ignore[index]
+            pid, make = _BUSY.pop(conn)  # type: ignore[index]
             try:
-                done[name] = conn.recv()
-                idle.append((pid, conn))
+                _DONE[id(make)] = (make, conn.recv())
             except (EOFError, OSError):
                 _drop(pid, conn)
+        if not block or not (_QUEUE or _BUSY):
+            return
+
+
+def _draw_in_helpers(rep: Report) -> None:
+    """Draw ``rep.charts`` in the helpers (see the module docstring; those an ``EagerCharts``
+    already handed them are only collected), charts they could not draw here; results in chart
+    order, as ``render_figures`` gives them."""
+    for _, make in rep.charts.values():
+        _submit(make)
+    _pump(block=True)
     for name, (caption, make) in rep.charts.items():
-        ok, value = done[name] if name in done else draw_chart(make)
+        got = _DONE.get(id(make))
+        ok, value = got[1] if got is not None and got[0] is make else draw_chart(make)
         if ok:
             rep.figures[name] = (caption, value)
         else:
             rep.chart_errors[name] = value
+    _DONE.clear()  # answers for charts this report dropped (solo reports) are not kept
