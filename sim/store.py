@@ -18,6 +18,7 @@ import re
 import shutil
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -243,6 +244,23 @@ def write_chunk(out: Path, start: int, tables: dict[str, pl.DataFrame], stop: in
         idx = tables["games"]["game_index"]
         stop = int(idx.max()) + 1 if idx.len() else start + 1
     integrity.write_chunk_manifest(out, start, stop, files, {k: v.height for k, v in tables.items()})
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a worker that wrote its chunk itself hands back (``written``): failed games, truncated
+    games and the first error's row (``errors`` columns) or None."""
+
+    failed: int
+    truncated: int
+    first_error: dict | None
+
+
+def written(tables: dict[str, pl.DataFrame]) -> Written:
+    """The ``Written`` summary of a chunk's tables."""
+    errors = tables["errors"]
+    return Written(errors.height, int(tables["games"]["truncated"].sum()),
+                   errors.row(0, named=True) if errors.height else None)
 
 
 def clear_partial(out: Path) -> None:

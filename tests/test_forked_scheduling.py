@@ -56,3 +56,40 @@ def test_a_worker_has_its_next_chunk_before_the_caller_sees_its_result(tmp_path,
         # two chunks in flight from the start, and one more sent for every result already returned
         assert len(sent) == min(len(ranges), 2 + len(seen))
     assert sorted(seen) == ranges
+
+
+@pytest.mark.integration
+def test_workers_forked_before_polars_starts_write_their_own_chunks(tmp_path):
+    """In a fresh ``sim`` process (polars' pool not started) each worker writes its chunk and
+    answers a ``store.Written`` summary; the merged tables are those of the rows path, which
+    this test process takes (its polars pool runs: ``polars_pool_started``)."""
+    import subprocess
+    import sys
+
+    import polars as pl
+    from polars.testing import assert_frame_equal
+
+    from sim.analysis.figure_policy import polars_pool_started
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CFG.format(games=9, chunk=2, second="osaka.shipper"))
+    code = f"""
+import sim.runs.forked as fk
+from pathlib import Path
+from sim.config import load_config
+from sim.runs import fixed
+kinds = []
+result = fk.Worker.result
+fk.Worker.result = lambda self: (lambda r: (kinds.append(type(r[2]).__name__), r)[1])(result(self))
+outcome = fixed.run(load_config({str(cfg)!r}), Path({str(tmp_path / 'w')!r}), progress=False)
+print(sorted(set(kinds)), outcome.games)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['Written']", "9"]
+    pl.DataFrame({"a": [1, 2]}).group_by("a").len()  # this process: polars' pool runs
+    assert polars_pool_started()
+    fixed.run(load_config(cfg), tmp_path / "p", progress=False)  # the rows path
+    for table in ("games", "players", "metrics", "errors"):
+        assert_frame_equal(pl.read_parquet(tmp_path / "w" / f"{table}.parquet"),
+                           pl.read_parquet(tmp_path / "p" / f"{table}.parquet"))
