@@ -4,6 +4,7 @@ user runs it, split into start-up, engine, strategies, the game loop around them
 analysis and its figures.
 
     python benchmarks/profile_run.py [CONFIG] [--games 5000] [--jobs 1] [--out DIR] [--forked]
+    python benchmarks/profile_run.py [CONFIG] --games 20000 --jobs 2 --processes
 
 With ``--jobs 1`` a run plays its chunks in a forked worker (``sim.runs.forked``), which a
 profiler in the ``sim`` process does not see; so by default this plays them in the profiled
@@ -15,12 +16,19 @@ Prints each part's *share* of the profiled time (the profiler's own clock is the
 far cheaper per call than a CPU clock; it slows Python-level calls about 2x, so shares are what
 count), then runs the same command again without the profiler and prints its CPU seconds
 (``unprofiled CPU-s``): share x that total estimates each part's CPU time.
+
+``--processes`` (no profiler; the command as a user runs it, forked workers kept): wall and CPU
+seconds of each phase (start-up from the interpreter's start, play, merge, report) for the ``sim``
+process and, per process, what the play workers and the figure helpers used (``/proc/PID/stat``,
+read as each worker answers and at the end). On a busy machine the CPU seconds are the figures to
+compare: two jobs on two idle cores take about ``start-up + max(worker CPU) + merge + report``.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import resource
 import subprocess
@@ -81,6 +89,73 @@ def split(stats: dict, total: float) -> list[tuple[str, float]]:
     ]
 
 
+def _proc_cpu(pid: int | str = "self") -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; -1 when gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            f = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return -1.0
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _since_start() -> float:
+    """Wall seconds since this process started (``/proc``)."""
+    with open("/proc/self/stat") as fh:
+        start = int(fh.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as fh:
+        return float(fh.read().split()[0]) - start
+
+
+def processes(args: list[str]) -> None:
+    """``--processes``: see the module docstring."""
+    import sim.analysis.figure_policy as fp
+    import sim.cli.commands_play as cp
+    import sim.runs.forked as forked
+    from sim import store
+    from sim.cli import cli
+    from sim.runs import fixed
+
+    marks: list[tuple[str, float, float]] = [("start-up", time.perf_counter() - _since_start(), 0.0)]
+    workers: dict[int, float] = {}
+
+    def wrap(mod, name: str, label: str) -> None:
+        f = getattr(mod, name)
+
+        def timed(*a, **k):
+            marks.append((label, time.perf_counter(), _proc_cpu()))
+            try:
+                return f(*a, **k)
+            finally:
+                if label == "play":
+                    forked.reap(True)  # the workers' CPU is read as they answer
+                marks.append((label + " end", time.perf_counter(), _proc_cpu()))
+        setattr(mod, name, timed)
+
+    result = forked.Worker.result
+
+    def answered(self):
+        res = result(self)
+        workers[self.pid] = _proc_cpu(self.pid)
+        return res
+    forked.Worker.result = answered
+    wrap(fixed, "play_ranges", "play")
+    wrap(store, "merge_chunks", "merge")
+    wrap(cp, "build_report", "report")
+    cli(args, prog_name="sim", standalone_mode=False)
+    marks.append(("end", time.perf_counter(), _proc_cpu()))
+    print("| phase | wall s | sim process CPU s |\n|---|---:|---:|")
+    for (name, t, c), (_, t2, c2) in zip(marks, marks[1:], strict=False):
+        if name.endswith(" end"):
+            name = f"between {name[:-4]} and the next phase"
+        print(f"| {name} | {t2 - t:.2f} | {c2 - c:.2f} |")
+    print(f"| whole command | {marks[-1][1] - marks[0][1]:.2f} | {marks[-1][2]:.2f} |")
+    for pid, cpu in workers.items():
+        print(f"play worker {pid}: {cpu:.2f} CPU-s")
+    for pid, _ in getattr(fp, "_HELPERS", []):
+        print(f"figure helper {pid}: {_proc_cpu(pid):.2f} CPU-s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("config", nargs="?", default=str(ROOT / "configs/traders_of_osaka/speed_random4.yaml"))
@@ -89,7 +164,11 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/sim-profile-run")
     ap.add_argument("--no-plain", action="store_true", help="skip the unprofiled second run")
     ap.add_argument("--forked", action="store_true", help="--jobs 1: keep the forked worker (its play is not profiled)")
+    ap.add_argument("--processes", action="store_true", help="no profiler: wall and CPU per phase and per process")
     a = ap.parse_args()
+    if a.processes:
+        processes(["run", a.config, "--games", str(a.games), "--jobs", str(a.jobs), "--out", a.out, "--force", "--quiet"])
+        return
     if a.jobs == 1 and not a.forked:
         import sim.runs.forked as forked
         from sim.play import play_range

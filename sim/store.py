@@ -18,6 +18,7 @@ import re
 import shutil
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -52,9 +53,17 @@ def write_atomic(df: pl.DataFrame, path: Path) -> None:
 def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
     """Split ``range(start, stop)`` into chunks (default: about 8 per job with one job, 16 per job
     with more, enough to balance the load; 20-2500 games each: every chunk costs five Parquet
-    files, their hashes and fsyncs, about 10 ms of CPU and 50 ms of wall time, issue 20 item 1)."""
+    files, their hashes and fsyncs, about 10 ms of CPU and 50 ms of wall time, issue 20 item 1).
+    With more than one job and no ``chunk_size``, the games after the last ``jobs`` whole chunks
+    are cut into chunks about a quarter that size (at least 20 games), so the workers end within a
+    short chunk of each other (issue 20 item 1: a core idles while the last chunk is played).
+    Returns contiguous ``(first, stop)`` pairs covering the range in order."""
     size = chunk_size or max(20, min(2500, -(-(stop - start) // (jobs * (8 if jobs == 1 else 16)))))
-    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+    tail = stop if chunk_size or jobs == 1 else start + max(0, (stop - start) // size - jobs) * size
+    k = max(1, (stop - tail) // max(20, size // 4))  # tail chunks, sizes differing by at most one game
+    cuts = [tail + (stop - tail) * i // k for i in range(k + 1)]
+    return ([(a, min(a + size, tail)) for a in range(start, tail, size)]
+            + [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a])
 
 
 def manifest(facts: dict) -> dict:
@@ -245,6 +254,23 @@ def write_chunk(out: Path, start: int, tables: dict[str, pl.DataFrame], stop: in
         idx = tables["games"]["game_index"]
         stop = int(idx.max()) + 1 if idx.len() else start + 1
     integrity.write_chunk_manifest(out, start, stop, files, {k: v.height for k, v in tables.items()})
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a worker that wrote its chunk itself hands back (``written``): failed games, truncated
+    games and the first error's row (``errors`` columns) or None."""
+
+    failed: int
+    truncated: int
+    first_error: dict | None
+
+
+def written(tables: dict[str, pl.DataFrame]) -> Written:
+    """The ``Written`` summary of a chunk's tables."""
+    errors = tables["errors"]
+    return Written(errors.height, int(tables["games"]["truncated"].sum()),
+                   errors.row(0, named=True) if errors.height else None)
 
 
 def clear_partial(out: Path) -> None:

@@ -91,15 +91,24 @@ def num(v, digits: int = 2) -> str:
 def render_figures(rep: Report) -> None:
     """Draw the charts into ``rep.figures`` (PNG bytes). A chart that fails is left out and its
     error kept in ``rep.chart_errors`` (the report says so): it never stops the report."""
+    for name, (caption, make) in rep.charts.items():
+        ok, value = draw_chart(make)
+        if ok:
+            rep.figures[name] = (caption, value)
+        else:
+            rep.chart_errors[name] = value
+
+
+def draw_chart(make: Callable) -> tuple[bool, bytes | str]:
+    """One chart: ``(True, PNG bytes at 110 dpi)``, or ``(False, "ExceptionName: message")`` when
+    ``make`` or the drawing raises. Used alike in this process and in a figure helper process
+    (``figure_policy``), so the bytes are the same either way."""
     from .charts import png_bytes  # numpy and matplotlib load only when a report is drawn
 
-    for name, (caption, make) in rep.charts.items():
-        try:
-            png = png_bytes(make(), dpi=110)
-        except Exception as exc:
-            rep.chart_errors[name] = f"{type(exc).__name__}: {exc}"
-            continue
-        rep.figures[name] = (caption, png)
+    try:
+        return True, png_bytes(make(), dpi=110)
+    except Exception as exc:
+        return False, f"{type(exc).__name__}: {exc}"
 
 
 def md_cell(v) -> str:

@@ -91,11 +91,13 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     ``figures``: ``always``, ``auto`` or ``never`` (``figure_policy``; the commands default to ``auto``)."""
     # not the per-seat figures, only the rows of complete games: memory (issue 20 item 5)
     t = load_tables(Path(run_dir), list(COLUMNS["players"]), complete_only=True)
+    complete = stats.complete_games(t.games).height
+    figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,
                           int(t.games["failed"].sum()) if t.games.height else 0, rep.level)
-    figure_policy.draw(rep, figures, stats.complete_games(t.games).height, run_dir)
+    figure_policy.draw(rep, figures, complete, run_dir)
     write_report(Path(run_dir), rep, checks)
     return rep
 

@@ -3,13 +3,16 @@ once, then merged. The base every other way to run composes.
 
 Only the resolved setup (JSON) crosses process boundaries. Each chunk returns its rows; the
 parent writes them atomically into the run folder (``sim.store``) before counting the chunk
-done, so an interrupted run keeps every finished chunk.
+done, so an interrupted run keeps every finished chunk. With ``--jobs 2`` and more, a forked
+worker that may use polars writes its chunk itself and returns a ``store.Written`` summary
+(``sim.runs.forked``), and figure helpers are forked for the report (``figure_policy``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -66,7 +69,8 @@ class FailFast(SimError):
     """``--fail-fast``: a game failed; its chunk is on disk."""
 
 
-def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None):
+def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None,
+             out: Path | None = None):
     """Chunk results as they finish: forked workers (``forked``) when the OS can fork and every
     strategy is the project's own; else joblib's fresh interpreters (``workers``; a plugin may
     have started thread pools a fork cannot use); on Dask, joblib's Dask backend."""
@@ -80,7 +84,7 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
     from .forked import fork_safe, forked_results, pool_results
 
     if fork_safe(setup_json):  # no interpreter start-up per worker (issue 20 item 1)
-        yield from forked_results(setup_json, ranges) if jobs == 1 else pool_results(setup_json, ranges, jobs)
+        yield from forked_results(setup_json, ranges) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
         return
     from .workers import local_results  # a dying worker fails only its games, with any --jobs
 
@@ -100,6 +104,10 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     t0 = time.perf_counter()
     failed = truncated = 0
     own = bar is None
+    if rc.jobs >= 2 and backend == "local":  # figures drawn on every core after the play (issue 20 item 1)
+        from ..analysis.figure_policy import start_helpers
+
+        start_helpers(min(rc.jobs, os.cpu_count() or 1))
     if own and not progress:  # --quiet: tqdm is not even imported (start-up)
         bar = _NoBar()
     elif own:
@@ -107,13 +115,15 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
 
         bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
     try:
-        for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler):
-            store.write_chunk(out, start, tables, stop)
-            failed += tables["errors"].height
-            truncated += int(tables["games"]["truncated"].sum())
+        for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler, out):
+            if not isinstance(tables, store.Written):  # else the worker wrote its chunk itself
+                store.write_chunk(out, start, tables, stop)
+                tables = store.written(tables)
+            failed += tables.failed
+            truncated += tables.truncated
             bar.update(stop - start)
-            if fail_fast and tables["errors"].height:
-                e = tables["errors"].row(0, named=True)
+            if fail_fast and tables.first_error:
+                e = tables.first_error
                 what = e["message"] if e["message"].startswith(f"{e['exception']}:") else f"{e['exception']}: {e['message']}"
                 raise FailFast(f"--fail-fast: game {e['game_index']} failed ({what});"
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")

@@ -9,6 +9,12 @@ it was playing is played again game by game, each in a fresh fork; a game that k
 too is recorded as failed (``WorkerDied``, with its seed and the reason), and the run goes on
 with a fresh worker.
 
+``pool_results`` (``--jobs 2`` and more) is given the run folder: a worker forked while polars'
+thread pool has not started in ``sim`` (``figure_policy.polars_pool_started``; a fork made after it
+would hang in its first polars call) writes each chunk itself (``store.write_chunk``) and answers
+only a ``store.Written`` summary, so ``sim`` neither unpickles the rows nor builds the tables
+(issue 20 item 1); any other worker answers with the rows, which the caller writes.
+
 On any exit other than the normal end (Ctrl-C, SIGTERM turned into ``KeyboardInterrupt``, an
 error), the worker is killed (``SIGKILL``) and reaped, so none survives the run; a worker whose
 parent is killed outright reads end-of-file and exits. Where ``os.fork`` does not exist
@@ -25,7 +31,10 @@ import sys
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection, Pipe, wait
+from pathlib import Path
 
+from .. import store
+from ..analysis.figure_policy import polars_pool_started
 from ..play import failed_range, play_rows, prepared
 from ..registry import project_strategies
 
@@ -53,8 +62,9 @@ class WorkerGone(Exception):
 
 
 def _serve(conn: Connection, setup_json: str) -> None:
-    """The worker's loop: ``(start, stop)`` in, ``("ok", result)`` or ``("error", text)`` out;
-    ``None`` or end-of-file ends it."""
+    """The worker's loop: ``(start, stop, folder)`` in, ``("ok", result)`` or ``("error", text)``
+    out; ``None`` or end-of-file ends it. With a run folder the worker writes the chunk itself
+    (``store.write_chunk``) and answers ``store.Written``; without, the plain rows."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills this worker
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
@@ -65,13 +75,24 @@ def _serve(conn: Connection, setup_json: str) -> None:
         if msg is None:
             return
         try:
-            out = ("ok", play_rows(setup_json, *msg))  # plain rows: no polars in a fork
+            out = ("ok", _play(setup_json, *msg))
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it there
             out = ("error", exc)
         try:
             conn.send(out)
         except Exception as exc:  # noqa: BLE001 - an exception that cannot be pickled: its text
             conn.send(("error", RuntimeError(f"{type(out[1]).__name__}: {out[1]} ({exc})")))
+
+
+def _play(setup_json: str, a: int, b: int, folder: str | None) -> Result:
+    """Games ``a..b-1``: the rows (no polars: this fork may have inherited a started polars pool),
+    or, with ``folder`` (forked before polars' pool started), the chunk written there and its summary."""
+    a, b, rows = play_rows(setup_json, a, b)
+    if folder is None:
+        return a, b, rows
+    tables = rows.tables()
+    store.write_chunk(Path(folder), a, tables, b)
+    return a, b, store.written(tables)
 
 
 def _die_with_parent(ppid: int) -> None:
@@ -90,8 +111,10 @@ class Worker:
     """A forked child playing chunks of one run; ``play(a, b)`` returns the chunk's result or
     raises ``WorkerGone`` when the child died; ``close()`` ends and reaps it."""
 
-    def __init__(self, setup_json: str):
+    def __init__(self, setup_json: str, out: Path | None = None):
         reap()
+        # writes its chunks into ``out`` itself when polars can run in it (issue 20 item 1)
+        self.out = str(out) if out is not None and not polars_pool_started() else None
         parent, child = Pipe(duplex=True)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -120,7 +143,7 @@ class Worker:
     def send(self, a: int, b: int) -> None:
         """Hand games ``a..b-1`` to the worker (``result()`` collects them)."""
         try:
-            self.conn.send((a, b))
+            self.conn.send((a, b, self.out))
         except (EOFError, OSError, BrokenPipeError):
             raise WorkerGone(self._reap()) from None
 
@@ -133,7 +156,7 @@ class Worker:
         if kind == "error":  # outside any game (e.g. a strategy that cannot be built): as in-process
             raise value
         a, b, rows = value
-        return a, b, rows.tables()
+        return a, b, rows if isinstance(rows, store.Written) else rows.tables()
 
     def _reap(self) -> str:
         """Wait for the dead child; how it ended, in words."""
@@ -209,7 +232,7 @@ def forked_results(setup_json: str, ranges: list[tuple[int, int]]) -> Iterator[R
             worker.close(kill=True)
 
 
-def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> Iterator[Result]:
+def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, out: Path | None = None) -> Iterator[Result]:
     """Chunk results as they finish, from ``jobs`` forked workers (``--jobs 2`` and more, local
     backend): no new interpreter per worker (a fork takes about 10 ms, a loky worker imports
     ``sim`` and the game again, about 1.4 CPU-s), and each worker is handed its next chunk as
@@ -222,24 +245,18 @@ def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> I
     busy: dict[Connection, tuple[Worker, tuple[int, int]]] = {}
     try:
         while queue or busy:
-            while queue and len(busy) < n:
-                w, r = idle.pop() if idle else Worker(setup_json), queue.popleft()
-                try:
-                    w.send(*r)
-                except WorkerGone:
-                    w.close()
-                    yield from _alone(setup_json, *r)
-                    continue
-                busy[w.conn] = (w, r)
+            yield from _hand_out(setup_json, queue, idle, busy, n, out)
             for conn in wait(list(busy)):
                 w, r = busy.pop(conn)  # type: ignore[index]
                 try:
                     res = w.result()
                 except WorkerGone:
                     w.close()
-                    yield from _alone(setup_json, *r)
+                    yield from _alone(setup_json, *r, out=out)
                     continue
                 idle.append(w)
+                # its next chunk first: the worker plays on while the caller writes this one (issue 20 item 1)
+                yield from _hand_out(setup_json, queue, idle, busy, n, out)
                 yield res
         while idle:
             idle.pop().close()
@@ -248,10 +265,25 @@ def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> I
             w.close(kill=True)
 
 
-def _alone(setup_json: str, a: int, b: int) -> Iterator[Result]:
+def _hand_out(setup_json: str, queue: deque, idle: list[Worker], busy: dict, n: int,
+              out: Path | None) -> Iterator[Result]:
+    """Send queued ranges to idle (else new) workers until ``n`` are busy; a range whose worker
+    is gone before it is sent is played alone (its results are yielded)."""
+    while queue and len(busy) < n:
+        w, r = idle.pop() if idle else Worker(setup_json, out), queue.popleft()
+        try:
+            w.send(*r)
+        except WorkerGone:
+            w.close()
+            yield from _alone(setup_json, *r, out=out)
+            continue
+        busy[w.conn] = (w, r)
+
+
+def _alone(setup_json: str, a: int, b: int, out: Path | None = None) -> Iterator[Result]:
     """Games ``a..b-1`` one by one, each in a fresh worker; a game whose worker dies is failed."""
     for gi in range(a, b):
-        worker = Worker(setup_json)
+        worker = Worker(setup_json, out)
         try:
             res = worker.play(gi, gi + 1)
         except WorkerGone as exc:
