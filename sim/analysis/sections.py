@@ -11,6 +11,7 @@ import polars as pl
 
 from . import charts, stats, summaries
 from .document import Section, ci, level, num, p_text, pct, rows
+from .figure_policy import EagerCharts
 from .tables import RunTables
 
 
@@ -24,7 +25,7 @@ class Draft:
     confidence: float = 0.95  # level of every interval and test of the report
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
-    charts: dict[str, tuple[str, Callable]] = field(default_factory=dict)
+    charts: dict[str, tuple[str, Callable]] = field(default_factory=EagerCharts)  # drawn while analysing (--jobs 2)
 
     @property
     def players(self) -> int:
