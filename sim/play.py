@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from .api import CHANCE, Action, Game, IllegalActionError, SimError, Strategy, close_view, sample_chance
-from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied
+from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied, harmless_output
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
@@ -324,7 +324,7 @@ def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     """
     setup, game, factories = prepared(setup_json)
     rows = Rows()
-    with TimeLimit(setup.game_timeout_s) as limit, Interrupts():
+    with TimeLimit(setup.game_timeout_s) as limit, Interrupts(), harmless_output():
         for gi in range(start, stop):
             try:
                 limit.arm()

@@ -111,3 +111,13 @@ class InterruptedCheck(ScriptedStrategy):
 
     def __init__(self, **params):
         raise KeyboardInterrupt("while the config is checked")
+
+
+class Printer(RandomStrategy):
+    """Plays randomly and prints every decision (a designer's debugging ``print``)."""
+
+    reads_observation = False
+
+    def choose(self, obs, legal, rng):
+        print("choosing among", len(legal))
+        return super().choose(obs, legal, rng)

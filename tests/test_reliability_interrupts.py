@@ -102,3 +102,28 @@ def test_an_interrupt_while_the_report_is_written_says_how_to_write_it(tmp_path,
     assert f"every game is on disk in {tmp_path / 'o'}" in res.output and f"sim report {tmp_path / 'o'}" in res.output
     assert pl.read_parquet(tmp_path / "o" / "games.parquet").height == 4  # the tables are complete
     assert sim("report", tmp_path / "o").exit_code == 0
+
+
+def test_a_printing_strategy_plays_on_when_stdout_is_a_closed_pipe(monkeypatch, tmp_path):
+    """Second breaker finding 2 (session 4): `sim run CONFIG | true` failed every game of a strategy
+    that prints (BrokenPipeError), so the results depended on where the output went."""
+    import sys
+
+    from sim.config import load_config
+    from sim.play import play_rows
+    from sim.runs.fixed import setup_of
+
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.syspath_prepend(str(TESTS))
+    setup = setup_of(load_config(write(tmp_path, 3, second="'bad_strategies:Printer'")))
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    _, _, rows = play_rows(setup.to_json(), 0, 3)
+    tables = rows.tables()
+    assert tables["errors"].height == 0 and tables["games"].height == 3
+    assert isinstance(sys.stdout, ClosedPipe)  # restored after play
