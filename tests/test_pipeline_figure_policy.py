@@ -73,6 +73,10 @@ def test_always_at_10_games_and_never_at_100(tmp_path):
     res = CliRunner().invoke(cli, ["report", str(big), "--figures", "always"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert "win_rate_by_seat.png" in _pngs(big) and "not drawn" not in (big / "report.md").read_text()
+    # and `--figures never` again removes them: no figure its report does not show (closing note, session 4)
+    (big / "figures" / "my_own.png").write_bytes(b"kept: not a chart of the report")
+    res = CliRunner().invoke(cli, ["report", str(big), "--figures", "never"], catch_exceptions=False)
+    assert res.exit_code == 0 and _pngs(big) == ["my_own.png"]
 
 
 @pytest.mark.integration

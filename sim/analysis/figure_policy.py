@@ -65,6 +65,8 @@ def draw(rep: Report, mode: str, complete: int, run_dir: Path | str) -> bool:
     if rep.charts:
         rep.figures_note = note(mode, complete, run_dir)
         rep.facts.append(("figures", rep.figures_note))
+    for name in rep.charts:  # an older report's charts: the folder holds no figure its report does not show
+        (Path(run_dir) / "figures" / f"{name}.png").unlink(missing_ok=True)
     return False
 
 
