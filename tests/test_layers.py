@@ -118,7 +118,11 @@ def test_tables_are_those_of_the_code_before_the_redesign(tmp_path):
                     "479c92aa1b64ebdf37fdc97953d8e7c5034dfef16a9b14347ee1dd6c2821f41f"),
     }
     for table, (columns, digest) in expected.items():
-        df = pl.read_parquet(tmp_path / "o" / f"{table}.parquet").select(columns)
+        df = pl.read_parquet(tmp_path / "o" / f"{table}.parquet")
+        if table == "games":  # since session 5 `turns` counts the game-ending turn (a stall ends between turns):
+            before = pl.col("turns") - (pl.col("end_reason") != "stalled").cast(pl.Float64)  # the count of then
+            df = df.with_columns(turns=before, rounds=(-(-before // 4)))  # random4.yaml: 4 players
+        df = df.select(columns)
         assert hashlib.sha256(df.write_ndjson().encode()).hexdigest() == digest, table
 
 
