@@ -467,3 +467,23 @@ def test_a_confidence_level_just_below_1_is_not_printed_as_100_percent():
 
     assert level(0.95) == "95%" and level(0.975) == "97.5%"
     assert level(0.9999999999999) == "99.99999999999%"
+
+
+def test_seat_sentences_agree_with_the_holm_adjusted_seat_table():
+    """Fresh-user finding 1 (session 5): seat 0 wins 50 of 80 two-player games. Each seat's binomial
+    p is 0.033 (scipy's binomtest(50, 80)), so its interval excludes 50%, but Holm over the two seats
+    makes it 0.066: no seat claim. The report said "no single seat's interval excludes the expected
+    share" (false) and called the first-player advantage significant without saying why both hold."""
+    from scipy.stats import binomtest
+
+    rows = [(g, s, "same", 0.0, 1 if s == (0 if g < 50 else 1) else 2, s == (0 if g < 50 else 1))
+            for g in range(80) for s in range(2)]
+    x = _inputs(rows, 2)
+    p = binomtest(50, 80, 0.5).pvalue
+    seat0 = x.seat.filter(pl.col("seat") == 0).row(0, named=True)
+    assert seat0["p_holm"] == pytest.approx(2 * p) and seat0["ci_low"] > 0.5
+    found = fnd.findings(x)
+    assert any("no single seat differs significantly from the expected share after Holm's correction" in f for f in found)
+    first = next(f for f in found if f.startswith("First-player advantage"))
+    assert "significant (binomial test, p = 0.033) as a question of its own, not among all seats" in first
+    assert "Holm-adjusted p = 0.066 in the seat table" in first

@@ -113,8 +113,9 @@ def _seat_findings(x: Inputs) -> list[Finding]:
         out.append(Finding(f"{name} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
                            f"{expected_note(r['expected'], x.players)}: {tail}.", abs(r["win_rate"] - r["expected"]), True))
     if not out:
-        out.append(Finding(f"Seat win rates differ (chi-square {chi:.1f}, {pval(p_chi)}), but no single seat's interval "
-                           "excludes the expected share; see the seat table."))
+        out.append(Finding(f"Seat win rates differ (chi-square {chi:.1f}, {pval(p_chi)}), but no single seat differs "
+                           "significantly from the expected share after Holm's correction over the seats; see the seat "
+                           "table."))
     return out
 
 
@@ -127,10 +128,13 @@ def _first_player(x: Inputs, seat_claims: list[Finding]) -> list[Finding]:
     if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
         return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
                         f"{expected_note(f['expected'], x.players)}; no test applies (the expected share is 0 or 1).")]
+    holm = x.seat.filter(pl.col("seat") == 0)["p_holm"] if "p_holm" in x.seat.columns else pl.Series([])
+    alone = (f" as a question of its own, not among all seats (Holm-adjusted {pval(holm[0])} in the seat table)"
+             if sig and holm.len() and holm[0] >= x.alpha else "")  # a pre-set question; the seat table tests them all
     return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
                     f"{expected_note(f['expected'], x.players)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
                     f"{_points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "
-                    f"(binomial test, {pval(f['p'])}).", abs(f["advantage"]) if sig else 0.0, sig)]
+                    f"(binomial test, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
 
 
 def _strategy_findings(x: Inputs) -> list[Finding]:
