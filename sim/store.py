@@ -97,6 +97,17 @@ def need_folder(out: Path) -> None:
         raise SimError(f"'{out}' is a file, not a run folder")
 
 
+def refuse_sweep_folder(out: Path, verb: str) -> None:
+    """``SimError`` when ``out`` is a sweep folder (``sweep.json``): commands that take one run
+    (``verb`` it) are pointed at its points and at ``sim report`` for the combined report."""
+    out = Path(out)
+    if (out / "sweep.json").is_file():
+        points = sorted(p.name for p in out.glob("point-*") if p.is_dir())
+        which = f"{points[0]} ... {points[-1]}" if points else "point-NNN"
+        raise SimError(f"'{out}' is a sweep folder: {verb} one of its points ({out}/{which}); "
+                       f"`sim report {out}` rebuilds its combined report")
+
+
 def read_config(out: Path) -> dict:
     """The resolved config of a run folder as stored (a dict). ``SimError`` when there is none."""
     need_folder(out)

@@ -464,3 +464,17 @@ def test_sweep_figures_never_draws_no_chart_and_report_always_draws_them(tmp_pat
     assert drawn and all(f"figures/{n}" in (tmp_path / "sw" / "report.md").read_text() for n in drawn)
     assert invoke("report", tmp_path / "sw", "--figures", "never").exit_code == 0
     assert list((tmp_path / "sw" / "figures").glob("sweep_*.png")) == []  # no chart its report does not show
+
+
+def test_a_sweep_folder_given_where_one_run_is_wanted_is_named_as_such(tmp_path):
+    """Fresh-user finding 2 (session 5): replay, check --run and run --resume of a sweep folder blamed
+    an "engine version None" or "no complete game"."""
+    cfg = write(tmp_path, "game: traders_of_osaka\nplayers: 2\ngames: 2\nseed: 1\nstrategies: [random]\n"
+                          "sweep: {options.end_tokens: [6, 8]}\n"
+                          "checks: {max_seat_win_rate: 0.9}\n")
+    sw = tmp_path / "sw"
+    assert invoke("sweep", cfg, "--out", sw, "--jobs", "1", "--quiet", "--figures", "never").exit_code == 0
+    for args in (["replay", sw, "--game-index", "0"], ["check", cfg, "--run", sw], ["run", "--resume", sw]):
+        res = invoke(*args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"'{sw}' is a sweep folder" in res.output and f"{sw}/point-000 ... point-001" in res.output

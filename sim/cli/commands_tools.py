@@ -27,6 +27,7 @@ from ..registry import (
 )
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
+from ..store import refuse_sweep_folder
 from .group import cli
 from .options import check_writable, confidence_option, figures_option, no_plugins_option
 
@@ -149,6 +150,7 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
 
     Example: sim replay reports/traders_of_osaka/baseline --find closest
     """
+    refuse_sweep_folder(Path(run_dir), "replay a game of")
     rc = load_run_config(Path(run_dir))
     if (game_index is None) == (find is None):
         raise SimError("give --game-index N or --find longest|closest|upset|stalled")

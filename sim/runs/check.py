@@ -49,6 +49,7 @@ def same_experiment(rc: RunConfig, out_dir: Path, config: str) -> None:
     """``sim check CONFIG --run RUN``: refuse (``SimError`` naming both values) unless RUN was made
     from the same experiment as CONFIG (game, seed, size, strategies, options, data, engine and
     plugin versions), so CI never reports checks of one config on another run."""
+    store.refuse_sweep_folder(out_dir, "check")
     load_run_config(out_dir)  # a run folder at all
     check_same_experiment(rc, out_dir, "checked against it", what=config)
     check_same_rules(rc, out_dir, "checked against it")

@@ -202,6 +202,7 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
 def reopen(out: Path, jobs: int | None) -> RunConfig:
     """The config of an interrupted run folder, ready to continue (``jobs`` overrides its own).
     Refuses (``SimError``) a folder from another engine version or data, or one already complete."""
+    store.refuse_sweep_folder(out, f"continue it with `sim sweep --resume {out}`, or resume")
     rc = load_run_config(out)
     if jobs:
         rc = rc.model_copy(update={"jobs": jobs})
