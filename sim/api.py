@@ -37,11 +37,12 @@ class ParamsError(SimError):
 
 class OptionError(ValueError):
     """An option value a game cannot be played with (e.g. more cards dealt than the deck holds);
-    ``key`` names the option, so the config error points at ``options.<key>``."""
+    ``key`` names the option, so the config error points at ``options.<key>``; ``also``: the
+    config key the option conflicts with (e.g. ``players``), named when the file does not set ``key``."""
 
-    def __init__(self, key: str, message: str):
+    def __init__(self, key: str, message: str, also: str | None = None):
         super().__init__(message)
-        self.key = key
+        self.key, self.also = key, also
 
 
 def bound_option(key: str, value: int, maximum: int, why: str) -> None:

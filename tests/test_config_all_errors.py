@@ -192,3 +192,14 @@ def test_a_missing_run_folder_is_named_as_missing(tmp_path):
     for args in (["report"], ["replay", "--game-index", "0"], ["compare", str(tmp_path)]):
         res = CliRunner().invoke(cli, [args[0], str(tmp_path / "nope"), *args[1:]])
         assert res.exit_code == 2 and f"'{tmp_path / 'nope'}' does not exist" in res.output, (args, res.output)
+
+
+def test_an_option_the_file_does_not_set_is_named_at_the_key_it_conflicts_with(tmp_path):
+    """Fresh-user finding 4 (session 5): a 2-player Forwarder config was told "line 1, key
+    'options.allow_two_players'", a key not in the file; the player count is on line 2."""
+    code, lines = validate(tmp_path, "game: forwarder_of_xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n")
+    assert code == 2 and lines[0].startswith("c.yaml, line 2, key 'players': Forwarder of Xanadu is published for 3-5")
+    assert "options: {allow_two_players: true}" in lines[0]
+    code, _ = validate(tmp_path, "game: forwarder_of_xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n"
+                                 "options: {allow_two_players: true}\n")
+    assert code == 0

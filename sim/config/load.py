@@ -231,8 +231,10 @@ def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
     """Build the game once: options that only make sense together, and data files, are checked here."""
     try:
         build_game(rc)
-    except OptionError as exc:
-        raise SimError(f"{doc.where(('options', exc.key))}: {exc}") from None
+    except OptionError as exc:  # an option the file does not set is named at the key it conflicts with
+        given = isinstance(cfg.options, dict) and exc.key in cfg.options
+        where = ("options", exc.key) if given or not exc.also else (exc.also,)
+        raise SimError(f"{doc.where(where)}: {exc}") from None
     except (SimError, ValueError) as exc:
         about_data = bool(cfg.data) and (not cfg.options or "data" in str(exc)
                                          or any(v in str(exc) for v in rc.data.values()))
