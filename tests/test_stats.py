@@ -300,6 +300,8 @@ def test_head_to_head_counts_a_game_once_when_a_strategy_holds_two_seats():
     assert ab["p"] == pytest.approx(binomtest(6, 6, 0.5).pvalue) == pytest.approx(2 * 0.5**6)
     assert (ab["ahead_low"], ab["ahead_high"]) == pytest.approx(stats.wilson(6, 6))
     assert (ab["ci_low"], ab["ci_high"]) == pytest.approx(stats.wilson(6, 6))  # rate 1: n_eff = the 6 games
+    found = fnd.head_to_head_findings(h)  # Holm over one pair: p = 0.031; Wilson(6, 6) from 61.0%
+    assert len(found) == 1 and "of their 12 meetings in 6 games, the unit of its interval" in found[0]
 
 
 def test_head_to_head_p_values_are_holm_adjusted_over_pairs():

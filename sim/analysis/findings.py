@@ -296,11 +296,14 @@ def _h2h(h2h: pl.DataFrame, alpha: float = ALPHA) -> list[tuple[str, float]]:
         return out
     for r in h2h.iter_rows(named=True):
         if r["p_holm"] < alpha and r["ahead_low"] > 0.5:
+            games = r.get("games", r["meetings"])
+            units = f" in {games:,} games, the unit of its interval" if games < r["meetings"] else ""
+            even = f"; {games - r['decided']:,} of {games:,} even" if games > r["decided"] else ""
             out.append((f"{r['strategy_a']} finishes above {r['strategy_b']} in "
-                        f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings, below it in "
+                        f"{pint(r['rate'], r['ci_low'], r['ci_high'])} of their {r['meetings']:,} meetings{units}, below it in "
                         f"{pct(r['b_above'] / r['meetings'])}: ahead in {pint(r['ahead'], r['ahead_low'], r['ahead_high'])}"
                         f" of the {r['decided']:,} games they decide between them (sign test over games, {pval(r['p_holm'])},"
-                        " Holm-adjusted).",
+                        f" Holm-adjusted{even}).",
                         r["ahead"] - 0.5))
     return out
 

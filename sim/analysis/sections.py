@@ -181,7 +181,7 @@ def head_to_head(d: Draft) -> pl.DataFrame:
         "(even games left out)? p Holm-adjusted over the pairs.",
         rows(h2h, lambda r: {"A": r["strategy_a"], "B": r["strategy_b"], "meetings": r["meetings"],
                              f"A above B ({d.lev} CI)": ci(r["rate"], r["ci_low"], r["ci_high"], percent=True),
-                             "B above A": r["b_above"], "ties": r["ties"],
+                             "B above A (meetings)": r["b_above"], "ties (meetings)": r["ties"],
                              f"A ahead, of decided games ({d.lev} CI)": ci(r["ahead"], r["ahead_low"], r["ahead_high"],
                                                                percent=True),
                              "p (Holm)": p_text(r["p_holm"])}), ["head_to_head"]))
