@@ -291,6 +291,20 @@ def clear_partial(out: Path) -> None:
         tmp.unlink()
 
 
+def drop_unfinished(out: Path) -> None:
+    """After a clean stop, once the workers have ended: remove the files of chunks whose manifest
+    was never written (a worker stopped while writing them; the manifest is written last, so they
+    are partial by construction), so ``--resume`` has nothing to set aside."""
+    chunks = out / "chunks"
+    if not chunks.is_dir():
+        return
+    done = {m.stem.removeprefix("manifest-") for m in chunks.glob("manifest-*.json")}
+    for f in chunks.glob("*.parquet"):
+        if f.stem.rsplit("-", 1)[-1] not in done:
+            f.unlink()
+    clear_partial(out)
+
+
 def done_games(out: Path) -> list[tuple[int, int]]:
     """Ranges ``[start, stop)`` of the chunks on disk whose manifest and files agree
     (``integrity.scan``); anything else in ``chunks/`` is set aside, so its games are played again."""

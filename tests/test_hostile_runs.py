@@ -292,6 +292,11 @@ def test_10_a_signal_to_the_parent_leaves_no_worker(tmp_path, sig):
         time.sleep(0.1)
     assert not [p for p in workers if _running(p)], f"workers still running: {workers}"
     assert f"sim run --resume {out}" in err and "Traceback" not in err, err
+    # no half-written chunk is left for --resume to set aside (breaker finding 3, session 5): each
+    # chunk file on disk belongs to a chunk whose manifest (written last) exists
+    done = {m.stem.removeprefix("manifest-") for m in (out / "chunks").glob("manifest-*.json")}
+    left = [f.name for f in (out / "chunks").glob("*.parquet") if f.stem.rsplit("-", 1)[-1] not in done]
+    assert done and not left, left
 
 
 # 11. out of space or over a size limit while writing the report: exit 2, the path, nothing half-written

@@ -114,8 +114,9 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
         from tqdm import tqdm
 
         bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+    results = _results(setup_json, ranges, rc.jobs, backend, scheduler, out)
     try:
-        for start, stop, tables in _results(setup_json, ranges, rc.jobs, backend, scheduler, out):
+        for start, stop, tables in results:
             if not isinstance(tables, store.Written):  # else the worker wrote its chunk itself
                 store.write_chunk(out, start, tables, stop)
                 tables = store.written(tables)
@@ -127,6 +128,13 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
                 what = e["message"] if e["message"].startswith(f"{e['exception']}:") else f"{e['exception']}: {e['message']}"
                 raise FailFast(f"--fail-fast: game {e['game_index']} failed ({what});"
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: workers ended first, then their half-written chunks go
+        from .forked import reap
+
+        results.close()
+        reap(wait=True)
+        store.drop_unfinished(out)
+        raise
     finally:
         if own:
             bar.close()
