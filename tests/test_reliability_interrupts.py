@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import polars as pl
 import pytest
@@ -127,3 +129,18 @@ def test_a_printing_strategy_plays_on_when_stdout_is_a_closed_pipe(monkeypatch, 
     tables = rows.tables()
     assert tables["errors"].height == 0 and tables["games"].height == 3
     assert isinstance(sys.stdout, ClosedPipe)  # restored after play
+
+
+@pytest.mark.integration
+def test_sim_report_frees_the_lock_a_killed_run_left(tmp_path):
+    """Breaker finding 5 (session 5): after a `kill -9` in the report phase, `.lock` (a dead pid)
+    stayed, and `sim report` rebuilt the report but left it. A live holder is still refused."""
+    out = tmp_path / "o"
+    assert sim("run", write(tmp_path, 4, extra="jobs: 1\n"), "--out", out, "--quiet").exit_code == 0
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (out / ".lock").write_text(str(dead.pid))
+    assert sim("report", out).exit_code == 0 and not (out / ".lock").exists()
+    (out / ".lock").write_text(str(os.getppid()))  # a live process holds it
+    res = sim("report", out)
+    assert res.exit_code == 2 and "is in use by another sim process" in res.output
