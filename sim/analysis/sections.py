@@ -10,6 +10,7 @@ from functools import cached_property, partial
 import polars as pl
 
 from . import charts, stats, summaries
+from .boxes import box_stats
 from .document import Section, ci, level, num, p_text, pct, rows
 from .tables import RunTables
 
@@ -227,7 +228,7 @@ def scores(d: Draft) -> None:
                                        "sd": num(r["sd"]), "min": num(r["min"], 1), "q25": num(r["q25"], 1),
                                        "median": num(r["median"], 1), "q75": num(r["q75"], 1),
                                        "max": num(r["max"], 1)}), [f"score_by_{by}"]))
-        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st, level=d.lev))
+        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, box_stats(complete, by), by, st, level=d.lev))
     mg = summaries.margins(complete)
     d.tables["margins"] = mg
     if not mg.height:
