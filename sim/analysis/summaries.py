@@ -12,13 +12,13 @@ import numpy as np
 import polars as pl
 
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
-from .per_game import group_sums, seat_wins
+from .per_game import game_count, group_sums, seat_wins
 from .rating_games import rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
     binom_p,
-    bootstrap_ratios,
+    bootstrap_ratio_rows,
     complete_games,
     complete_players,
     holm,
@@ -138,10 +138,13 @@ def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resampl
              .sort(by) for by in bys]
     values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
     k = sum(len(v) for v in values)
-    if players.height:  # per-game sums without a group-by (memory), every table's columns side by side
-        parts = [group_sums(players, by, v) for by, v in zip(bys, values, strict=True)]
-        sums, counts = np.hstack([p[0] for p in parts]), np.hstack([p[1] for p in parts])
-        lows, highs = bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence)
+    if players.height:  # per-game sums without a group-by (memory), every table's rows in one (2k, games) array
+        by_column, at = np.empty((2 * k, game_count(players))), 0
+        for by, v in zip(bys, values, strict=True):
+            group_sums(players, by, v, out=(by_column[at:at + len(v)], by_column[k + at:k + at + len(v)]))
+            at += len(v)
+        lows, highs = bootstrap_ratio_rows(by_column, analysis_rng(seed, 1), n_resamples, confidence)
+        del by_column
     else:
         lows, highs = [math.nan] * k, [math.nan] * k
     out, at = [], 0
@@ -175,13 +178,14 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     cols = [c for c in columns if df[c].drop_nulls().len()]
     if cols:
         # column by column into (games, k) arrays: no frame-wide copy of every figure (memory, issue 20 item 5)
-        vals, present = np.zeros((df.height, len(cols))), np.zeros((df.height, len(cols)))
+        k = len(cols)
+        by_column = np.empty((2 * k, df.height))  # rows: the values, then whether present (bootstrap_ratio_rows)
         for j, c in enumerate(cols):
             v = df[c].cast(pl.Float64)
-            present[:, j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
-            vals[:, j] = np.where(present[:, j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
-        lows, highs = bootstrap_ratios(vals, present, analysis_rng(seed, key), n_resamples, confidence)
-        del vals, present
+            by_column[k + j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
+            by_column[j] = np.where(by_column[k + j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
+        lows, highs = bootstrap_ratio_rows(by_column, analysis_rng(seed, key), n_resamples, confidence)
+        del by_column
         for j, col in enumerate(cols):
             v = df[col].drop_nulls().cast(pl.Float64)
             rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
