@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from .by_value import per_value
+
 BOX_COLUMNS = ("q1", "med", "q3", "whislo", "whishi")
 
 
-def box_stats(players: pl.DataFrame | pl.LazyFrame, by: str, column: str = "score", whis: float = 1.5) -> pl.DataFrame:
+def box_stats(players: pl.DataFrame, by: str, column: str = "score", whis: float = 1.5) -> pl.DataFrame:
     """Per value of ``by`` (sorted), what ``matplotlib.cbook.boxplot_stats(x, whis=whis)`` gives for
     the non-null values ``x`` of ``column`` in that group: ``q1``, ``med``, ``q3`` (percentiles 25,
     50, 75 with linear interpolation, numpy's default), ``whislo`` (the smallest value at or above
@@ -21,14 +23,13 @@ def box_stats(players: pl.DataFrame | pl.LazyFrame, by: str, column: str = "scor
     s = pl.col(column).cast(pl.Float64)
     q1, q3 = s.quantile(0.25, "linear"), s.quantile(0.75, "linear")
     lo, hi = q1 - whis * (q3 - q1), q3 + whis * (q3 - q1)  # matplotlib's loval, hival, in its order
-    return (players.lazy().filter(pl.col(column).is_not_null())
-            .group_by(by).agg(q1=q1, med=s.quantile(0.5, "linear"), q3=q3,
-                              whislo=s.filter(s >= lo).min(), whishi=s.filter(s <= hi).max())
+    kept = players.filter(pl.col(column).is_not_null()) if players[column].null_count() else players
+    return (per_value(kept, by, q1=q1, med=s.quantile(0.5, "linear"), q3=q3,  # value by value: memory
+                      whislo=s.filter(s >= lo).min(), whishi=s.filter(s <= hi).max())
             .with_columns(whislo=pl.when(pl.col("whislo").is_null() | (pl.col("whislo") > pl.col("q1")))
                           .then(pl.col("q1")).otherwise(pl.col("whislo")),
                           whishi=pl.when(pl.col("whishi").is_null() | (pl.col("whishi") < pl.col("q3")))
-                          .then(pl.col("q3")).otherwise(pl.col("whishi")))
-            .sort(by).collect())
+                          .then(pl.col("q3")).otherwise(pl.col("whishi"))))
 
 
 def bxp_stats(boxes: pl.DataFrame) -> list[dict]:
