@@ -97,7 +97,7 @@ def ludii(d: Draft) -> None:
     games = d.t.games
     d.tables["outcomes"] = summaries.outcome_table(games, d.confidence) if games.height else pl.DataFrame()
     d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
-    lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence) if games.height
+    lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence, complete=True) if games.height
           else pl.DataFrame())
     d.tables["ludii"] = lf
     if not lf.height:

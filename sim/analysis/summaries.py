@@ -270,7 +270,7 @@ def outcome_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
 
 
 def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000,
-                  confidence: float = 0.95) -> pl.DataFrame:
+                  confidence: float = 0.95, complete: bool = False) -> pl.DataFrame:
     """Whole-game balance figures as the Ludii system defines them, with intervals at ``confidence``.
 
     - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
@@ -279,10 +279,12 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     - Drawishness: share of complete games whose win is shared or that nobody wins (Wilson);
     - Completion: share of all games played that end with a winner, i.e. neither truncated,
       failed nor without winner (Wilson).
-    Out: ``figure, value, ci_low, ci_high, games, meaning``.
+    Out: ``figure, value, ci_low, ci_high, games, meaning``. ``complete``: ``players`` holds the
+    rows of complete games only (``sections.Draft.complete``; the figures need no row order), so
+    they are not checked again (passes over every row: issue 20 item 5).
     """
     done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
-    cp = complete_players(players, games)
+    cp = players if complete else complete_players(players, games)
     rows = []
     if cp.height:
         seats = sorted(cp["seat"].unique().to_list())
