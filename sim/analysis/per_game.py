@@ -49,18 +49,26 @@ def group_sums(players: pl.DataFrame, by: str, values: list, column: str = "scor
     return sums.T, counts.T
 
 
-def seat_wins(players: pl.DataFrame, seats: list[int]) -> list[np.ndarray]:
+def seat_wins(players: pl.DataFrame, seats: list[int], out: np.ndarray | None = None) -> list[np.ndarray]:
     """For each seat of ``seats``, one 0/1 float per game (rows in increasing game index): whether
     that seat won, as ``pivot(on="seat", index="game_index", values="won", aggregate_function="max")``
-    with a missing seat as 0."""
+    with a missing seat as 0. ``out``: a float array ``(len(seats), games)`` to fill, one row per
+    seat (the layout ``stats.balance_interval`` resamples; no other copy: issue 20 item 5); the
+    results are its rows."""
     p = whole_games_layout(players)
     if p:  # one row per seat: a (games, seats) view of ``won``
         won = players["won"].to_numpy().reshape(-1, p)
-        return [won[:, s].astype(float) if 0 <= s < p else np.zeros(won.shape[0]) for s in seats]
+        rows = out if out is not None else np.empty((len(seats), won.shape[0]))
+        for i, s in enumerate(seats):
+            rows[i] = won[:, s] if 0 <= s < p else 0.0
+        return list(rows)
     row, n = game_rows(players["game_index"])
     won = players["won"].to_numpy()
     seat = players["seat"].to_numpy()
-    return [(np.bincount(row[(seat == s) & won], minlength=n) > 0).astype(float) for s in seats]
+    rows = out if out is not None else np.empty((len(seats), n))
+    for i, s in enumerate(seats):
+        rows[i] = np.bincount(row[(seat == s) & won], minlength=n) > 0
+    return list(rows)
 
 
 def whole_games_layout(players: pl.DataFrame) -> int:

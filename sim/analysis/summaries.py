@@ -288,12 +288,14 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     rows = []
     if cp.height:
         seats = sorted(cp["seat"].unique().to_list())
-        mats = seat_wins(cp, seats)  # the pivot of won on seat, without a pivot (memory)
+        by_seat = np.empty((len(seats), game_count(cp)))  # the pivot of won on seat, one row per seat (memory)
+        mats = seat_wins(cp, seats, out=by_seat)
         rates = np.array([m.mean() for m in mats])
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
-        if len(seats) > 1 and len(mats[0]) > 1:
-            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples, confidence)
+        if len(seats) > 1 and len(mats[0]) > 1:  # a (games, seats) view: balance_interval copies nothing
+            lo, hi = balance_interval(by_seat.T, analysis_rng(seed, 3), n_resamples, confidence)
+        del mats, by_seat
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
         fp = first_player_advantage(cp, confidence=confidence)
         rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
