@@ -186,13 +186,16 @@ def ratings_chart(ratings: pl.DataFrame) -> Figure:
     return fig
 
 
-def score_chart(players: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points", level: str = "95%") -> Figure:
-    """Box plot of final scores per ``by`` with the mean and its bootstrap interval (from ``score_table``)."""
+def score_chart(boxes: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points", level: str = "95%") -> Figure:
+    """Box plot of final scores per ``by`` (``boxes``: ``boxes.box_stats(players, by)``, one row per
+    group; the figure ``Axes.boxplot(scores, showfliers=False)`` draws, from those numbers alone:
+    issue 20 item 5) with the mean and its bootstrap interval (from ``score_table``)."""
+    from .boxes import bxp_stats
+
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = fig.add_subplot()
-    groups = players.group_by(by).agg(pl.col("score")).sort(by)
-    labels = [str(v) for v in groups[by].to_list()]
-    ax.boxplot([list(v) for v in groups["score"].to_list()], showfliers=False)
+    labels = [str(v) for v in boxes[by].to_list()]
+    ax.bxp(bxp_stats(boxes), showfliers=False)
     m = means.sort(by)
     x = np.arange(1, m.height + 1)
     mean = m["mean"].to_numpy()

@@ -21,36 +21,54 @@ def game_rows(game_index: pl.Series) -> tuple[np.ndarray, int]:
     return row.ravel(), int(uniq.size)
 
 
-def group_sums(players: pl.DataFrame, by: str, values: list, column: str = "score") -> tuple[np.ndarray, np.ndarray]:
+def game_count(players: pl.DataFrame) -> int:
+    """The number of distinct games of ``players`` (the rows of ``group_sums``' matrices)."""
+    p = whole_games_layout(players)
+    return players.height // p if p else game_rows(players["game_index"])[1]
+
+
+def group_sums(players: pl.DataFrame, by: str, values: list, column: str = "score",
+               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(sums, counts)``, each of shape ``(games, len(values))``: per game (rows in increasing game
     index, every game of ``players``) and per value of column ``by`` (in the order of ``values``), the
     sum of ``column`` over the player rows with that value, and their number (0 when none), as
-    ``players.group_by("game_index", by)`` pivoted on ``by`` with nulls filled by 0 gives them."""
+    ``players.group_by("game_index", by)`` pivoted on ``by`` with nulls filled by 0 gives them.
+    ``out``: two float arrays of shape ``(len(values), games)`` (``game_count`` games) to fill,
+    one row per value: the layout the bootstrap reads (``stats.bootstrap_ratio_rows``), so no
+    other copy is made (issue 20 item 5); either way the results are their transposed views."""
     p = whole_games_layout(players)
     if p:  # one row per seat: the matrices are columns of a (games, seats) view, no game numbers (memory)
-        return _dense_sums(players, by, values, column, p)
+        return _dense_sums(players, by, values, column, p, out)
     row, n = game_rows(players["game_index"])
     x = players[column].cast(pl.Float64).to_numpy()
-    sums, counts = np.zeros((n, len(values))), np.zeros((n, len(values)))
+    sums, counts = out if out is not None else (np.zeros((len(values), n)), np.zeros((len(values), n)))
     for j, v in enumerate(values):
         mask = (players[by] == v).to_numpy()
-        sums[:, j] = np.bincount(row, weights=np.where(mask, x, 0.0), minlength=n)
-        counts[:, j] = np.bincount(row[mask], minlength=n)
-    return sums, counts
+        sums[j] = np.bincount(row, weights=np.where(mask, x, 0.0), minlength=n)
+        counts[j] = np.bincount(row[mask], minlength=n)
+    return sums.T, counts.T
 
 
-def seat_wins(players: pl.DataFrame, seats: list[int]) -> list[np.ndarray]:
+def seat_wins(players: pl.DataFrame, seats: list[int], out: np.ndarray | None = None) -> list[np.ndarray]:
     """For each seat of ``seats``, one 0/1 float per game (rows in increasing game index): whether
     that seat won, as ``pivot(on="seat", index="game_index", values="won", aggregate_function="max")``
-    with a missing seat as 0."""
+    with a missing seat as 0. ``out``: a float array ``(len(seats), games)`` to fill, one row per
+    seat (the layout ``stats.balance_interval`` resamples; no other copy: issue 20 item 5); the
+    results are its rows."""
     p = whole_games_layout(players)
     if p:  # one row per seat: a (games, seats) view of ``won``
         won = players["won"].to_numpy().reshape(-1, p)
-        return [won[:, s].astype(float) if 0 <= s < p else np.zeros(won.shape[0]) for s in seats]
+        rows = out if out is not None else np.empty((len(seats), won.shape[0]))
+        for i, s in enumerate(seats):
+            rows[i] = won[:, s] if 0 <= s < p else 0.0
+        return list(rows)
     row, n = game_rows(players["game_index"])
     won = players["won"].to_numpy()
     seat = players["seat"].to_numpy()
-    return [(np.bincount(row[(seat == s) & won], minlength=n) > 0).astype(float) for s in seats]
+    rows = out if out is not None else np.empty((len(seats), n))
+    for i, s in enumerate(seats):
+        rows[i] = np.bincount(row[(seat == s) & won], minlength=n) > 0
+    return list(rows)
 
 
 def whole_games_layout(players: pl.DataFrame) -> int:
@@ -68,17 +86,17 @@ def whole_games_layout(players: pl.DataFrame) -> int:
     return p if bool((gi == gi[:, :1]).all()) and bool((gi[1:, 0] > gi[:-1, 0]).all()) else 0
 
 
-def _dense_sums(players: pl.DataFrame, by: str, values: list, column: str, p: int) -> tuple[np.ndarray, np.ndarray]:
+def _dense_sums(players: pl.DataFrame, by: str, values: list, column: str, p: int,
+                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``group_sums`` for rows in the ``whole_games_layout`` of ``p`` seats (the same sums, in seat order)."""
     x = players[column].cast(pl.Float64).to_numpy().reshape(-1, p)
     n = x.shape[0]
-    sums, counts = np.zeros((n, len(values))), np.zeros((n, len(values)))
+    sums, counts = out if out is not None else (np.zeros((len(values), n)), np.zeros((len(values), n)))
     for j, v in enumerate(values):
         if by == "seat":
-            if 0 <= v < p:
-                sums[:, j], counts[:, j] = x[:, v], 1.0
+            sums[j], counts[j] = (x[:, v], 1.0) if 0 <= v < p else (0.0, 0.0)
             continue
         mask = (players[by] == v).to_numpy().reshape(-1, p)
-        sums[:, j] = np.where(mask, x, 0.0).sum(axis=1)
-        counts[:, j] = mask.sum(axis=1)
-    return sums, counts
+        sums[j] = np.where(mask, x, 0.0).sum(axis=1)
+        counts[j] = mask.sum(axis=1)
+    return sums.T, counts.T

@@ -94,6 +94,7 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     complete = stats.complete_games(t.games).height
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    t.players = t.players.clear()  # the figures and checks need none of the rows: freed before drawing (memory)
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,
                           int(t.games["failed"].sum()) if t.games.height else 0, rep.level)

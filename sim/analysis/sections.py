@@ -10,6 +10,7 @@ from functools import cached_property, partial
 import polars as pl
 
 from . import charts, stats, summaries
+from .boxes import box_stats
 from .document import Section, ci, level, num, p_text, pct, rows
 from .figure_policy import EagerCharts
 from .tables import RunTables
@@ -97,7 +98,7 @@ def ludii(d: Draft) -> None:
     games = d.t.games
     d.tables["outcomes"] = summaries.outcome_table(games, d.confidence) if games.height else pl.DataFrame()
     d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
-    lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence) if games.height
+    lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence, complete=True) if games.height
           else pl.DataFrame())
     d.tables["ludii"] = lf
     if not lf.height:
@@ -228,7 +229,7 @@ def scores(d: Draft) -> None:
                                        "sd": num(r["sd"]), "min": num(r["min"], 1), "q25": num(r["q25"], 1),
                                        "median": num(r["median"], 1), "q75": num(r["q75"], 1),
                                        "max": num(r["max"], 1)}), [f"score_by_{by}"]))
-        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, complete, by, st, level=d.lev))
+        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, box_stats(complete, by), by, st, level=d.lev))
     mg = summaries.margins(complete)
     d.tables["margins"] = mg
     if not mg.height:

@@ -184,11 +184,22 @@ def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
     without the group) or over games (counts 1). Columns without variation get a point interval."""
     sums, counts = np.atleast_2d(np.asarray(sums, float).T).T, np.atleast_2d(np.asarray(counts, float).T).T
     k = sums.shape[1]
-    est = sums.sum(0) / np.where(counts.sum(0) == 0, np.nan, counts.sum(0))
-    if sums.shape[0] < 2:
-        return np.full(k, np.nan), np.full(k, np.nan)
     by_column = np.empty((2 * k, sums.shape[0]))  # (2k, games), each column's values contiguous; no other copy
     by_column[:k], by_column[k:] = sums.T, counts.T
+    return bootstrap_ratio_rows(by_column, rng, n_resamples, confidence)
+
+
+def bootstrap_ratio_rows(by_column: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
+                         confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """``bootstrap_ratios`` of the sums in rows ``0..k-1`` of ``by_column`` (shape ``(2k, games)``,
+    float) over the counts in rows ``k..2k-1``: the callers that build this layout themselves
+    (``summaries.score_tables``, ``describe_columns``) hold no ``(games, k)`` copies besides it
+    (issue 20 item 5). The same draws and intervals as ``bootstrap_ratios``."""
+    k, n = by_column.shape[0] // 2, by_column.shape[1]
+    tot_sums, tot_counts = by_column[:k].T.sum(0), by_column[k:].T.sum(0)  # bootstrap_ratios' order of sums
+    est = tot_sums / np.where(tot_counts == 0, np.nan, tot_counts)
+    if n < 2:
+        return np.full(k, np.nan), np.full(k, np.nan)
 
     def stat(w, d):
         prod = weighted_sums(by_column, w)
@@ -197,10 +208,15 @@ def bootstrap_ratios(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
 
     lo, hi = bootstrap_games(by_column.T, stat, rng, n_resamples, confidence)  # a view: one row per game
     lo, hi = np.atleast_1d(np.asarray(lo, float)).copy(), np.atleast_1d(np.asarray(hi, float)).copy()
-    per = sums / np.where(counts == 0, 1, counts)
-    flat = np.array([np.ptp(per[counts[:, j] > 0, j]) == 0 if (counts[:, j] > 0).any() else True for j in range(k)])
+    flat = np.array([_flat(by_column[j], by_column[k + j]) for j in range(k)], dtype=bool)
     lo[flat], hi[flat] = est[flat], est[flat]
     return lo, hi
+
+
+def _flat(sums: np.ndarray, counts: np.ndarray) -> bool:
+    """Whether every game with a count has the same ratio (or none has one): nothing to resample."""
+    held = counts > 0
+    return bool(np.ptp(sums[held] / counts[held]) == 0) if held.any() else True
 
 
 def bootstrap_ratio(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator,

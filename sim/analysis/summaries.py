@@ -11,14 +11,15 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .by_value import per_value
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
-from .per_game import group_sums, seat_wins
+from .per_game import game_count, group_sums, seat_wins, whole_games_layout
 from .rating_games import rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
     binom_p,
-    bootstrap_ratios,
+    bootstrap_ratio_rows,
     complete_games,
     complete_players,
     holm,
@@ -131,17 +132,20 @@ def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resampl
     """``score_table`` for each column of ``bys``, from one bootstrap: every table resamples the
     same games with the same generator, so their resamples are the same and are drawn once
     (issue 20 item 1); each table equals the one ``score_table`` gives alone."""
-    descs = [players.group_by(by)
-             .agg(rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(), min=pl.col("score").min(),
-                  q25=pl.col("score").quantile(0.25), median=pl.col("score").median(),
-                  q75=pl.col("score").quantile(0.75), max=pl.col("score").max())
-             .sort(by) for by in bys]
+    descs = [per_value(players, by, rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(),
+                       min=pl.col("score").min(), q25=pl.col("score").quantile(0.25),
+                       median=pl.col("score").median(), q75=pl.col("score").quantile(0.75),
+                       max=pl.col("score").max())
+             for by in bys]  # value by value: a group-by's std and quantiles held ~220 MB each at 1M games
     values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
     k = sum(len(v) for v in values)
-    if players.height:  # per-game sums without a group-by (memory), every table's columns side by side
-        parts = [group_sums(players, by, v) for by, v in zip(bys, values, strict=True)]
-        sums, counts = np.hstack([p[0] for p in parts]), np.hstack([p[1] for p in parts])
-        lows, highs = bootstrap_ratios(sums, counts, analysis_rng(seed, 1), n_resamples, confidence)
+    if players.height:  # per-game sums without a group-by (memory), every table's rows in one (2k, games) array
+        by_column, at = np.empty((2 * k, game_count(players))), 0
+        for by, v in zip(bys, values, strict=True):
+            group_sums(players, by, v, out=(by_column[at:at + len(v)], by_column[k + at:k + at + len(v)]))
+            at += len(v)
+        lows, highs = bootstrap_ratio_rows(by_column, analysis_rng(seed, 1), n_resamples, confidence)
+        del by_column
     else:
         lows, highs = [math.nan] * k, [math.nan] * k
     out, at = [], 0
@@ -157,7 +161,17 @@ def margins(players: pl.DataFrame) -> pl.DataFrame:
     """Winning margin per game: best winner's score minus the best non-winner's score.
 
     Games where everybody or nobody won have no margin (left out). Out: ``game_index, margin``.
+    Rows of whole games in seat order with float scores and no nulls (what a run writes) are read
+    as ``(games, seats)`` arrays: a polars group-by over a million games held ~350 MB (issue 20 item 5).
     """
+    p = whole_games_layout(players)
+    if (p and players["score"].dtype == pl.Float64 and not players["score"].null_count()
+            and not players["score"].is_nan().any()):
+        score, won = players["score"].to_numpy().reshape(-1, p), players["won"].to_numpy().reshape(-1, p)
+        keep = won.any(axis=1) & ~won.all(axis=1)
+        margin = (np.where(won, score, -np.inf).max(axis=1) - np.where(won, -np.inf, score).max(axis=1))[keep]
+        return pl.DataFrame({"game_index": players["game_index"].gather_every(p).filter(pl.Series(keep)),
+                             "margin": pl.Series(margin, dtype=pl.Float64)})
     return (
         players.group_by("game_index")
         .agg(win=pl.col("score").filter(pl.col("won")).max(), rest=pl.col("score").filter(~pl.col("won")).max())
@@ -175,13 +189,14 @@ def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: i
     cols = [c for c in columns if df[c].drop_nulls().len()]
     if cols:
         # column by column into (games, k) arrays: no frame-wide copy of every figure (memory, issue 20 item 5)
-        vals, present = np.zeros((df.height, len(cols))), np.zeros((df.height, len(cols)))
+        k = len(cols)
+        by_column = np.empty((2 * k, df.height))  # rows: the values, then whether present (bootstrap_ratio_rows)
         for j, c in enumerate(cols):
             v = df[c].cast(pl.Float64)
-            present[:, j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
-            vals[:, j] = np.where(present[:, j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
-        lows, highs = bootstrap_ratios(vals, present, analysis_rng(seed, key), n_resamples, confidence)
-        del vals, present
+            by_column[k + j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
+            by_column[j] = np.where(by_column[k + j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
+        lows, highs = bootstrap_ratio_rows(by_column, analysis_rng(seed, key), n_resamples, confidence)
+        del by_column
         for j, col in enumerate(cols):
             v = df[col].drop_nulls().cast(pl.Float64)
             rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
@@ -255,7 +270,7 @@ def outcome_table(games: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
 
 
 def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resamples: int = 1000,
-                  confidence: float = 0.95) -> pl.DataFrame:
+                  confidence: float = 0.95, complete: bool = False) -> pl.DataFrame:
     """Whole-game balance figures as the Ludii system defines them, with intervals at ``confidence``.
 
     - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
@@ -264,19 +279,23 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     - Drawishness: share of complete games whose win is shared or that nobody wins (Wilson);
     - Completion: share of all games played that end with a winner, i.e. neither truncated,
       failed nor without winner (Wilson).
-    Out: ``figure, value, ci_low, ci_high, games, meaning``.
+    Out: ``figure, value, ci_low, ci_high, games, meaning``. ``complete``: ``players`` holds the
+    rows of complete games only (``sections.Draft.complete``; the figures need no row order), so
+    they are not checked again (passes over every row: issue 20 item 5).
     """
     done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
-    cp = complete_players(players, games)
+    cp = players if complete else complete_players(players, games)
     rows = []
     if cp.height:
         seats = sorted(cp["seat"].unique().to_list())
-        mats = seat_wins(cp, seats)  # the pivot of won on seat, without a pivot (memory)
+        by_seat = np.empty((len(seats), game_count(cp)))  # the pivot of won on seat, one row per seat (memory)
+        mats = seat_wins(cp, seats, out=by_seat)
         rates = np.array([m.mean() for m in mats])
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
-        if len(seats) > 1 and len(mats[0]) > 1:
-            lo, hi = balance_interval(np.column_stack(mats), analysis_rng(seed, 3), n_resamples, confidence)
+        if len(seats) > 1 and len(mats[0]) > 1:  # a (games, seats) view: balance_interval copies nothing
+            lo, hi = balance_interval(by_seat.T, analysis_rng(seed, 3), n_resamples, confidence)
+        del mats, by_seat
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
         fp = first_player_advantage(cp, confidence=confidence)
         rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
