@@ -1,5 +1,5 @@
-"""The sheet analysis derived from the previous one after a flower or a quiet rail
-(``SheetBase.after``, issue 20 item 2, round six) against the sheet analysed afresh and against the
+"""The sheet analysis derived from the previous one after a flower or a rail that changes no link
+(``derive.after``, issue 20 item 2, round six) against the sheet analysed afresh and against the
 whole sheet rescored from first principles (``test_alpenzian_evaluator._reference``: networkx
 matching, tracks walked square by square; rulebook section 7, RULINGS §5)."""
 
@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from test_alpenzian_evaluator import BOARD, ICONS, SQUARE, TABLES, _reference
 
 from sim.games.alpenzian.actions import CURVED_ICONS, HOUSE, OUTLINE, SHEEP, SOLID, STRAIGHT_ICONS
+from sim.games.alpenzian.scoring import rail_links
+from strategies.alpenzian.derive import after
 from strategies.alpenzian.evaluator import SheetBase
 
 CACHES = ("_ctx", "_pairs", "_live")  # per-candidate memos: the derived one may keep valid entries
@@ -30,8 +32,9 @@ def _state(base: SheetBase) -> dict:
 @given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
        st.sampled_from(["normal", "beginner1", "beginner2"]), st.booleans())
 def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
-    """After every flower and every rail meeting no track on a random sheet, the derived analysis
-    holds what a fresh ``SheetBase`` of the new sheet holds, and other draws are refused (None)."""
+    """After every flower and every rail that links no new pair of houses (the engine's ``rail_links``)
+    on a random sheet, the derived analysis holds what a fresh ``SheetBase`` of the new sheet holds,
+    and houses, sheep and rails completing a link are refused (None)."""
     cells = _sheet(squares)
     base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open)
     empty = [c for c in BOARD.drawable if not cells[c]]
@@ -43,8 +46,9 @@ def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
             new = list(cells)
             new[c] = icon
             new = tuple(new)
-            got = base.after(new, c, icon)
-            if icon in (HOUSE, SHEEP) or (icon not in (SOLID, OUTLINE) and not base.quiet_rail(c)):
+            got = after(base, new, c, icon)
+            relinks = icon not in (SOLID, OUTLINE) and sorted(rail_links(BOARD, new)) != sorted(rail_links(BOARD, cells))
+            if icon in (HOUSE, SHEEP) or relinks:
                 assert got is None, (c, icon)
                 continue
             assert got is not None, (c, icon)
@@ -57,8 +61,8 @@ def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
 @given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
        st.sampled_from(["normal", "beginner1", "beginner2"]))
 def test_derived_analysis_scores_every_candidate_as_the_whole_sheet(squares, rule):
-    """Two derived steps (a flower, then a flower or a quiet rail elsewhere), memos inherited: every
-    candidate's figures equal the whole sheet rescored."""
+    """Two derived steps (an outline flower, then a rail elsewhere, or a solid flower where the rail
+    would link houses), memos inherited: every candidate's figures equal the whole sheet rescored."""
     cells = _sheet(squares)
     base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open=True)
     empty = [c for c in BOARD.drawable if not cells[c]]
@@ -66,11 +70,13 @@ def test_derived_analysis_scores_every_candidate_as_the_whole_sheet(squares, rul
         for icon in ICONS:
             base.figures(c, icon)
     for x, icon in ((empty[0], OUTLINE), (empty[-1], STRAIGHT_ICONS[0])) if len(empty) > 2 else ():
-        if icon != OUTLINE and not base.quiet_rail(x):  # the rail would meet a track here: a flower
-            icon = SOLID
         new = list(cells)
         new[x] = icon
-        cells, base = tuple(new), base.after(tuple(new), x, icon)
+        derived = after(base, tuple(new), x, icon)
+        if derived is None:  # the rail links houses: a solid flower there instead
+            new[x] = SOLID
+            derived = after(base, tuple(new), x, SOLID)
+        cells, base = tuple(new), derived
         for c in BOARD.drawable:
             if not cells[c]:
                 for i in ICONS:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 from sim.games.alpenzian.observation import fast_matching, track_end, track_starts
 
-from .tracks import OPEN_RAILS, open_after, sheet_tracks
+from .tracks import open_after, sheet_tracks
 from .units import partition
 
 
@@ -103,6 +103,7 @@ class SheetBase:
         self.alp, self.outline = alp, outline
         self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
         links, open_ends, self.arriving = sheet_tracks(board, cells)
+        self.links = links  # ``derive``: a rail that changes no link keeps the ranch analysis
         self.group, self.group_houses = partition(houses, [(a, b) for a, b, _ in links])
         self.xroot, xsets = partition(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
         self.xsize = {r: len(m) for r, m in xsets.items()}
@@ -120,44 +121,6 @@ class SheetBase:
         self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
         self._pairs: dict[tuple, int] = {}  # pairs after a draw, by the units the draw joins
         self._live: dict[int, int] = {}  # ``live_sides`` per square
-
-    def after(self, cells, x: int, icon: int) -> SheetBase | None:
-        """The analysis of ``cells``: this sheet with ``icon`` drawn at the empty square ``x``, derived
-        from this one when the draw is a flower or a rail meeting no track (``quiet_rail``), which
-        change counts only: no house, sheep, link, rail group or matching moves; the tracks arriving
-        at ``x`` close (a flower) and the sheep beside ``x`` lose an empty square. None for other
-        draws (the caller analyses the sheet afresh). The tests compare it with ``SheetBase(cells)``."""
-        flower = icon == SOLID or icon == OUTLINE
-        if not flower and (icon < RAIL or not self.quiet_rail(x)):
-            return None
-        new = object.__new__(SheetBase)
-        new.__dict__.update(self.__dict__)
-        new.cells, new._ctx = cells, {}
-        b = self.board
-        if flower:
-            flowers = list(self.flowers)
-            flowers[b.terrain[x]] += 1
-            new.flowers, new.alp = tuple(flowers), self.alp + b.mountains_next[x]
-            if icon == OUTLINE:
-                new.outline, new.residents = self.outline + 1, self.residents + self.t.resident_outline
-            here = self.arriving.get(x)
-            if here:  # the tracks ending at ``x`` end at a flower now: no longer open
-                new.arriving = {k: v for k, v in self.arriving.items() if k != x}
-                if self.want_open:
-                    new.open = self.open - sum(min(n, OPEN_RAILS) for _s, n, _h in here)
-        else:  # a quiet rail: only the squares it opens into (and their live sides) change
-            nbr = b.nbr[x]
-            new.rail_in = self.rail_in | {nbr[k] for k in range(4) if icon & (1 << k) and nbr[k] >= 0}
-            new._live = {}
-        empty = self._empty
-        beside = [s for s in b.nbr[x] if s in empty]
-        if beside:
-            empty = new._empty = dict(empty)
-            for s in beside:
-                empty[s] -= 1
-            new.free = sum(1 for v in empty.values() if v)
-            new.last_free = {s for s, v in empty.items() if v == 1}
-        return new
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule

@@ -39,6 +39,7 @@ from sim.games.alpenzian.actions import (
 from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
+from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 
@@ -226,14 +227,14 @@ class Planner(ScriptedStrategy):
 
     def _next_base(self, obs: Observation, me: int, mine: tuple) -> SheetBase:
         """The sheet analysis of ``mine``: derived from the last one when the sheet differs from it by
-        one draw that ``SheetBase.after`` handles (a flower or a rail meeting no track), else afresh."""
+        one draw that ``derive.after`` handles (a flower, or a rail changing no link), else afresh."""
         old = self._sheet_key
         if old is not None and old[0] == me:
             diff = list(map(ne, old[1], mine))
             if diff.count(True) == 1:
                 x = diff.index(True)
                 if not old[1][x]:
-                    got = self._base.after(mine, x, mine[x])
+                    got = after(self._base, mine, x, mine[x])
                     if got is not None:
                         return got
         return SheetBase(obs.board, mine, obs.tables, obs.ranch_rules[me], obs.ranch_link, bool(self.p.open_track))
