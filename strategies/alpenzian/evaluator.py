@@ -103,13 +103,15 @@ class SheetBase:
         self.alp, self.outline = alp, outline
         self.residents = tables.resident_house * len(houses) + tables.resident_outline * outline
         links, open_ends, self.arriving = sheet_tracks(board, cells)
+        self.links = links  # ``derive``: a rail that changes no link keeps the ranch analysis
         self.group, self.group_houses = partition(houses, [(a, b) for a, b, _ in links])
         self.xroot, xsets = partition(houses, [(a, b) for a, b, n in links if n >= tables.express_min_rails])
         self.xsize = {r: len(m) for r, m in xsets.items()}
         self.express = sum(tables.express_points(k) for k in self.xsize.values())
         self._ranch_base(houses, sheep, nbr, cells)
         # free sheep (a sheep beside an empty drawable square) and the squares rails open into
-        empty_nbrs = {s: sum(1 for j in nbr[s] if j >= 0 and terrain[j] < 5 and not cells[j]) for s in sheep}
+        self._empty = empty_nbrs = {s: sum(1 for j in nbr[s] if j >= 0 and terrain[j] < 5 and not cells[j])
+                                    for s in sheep}
         self.free = sum(1 for s in sheep if empty_nbrs[s])
         self.last_free = {s for s in sheep if empty_nbrs[s] == 1}
         self.rail_in = {nbr[r][k] for r in rails for k in range(4) if cells[r] & (1 << k) and nbr[r][k] >= 0}

@@ -19,6 +19,8 @@ tests compare with).
 
 from __future__ import annotations
 
+from operator import ne
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from sim.games.alpenzian.actions import (
@@ -37,6 +39,7 @@ from sim.games.alpenzian.actions import (
 from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
+from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 
@@ -203,13 +206,13 @@ class Planner(ScriptedStrategy):
         self._key, self.obs = key, obs
         self._memo, self._area_memo, self._squares = {}, {}, {}
         self._area_lb, self._bounds = {}, None  # ``prune``: areas scored under a bar, the bounds
-        me, t, p = obs.seat, obs.tables, self.p
+        me, p = obs.seat, self.p
         mine = obs.my_cells
         rule = obs.ranch_rules[me]
         self._fast = self.shortcuts and supported(rule, obs.ranch_link)
         if self._fast and (me, mine) != self._sheet_key:
+            self._base = self._next_base(obs, me, mine)
             self._sheet_key = (me, mine)
-            self._base = SheetBase(obs.board, mine, t, rule, obs.ranch_link, bool(p.open_track))
         progress = 1.0 - obs.left[me] / len(obs.board.drawable)
         self._pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
         others = [i for i in range(obs.num_players) if i != me]
@@ -221,6 +224,20 @@ class Planner(ScriptedStrategy):
         self._by_fig: dict = {}
         self._reserve = p.mountain_reserve
         self._mnext = obs.board.mountains_next
+
+    def _next_base(self, obs: Observation, me: int, mine: tuple) -> SheetBase:
+        """The sheet analysis of ``mine``: derived from the last one when the sheet differs from it by
+        one draw that ``derive.after`` handles (a flower, or a rail changing no link), else afresh."""
+        old = self._sheet_key
+        if old is not None and old[0] == me:
+            diff = list(map(ne, old[1], mine))
+            if diff.count(True) == 1:
+                x = diff.index(True)
+                if not old[1][x]:
+                    got = after(self._base, mine, x, mine[x])
+                    if got is not None:
+                        return got
+        return SheetBase(obs.board, mine, obs.tables, obs.ranch_rules[me], obs.ranch_link, bool(self.p.open_track))
 
     def value(self, cell: int, icon: int) -> float:
         """The plan's value of drawing ``icon`` at ``cell`` on the own sheet now."""

@@ -1,0 +1,70 @@
+"""The plans' sheet analysis carried over one own draw (issue 20 item 2, round six).
+
+A seat's sheet changes between two of its turns only by its own draw. ``after(base, cells, x, icon)``
+gives the ``evaluator.SheetBase`` of ``cells`` (the analysed sheet with ``icon`` drawn at the empty
+square ``x``) from ``base`` when the draw leaves every house, sheep and rail link where it was, so
+the rail groups, villages, flocks, express sets and matchings of ``base`` still hold (section 7
+(1)-(5), RULINGS §5):
+
+* a flower: counts change (flowers per colour, Alpenzian contacts, residents for an outline
+  flower) and the open tracks ending at ``x`` close;
+* a rail meeting no track (``SheetBase.quiet_rail``): the squares it opens into change;
+* any other rail whose tracks, walked again (``tracks.sheet_tracks``), link the same houses: the
+  open track ends and the tracks arriving at each empty square are those of the new walk.
+
+In every case the sheep beside ``x`` lose an empty square (free sheep). House and sheep draws, and
+rails completing a link, return None: the caller analyses the sheet afresh. The memos of pairs
+after a draw carry over (they depend only on the units); the per-square ones are dropped where the
+draw can change them. ``tests/test_alpenzian_derive.py`` compares the result with a fresh analysis.
+"""
+
+from __future__ import annotations
+
+from sim.games.alpenzian.actions import OUTLINE, RAIL, SOLID
+
+from .evaluator import SheetBase
+from .tracks import OPEN_RAILS, sheet_tracks
+
+
+def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
+    """``SheetBase(cells)`` derived from ``base`` (``cells``: ``base.cells`` with ``icon`` at the empty
+    square ``x``), or None when the draw moves a house, a sheep or a rail link."""
+    flower = icon == SOLID or icon == OUTLINE
+    if not flower and icon < RAIL:
+        return None
+    b = base.board
+    walked = None
+    if not flower and not base.quiet_rail(x):
+        walked = sheet_tracks(b, cells)
+        if walked[0] != base.links:
+            return None
+    new = object.__new__(SheetBase)
+    new.__dict__.update(base.__dict__)
+    new.cells, new._ctx = cells, {}
+    if flower:
+        flowers = list(base.flowers)
+        flowers[b.terrain[x]] += 1
+        new.flowers, new.alp = tuple(flowers), base.alp + b.mountains_next[x]
+        if icon == OUTLINE:
+            new.outline, new.residents = base.outline + 1, base.residents + base.t.resident_outline
+        here = base.arriving.get(x)
+        if here:  # the tracks ending at ``x`` end at a flower now: no longer open
+            new.arriving = {k: v for k, v in base.arriving.items() if k != x}
+            if base.want_open:
+                new.open = base.open - sum(min(n, OPEN_RAILS) for _s, n, _h in here)
+    else:  # the squares the rail opens into (and their live sides) change
+        nbr = b.nbr[x]
+        new.rail_in = base.rail_in | {nbr[k] for k in range(4) if icon & (1 << k) and nbr[k] >= 0}
+        new._live = {}
+        if walked is not None:
+            new.arriving = walked[2]
+            new.open = walked[1] if base.want_open else 0
+    empty = base._empty
+    beside = [s for s in b.nbr[x] if s in empty]
+    if beside:
+        empty = new._empty = dict(empty)
+        for s in beside:
+            empty[s] -= 1
+        new.free = sum(1 for v in empty.values() if v)
+        new.last_free = {s for s, v in empty.items() if v == 1}
+    return new

@@ -1,0 +1,83 @@
+"""The sheet analysis derived from the previous one after a flower or a rail that changes no link
+(``derive.after``, issue 20 item 2, round six) against the sheet analysed afresh and against the
+whole sheet rescored from first principles (``test_alpenzian_evaluator._reference``: networkx
+matching, tracks walked square by square; rulebook section 7, RULINGS §5)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_alpenzian_evaluator import BOARD, ICONS, SQUARE, TABLES, _reference
+
+from sim.games.alpenzian.actions import CURVED_ICONS, HOUSE, OUTLINE, SHEEP, SOLID, STRAIGHT_ICONS
+from sim.games.alpenzian.scoring import rail_links
+from strategies.alpenzian.derive import after
+from strategies.alpenzian.evaluator import SheetBase
+
+CACHES = ("_ctx", "_pairs", "_live")  # per-candidate memos: the derived one may keep valid entries
+
+
+def _sheet(squares) -> tuple:
+    cells = [0] * len(BOARD.terrain)
+    for i, v in zip(BOARD.drawable, squares, strict=True):
+        cells[i] = v
+    return tuple(cells)
+
+
+def _state(base: SheetBase) -> dict:
+    return {k: v for k, v in base.__dict__.items() if k not in CACHES}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
+       st.sampled_from(["normal", "beginner1", "beginner2"]), st.booleans())
+def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
+    """After every flower and every rail that links no new pair of houses (the engine's ``rail_links``)
+    on a random sheet, the derived analysis holds what a fresh ``SheetBase`` of the new sheet holds,
+    and houses, sheep and rails completing a link are refused (None)."""
+    cells = _sheet(squares)
+    base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open)
+    empty = [c for c in BOARD.drawable if not cells[c]]
+    for c in empty:  # fill the memos the derived analysis inherits
+        base.figures(c, HOUSE)
+        base.live_sides(c)
+    for c in empty:
+        for icon in (SOLID, OUTLINE, *STRAIGHT_ICONS, *CURVED_ICONS, HOUSE, SHEEP):
+            new = list(cells)
+            new[c] = icon
+            new = tuple(new)
+            got = after(base, new, c, icon)
+            relinks = icon not in (SOLID, OUTLINE) and sorted(rail_links(BOARD, new)) != sorted(rail_links(BOARD, cells))
+            if icon in (HOUSE, SHEEP) or relinks:
+                assert got is None, (c, icon)
+                continue
+            assert got is not None, (c, icon)
+            fresh = SheetBase(BOARD, new, TABLES, rule, "rulings", want_open)
+            assert _state(got) == _state(fresh), (c, icon)
+            assert [got.live_sides(j) for j in empty if j != c] == [fresh.live_sides(j) for j in empty if j != c]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
+       st.sampled_from(["normal", "beginner1", "beginner2"]))
+def test_derived_analysis_scores_every_candidate_as_the_whole_sheet(squares, rule):
+    """Two derived steps (an outline flower, then a rail elsewhere, or a solid flower where the rail
+    would link houses), memos inherited: every candidate's figures equal the whole sheet rescored."""
+    cells = _sheet(squares)
+    base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open=True)
+    empty = [c for c in BOARD.drawable if not cells[c]]
+    for c in empty:  # fill the memos
+        for icon in ICONS:
+            base.figures(c, icon)
+    for x, icon in ((empty[0], OUTLINE), (empty[-1], STRAIGHT_ICONS[0])) if len(empty) > 2 else ():
+        new = list(cells)
+        new[x] = icon
+        derived = after(base, tuple(new), x, icon)
+        if derived is None:  # the rail links houses: a solid flower there instead
+            new[x] = SOLID
+            derived = after(base, tuple(new), x, SOLID)
+        cells, base = tuple(new), derived
+        for c in BOARD.drawable:
+            if not cells[c]:
+                for i in ICONS:
+                    assert base.figures(c, i) == _reference(cells, c, i, rule), (x, c, i)
