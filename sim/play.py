@@ -108,9 +108,7 @@ def play_game(
                 raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
             if lazy and obs is not None:
                 close_view(obs)
-            # identity first: strategies usually return one of the offered objects, and comparing
-            # dataclasses field by field is slow on long lists (a loop of ``is`` is about 4x
-            # cheaper than ``id(action) in map(id, legal)`` on a list of 7: issue 20 item 1)
+            # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
             for offered in legal:
                 if offered is action:
                     break
