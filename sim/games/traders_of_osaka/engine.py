@@ -861,7 +861,7 @@ class TradersOfOsaka(EngineBase):
         s.sinking = [*compress(range(len(s.ships)), map(self._on_waves.__getitem__, s.ships))]
         if s.sinking:
             s.n_sinkings += len(s.sinking)
-            s.insure_queue = [(s.active + k) % s.n for k in range(s.n)]
+            s.insure_queue = [*range(s.active, s.n), *range(s.active)]  # clockwise from the active player
             s.phase = INSURE
         else:
             s.ships[colour] = 0
@@ -881,12 +881,14 @@ class TradersOfOsaka(EngineBase):
 
     def _sink(self, s: State) -> None:
         """'Sunk by the Black Tide' and 'Return the Ships'."""
-        col, ins = self.colour, s.insured
-        for seat in range(s.n):
-            keep = [g for g in s.goods[seat] if col[g] not in s.sinking or g in ins]
-            lost = len(s.goods[seat]) - len(keep)
+        col, ins, sinking = self.colour, s.insured, s.sinking
+        for seat, goods in enumerate(s.goods):
+            if not goods:
+                continue
+            keep = [g for g in goods if col[g] not in sinking or g in ins]
+            lost = len(goods) - len(keep)
             if lost:
-                s.discard.extend(g for g in s.goods[seat] if col[g] in s.sinking and g not in ins)
+                s.discard.extend(g for g in goods if col[g] in sinking and g not in ins)
                 s.goods[seat] = keep
                 s.sunk[seat] += lost
         for c in s.sinking:
