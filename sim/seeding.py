@@ -142,6 +142,7 @@ def _seed_pool(seed: int) -> tuple[list[int], int]:
 
 
 _POOLS: dict[int, tuple[list[int], int]] = {}
+_K_HASH: dict[tuple[int, int], tuple[int, ...]] = {}  # (stream index k, hashmixes so far) -> k's four hashmixes
 
 
 def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
@@ -157,14 +158,38 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
         _POOLS[seed] = _seed_pool(seed)
     base, j = _POOLS[seed]
     pool, j = _mix_in(base, _words(game_index), j)
+    p0, p1, p2, p3 = pool
+    b0, b1, b2, b3, b4 = _HB
     out = []
     for k in ks:
-        pk, _ = _mix_in(pool, _words(k), j)
-        value = 0
-        for i, p in enumerate(pk):
-            v = ((p ^ _HB[i]) * _HB[i + 1]) & _M32
-            value |= (v ^ (v >> 16)) << (32 * i)
-        out.append(value)
+        if k > _M32:  # more than one word: the general mix
+            pk, _ = _mix_in(pool, _words(k), j)
+            value = 0
+            for i, p in enumerate(pk):
+                v = ((p ^ _HB[i]) * _HB[i + 1]) & _M32
+                value |= (v ^ (v >> 16)) << (32 * i)
+            out.append(value)
+            continue
+        # one word: its four hashmixes depend on (k, j) only, kept in _K_HASH; then _mix_in's
+        # mix into each pool word and generate_state's hash, unrolled (issue 20 item 1)
+        hs = _K_HASH.get((k, j))
+        if hs is None:
+            if len(_K_HASH) > 4096:
+                _K_HASH.clear()
+            hs = _K_HASH[k, j] = tuple(v ^ (v >> 16) for v in (((k ^ _HA[j + i]) * _HA[j + i + 1]) & _M32 for i in range(4)))
+        h0, h1, h2, h3 = hs
+        r = (_MIX_L * p0 - _MIX_R * h0) & _M32
+        v = (((r ^ (r >> 16)) ^ b0) * b1) & _M32
+        value = v ^ (v >> 16)
+        r = (_MIX_L * p1 - _MIX_R * h1) & _M32
+        v = (((r ^ (r >> 16)) ^ b1) * b2) & _M32
+        value |= (v ^ (v >> 16)) << 32
+        r = (_MIX_L * p2 - _MIX_R * h2) & _M32
+        v = (((r ^ (r >> 16)) ^ b2) * b3) & _M32
+        value |= (v ^ (v >> 16)) << 64
+        r = (_MIX_L * p3 - _MIX_R * h3) & _M32
+        v = (((r ^ (r >> 16)) ^ b3) * b4) & _M32
+        out.append(value | (v ^ (v >> 16)) << 96)
     return out
 
 

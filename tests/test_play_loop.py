@@ -99,6 +99,11 @@ def test_stream_seeds_are_numpys_seed_sequence_states():
     for seed, gi in cases:
         assert stream_seeds(seed, gi, range(6)) == [numpy_seed(seed, gi, k) for k in range(6)], (seed, gi)
     assert stream_seeds(7, 3, (2**33,)) == [numpy_seed(7, 3, 2**33)]
+    # the one-word stream indexes take the cached fast path, two words the general mix: both edges
+    # of the boundary, and one cached index met again after a game index of another word count
+    for gi in (5, 2**40, 5):
+        ks = (2**32 - 1, 2**32, 3)
+        assert stream_seeds(11, gi, ks) == [numpy_seed(11, gi, k) for k in ks], gi
 
 
 def test_bench_streams_are_the_runs_and_numpys_streams():

@@ -128,7 +128,6 @@ class TradersOfOsaka(EngineBase):
             raise OptionError("hand_threshold", f"hand_threshold {o.hand_threshold} coins x {num_players} players is more than half"
                              " the deck's value: starting hands could not be drawn")
         self.value = tuple(c.value for c in self.cards)
-        self._value_of = self.value.__getitem__
         self.colour = tuple(c.colour for c in self.cards)
         self.icons = tuple(c.insurance for c in self.cards)
         values = sorted({c.value for c in self.cards})
@@ -672,14 +671,13 @@ class TradersOfOsaka(EngineBase):
         (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
         Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
         res, market, take, value, bit = s.reserved, s.market, self._take, self.value, self._kind_bit
-        cost = sum(map(self._value_of, market))  # less others' reserved cards, in the pass below
-        seen, takes = 0, []  # seen: the kinds met so far, as bits of an int
+        seen, takes, cost = 0, [], 0  # seen: the kinds met so far, as bits of an int; cost summed in the pass
         if not res or me not in res.values():  # my piece at hand: the Market's Take and Reserve choices are the same cards
             reserve, out = self._reserve, []
             for c in market:
                 if c in res:  # another seat's piece
-                    cost -= value[c]
                     continue
+                cost += value[c]
                 b = bit[c]
                 if not seen & b:
                     seen |= b
@@ -699,13 +697,15 @@ class TradersOfOsaka(EngineBase):
             if s.hand_value[me] >= due:
                 return cost, (BUY, *takes, *out), True
             return cost, (*takes, *out), True
+        get = res.get
         for c in market:  # identical cards are one choice; my reserved card is its own
-            if c in res:
-                if res[c] != me:
-                    cost -= value[c]
-                else:
+            r = get(c)
+            if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
+                if r == me:
+                    cost += value[c]
                     takes.append(take[c])
                 continue
+            cost += value[c]
             b = bit[c]
             if not seen & b:
                 seen |= b
@@ -861,7 +861,7 @@ class TradersOfOsaka(EngineBase):
         s.sinking = [*compress(range(len(s.ships)), map(self._on_waves.__getitem__, s.ships))]
         if s.sinking:
             s.n_sinkings += len(s.sinking)
-            s.insure_queue = [(s.active + k) % s.n for k in range(s.n)]
+            s.insure_queue = [*range(s.active, s.n), *range(s.active)]  # clockwise from the active player
             s.phase = INSURE
         else:
             s.ships[colour] = 0
@@ -881,12 +881,14 @@ class TradersOfOsaka(EngineBase):
 
     def _sink(self, s: State) -> None:
         """'Sunk by the Black Tide' and 'Return the Ships'."""
-        col, ins = self.colour, s.insured
-        for seat in range(s.n):
-            keep = [g for g in s.goods[seat] if col[g] not in s.sinking or g in ins]
-            lost = len(s.goods[seat]) - len(keep)
+        col, ins, sinking = self.colour, s.insured, s.sinking
+        for seat, goods in enumerate(s.goods):
+            if not goods:
+                continue
+            keep = [g for g in goods if col[g] not in sinking or g in ins]
+            lost = len(goods) - len(keep)
             if lost:
-                s.discard.extend(g for g in s.goods[seat] if col[g] in s.sinking and g not in ins)
+                s.discard.extend(g for g in goods if col[g] in sinking and g not in ins)
                 s.goods[seat] = keep
                 s.sunk[seat] += lost
         for c in s.sinking:
