@@ -317,10 +317,12 @@ def _outcome(game: Any, result: GameResult) -> dict:
     }
 
 
-def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
+def play_rows(setup_json: str, start: int, stop: int, before_game: Callable[[], None] | None = None
+              ) -> tuple[int, int, Rows]:
     """Play games ``start..stop-1`` of a run; return ``(start, stop, rows)``: plain column lists
     (picklable, no polars: a forked worker must not touch polars' thread pool), made into the
-    tables by ``rows.tables()``.
+    tables by ``rows.tables()``. ``before_game``: called before each game (a worker's check that
+    ``sim`` still runs).
 
     Never raises for a game's fault: a failing game, or one running over ``game_timeout_s``
     (``GameTimeout``), is a row of ``errors`` with its seed.
@@ -329,6 +331,8 @@ def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     rows = Rows()
     with TimeLimit(setup.game_timeout_s) as limit, Interrupts(), harmless_output():
         for gi in range(start, stop):
+            if before_game is not None:
+                before_game()
             try:
                 limit.arm()
                 try:
@@ -343,10 +347,11 @@ def play_rows(setup_json: str, start: int, stop: int) -> tuple[int, int, Rows]:
     return start, stop, rows
 
 
-def play_range(setup_json: str, start: int, stop: int) -> tuple[int, int, dict[str, pl.DataFrame]]:
+def play_range(setup_json: str, start: int, stop: int, before_game: Callable[[], None] | None = None
+               ) -> tuple[int, int, dict[str, pl.DataFrame]]:
     """``play_rows`` with the rows made into the tables ``games``, ``players``, ``metrics``,
     ``components`` and ``errors``: ``(start, stop, tables)``."""
-    start, stop, rows = play_rows(setup_json, start, stop)
+    start, stop, rows = play_rows(setup_json, start, stop, before_game)
     return start, stop, rows.tables()
 
 

@@ -144,3 +144,20 @@ def test_sim_report_frees_the_lock_a_killed_run_left(tmp_path):
     (out / ".lock").write_text(str(os.getppid()))  # a live process holds it
     res = sim("report", out)
     assert res.exit_code == 2 and "is in use by another sim process" in res.output
+
+
+def test_a_loky_worker_ends_itself_between_games_once_sim_is_gone(monkeypatch, tmp_path):
+    """Breaker finding 1 (session 5): after `kill -9` of `sim`, loky workers (plugin configs) played
+    on for minutes. Before each game a worker checks its parent: gone means `os._exit`."""
+    from sim.config import load_config
+    from sim.play import play_rows
+    from sim.runs.fixed import setup_of
+    from sim.runs.workers import EndIfOrphaned
+
+    setup = setup_of(load_config(write(tmp_path, 3))).to_json()
+    assert play_rows(setup, 0, 2, EndIfOrphaned(os.getppid()))[2].tables()["games"].height == 2  # parent alive
+    ended = []
+    monkeypatch.setattr(os, "_exit", lambda code: (ended.append(code), (_ for _ in ()).throw(SystemExit(code))))
+    with pytest.raises(SystemExit):
+        play_rows(setup, 0, 2, EndIfOrphaned(os.getppid() + 1_000_000))  # not our parent: as after a kill -9
+    assert ended == [1]

@@ -29,6 +29,20 @@ from ..play import failed_range, play_range
 Result = tuple
 
 
+class EndIfOrphaned:
+    """Called by a worker before each game: ends the worker (``os._exit``) once ``parent`` (the
+    ``sim`` process) is gone, e.g. after a ``kill -9``. Loky starts its workers from a manager
+    thread, so the kernel's parent-death signal cannot be used (it would fire when that thread
+    ends); this check stops an orphan within one game (breaker finding 1, session 5)."""
+
+    def __init__(self, parent: int):
+        self.parent = parent
+
+    def __call__(self) -> None:
+        if os.getppid() != self.parent:
+            os._exit(1)
+
+
 def kill_workers() -> None:
     """Kill the loky worker processes of this process (joblib's and ours share the executor)."""
     try:
@@ -50,7 +64,7 @@ def local_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int) -> 
                 pending.clear()
             else:
                 for res in Parallel(n_jobs=n, return_as="generator_unordered")(
-                        delayed(play_range)(setup_json, a, b) for a, b in ranges):
+                        delayed(play_range)(setup_json, a, b, EndIfOrphaned(os.getpid())) for a, b in ranges):
                     pending.pop((res[0], res[1]), None)
                     yield res
         except BrokenProcessPool:  # TerminatedWorkerError: a worker died
@@ -74,7 +88,7 @@ def _careful(setup_json: str, ranges: list[tuple[int, int]], n: int) -> Iterator
             while queue and len(running) < n and not suspects:
                 r = queue.popleft()
                 try:
-                    running[ex.submit(play_range, setup_json, *r)] = r
+                    running[ex.submit(play_range, setup_json, *r, EndIfOrphaned(os.getpid()))] = r
                 except BrokenProcessPool:  # a worker died since the last result
                     suspects.append(r)
             if suspects:
@@ -100,7 +114,7 @@ def _alone(setup_json: str, r: tuple[int, int]) -> Iterator[Result]:
     kills its worker is recorded as failed."""
     a, b = r
     try:
-        yield get_reusable_executor(max_workers=1).submit(play_range, setup_json, a, b).result()
+        yield get_reusable_executor(max_workers=1).submit(play_range, setup_json, a, b, EndIfOrphaned(os.getpid())).result()
         return
     except BrokenProcessPool as exc:
         kill_workers()
