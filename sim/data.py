@@ -183,7 +183,7 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         named = re.match(r"Value error, '(\w+)' must be", msg)  # sim.api.no_coercion names its key
         if named:
             path += (named.group(1),)
-            msg = msg.removeprefix("Value error, ")
+        msg = msg.removeprefix("Value error, ")  # pydantic's prefix for a validator's own message
         if err["type"] == "extra_forbidden":  # a misspelt required key: it is missing beside it
             near = [str(m[-1]) for m in missing if m[:-1] == tuple(err["loc"][:-1])]
             close = difflib.get_close_matches(str(err["loc"][-1]), near, n=1, cutoff=0.6) if err["loc"] else []

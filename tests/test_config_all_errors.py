@@ -203,3 +203,14 @@ def test_an_option_the_file_does_not_set_is_named_at_the_key_it_conflicts_with(t
     code, _ = validate(tmp_path, "game: forwarder_of_xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n"
                                  "options: {allow_two_players: true}\n")
     assert code == 0
+
+
+def test_checks_refuse_a_flag_a_nan_and_a_fraction_of_a_game(tmp_path):
+    """Breaker finding 8 (session 5): `max_truncated_share: true` said "valid dictionary", a NaN
+    threshold was unclear, `max_failed_games: 0.5` was accepted."""
+    code, lines = validate(tmp_path, HEAD + "checks:\n  max_truncated_share: true\n  max_failed_games: 0.5\n"
+                                            "  min_balance: .nan\n")
+    assert code == 2
+    assert "c.yaml, line 7, key 'checks.max_truncated_share': a check is a threshold (a number) or" in lines[0]
+    assert any("key 'checks.min_balance.threshold': Input should be a finite number" in x for x in lines)
+    assert any("key 'checks.max_failed_games': max_failed_games is a count of games, got 0.5" in x for x in lines)

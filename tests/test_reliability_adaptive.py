@@ -65,6 +65,7 @@ def test_until_decided_resumes_the_whole_procedure(tmp_path, monkeypatch):
     cfg.write_text(CFG)
     full = sim("check", cfg, "--until-decided", "--max-games", 32, "--out", tmp_path / "full", "--quiet")
     assert full.exit_code == 3, full.output  # inconclusive at 32 games
+    assert "raise --max-games" in full.output and "try --until-decided" not in full.output  # fresh-user 5, s5
 
     undo = _interrupt_after(monkeypatch, 3)
     cut = sim("check", cfg, "--until-decided", "--max-games", 32, "--out", tmp_path / "cut", "--quiet")

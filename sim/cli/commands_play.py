@@ -287,7 +287,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"junit: {junit}")
     status = exit_status(results, inconclusive)
     if counts["inconclusive"] and not counts["fail"]:
-        click.echo("inconclusive: more games would decide; try --until-decided" +
+        more = "raise --max-games" if until_decided else "try --until-decided"  # fresh-user finding 5, session 5
+        click.echo(f"inconclusive: more games would decide; {more}" +
                    (f" (exit status {status} by --inconclusive {inconclusive})" if inconclusive else " (exit status 3)"))
     sys.exit(status)
 

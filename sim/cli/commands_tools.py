@@ -27,7 +27,7 @@ from ..registry import (
 )
 from ..runs.fixed import check_same_rules, setup_of
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
-from ..store import locked, refuse_sweep_folder
+from ..store import locked, need_folder, refuse_sweep_folder
 from .group import cli
 from .options import check_writable, confidence_option, figures_option, no_plugins_option
 
@@ -51,6 +51,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
         _, html_path = rebuild_sweep_report(Path(run_dir), draw=figures_mode != "never")
         click.echo(f"sweep report: {html_path}")
         return
+    need_folder(Path(run_dir))
     with locked(Path(run_dir)):  # not while a live sim writes the folder; a dead one's lock is taken over and freed
         rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))

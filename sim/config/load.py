@@ -183,6 +183,8 @@ def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
     whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
     checks = {k: v for k, v in whole.items() if v is not None}
     for name, spec in checks.items():
+        if name == "max_failed_games" and not float(spec["threshold"]).is_integer():
+            problems.append(f"{doc.where(('checks', name))}: max_failed_games is a count of games, got {spec['threshold']}")
         if name in PROPORTION_CHECKS and spec["threshold"] > 1:
             problems.append(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
                             f" got {spec['threshold']}")

@@ -64,7 +64,7 @@ class CheckSpec(BaseModel):
     check. A bare number means ``{threshold: N}``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    threshold: float = Field(ge=0)
+    threshold: float = Field(ge=0, allow_inf_nan=False)
     strict: bool = True
 
     @model_validator(mode="before")
@@ -72,6 +72,8 @@ class CheckSpec(BaseModel):
     def _bare_number(cls, value: Any) -> Any:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return {"threshold": value}
+        if not isinstance(value, dict):  # e.g. `max_truncated_share: true` (breaker finding 8, session 5)
+            raise ValueError("a check is a threshold (a number) or {threshold: N, strict: true|false}")
         return no_coercion(cls, value)
 
 
