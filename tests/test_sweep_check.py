@@ -458,6 +458,7 @@ def test_sweep_figures_never_draws_no_chart_and_report_always_draws_them(tmp_pat
     assert res.exit_code == 0, res.output
     md = (tmp_path / "sw" / "report.md").read_text()
     assert list((tmp_path / "sw").rglob("*.png")) == [] and "![" not in md
+    assert not (tmp_path / "sw" / "figures").exists()  # no empty folder (breaker finding 8, session 5)
     assert "Charts not drawn (`--figures never`)" in md and "## Win rate by seat against options.end_tokens" in md
     assert invoke("report", tmp_path / "sw", "--figures", "always").exit_code == 0
     drawn = sorted(p.name for p in (tmp_path / "sw" / "figures").glob("sweep_*.png"))

@@ -72,7 +72,8 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     keys = meta["keys"]
     xname = keys[0] if len(keys) == 1 else ", ".join(keys)  # every chart and table names the swept keys
     chosen = [f for f in (figures or list(TITLES)) if f in table["figure"].unique().to_list()]
-    (out / "figures").mkdir(exist_ok=True)
+    if draw:
+        (out / "figures").mkdir(exist_ok=True)
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
     conf = float(meta.get("confidence", 0.95))
     lev = level(conf)
@@ -89,6 +90,8 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     if not draw:
         for old in (out / "figures").glob("sweep_*.png"):
             old.unlink()
+        if (out / "figures").is_dir() and not any((out / "figures").iterdir()):
+            (out / "figures").rmdir()  # no empty folder left behind
         md += ["", "Charts not drawn (`--figures never`); `sim report SWEEP_DIR --figures always` draws them."]
     if len(meta["points"]) > 1:
         _baseline_section(out, meta, xname, conf, md, body, draw)
