@@ -214,3 +214,12 @@ def test_checks_refuse_a_flag_a_nan_and_a_fraction_of_a_game(tmp_path):
     assert "c.yaml, line 7, key 'checks.max_truncated_share': a check is a threshold (a number) or" in lines[0]
     assert any("key 'checks.min_balance.threshold': Input should be a finite number" in x for x in lines)
     assert any("key 'checks.max_failed_games': max_failed_games is a count of games, got 0.5" in x for x in lines)
+
+
+def test_misspelt_keys_of_tune_and_discover_get_a_suggestion(tmp_path):
+    """Fresh-user finding 3 (session 5): `tune.max_game` and `discover.param` got no "did you mean"."""
+    code, lines = validate(tmp_path, HEAD + "tune:\n  params: {options.hand_limit: [6, 8]}\n"
+                                            "  target: {metric: turns, value: 35}\n  max_game: 30\n")
+    assert code == 2 and any("key 'tune.max_game': unknown key (did you mean 'max_games'?)" in x for x in lines)
+    code, lines = validate(tmp_path, HEAD + "discover:\n  param: {options.hand_limit: [6, 8]}\n")
+    assert code == 2 and any("key 'discover.param': unknown key (did you mean 'params'?)" in x for x in lines)

@@ -244,7 +244,13 @@ def _spec(model: type[BaseModel], rc: RunConfig, doc: Located | None, section: s
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        raise SimError(format_validation(exc, doc, (section,)) if doc else str(exc)) from None
+        if doc is None:
+            raise SimError(str(exc)) from None
+        # "did you mean" for a misspelt key of the section (fresh-user 3, session 5)
+        from .suggest import suggest
+
+        lines = suggest(exc, format_validation(exc, doc, (section,)), lambda loc: model.model_fields if not loc else ())
+        raise SimError("\n".join(lines)) from None
 
 
 def _check_ends(rc: RunConfig, p: Param) -> None:
