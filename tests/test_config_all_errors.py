@@ -199,7 +199,7 @@ def test_an_option_the_file_does_not_set_is_named_at_the_key_it_conflicts_with(t
     'options.allow_two_players'", a key not in the file; the player count is on line 2."""
     code, lines = validate(tmp_path, "game: forwarder_of_xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n")
     assert code == 2 and lines[0].startswith("c.yaml, line 2, key 'players': Forwarder of Xanadu is published for 3-5")
-    assert "options: {allow_two_players: true}" in lines[0]
+    assert "set allow_two_players: true (in options:, or --option allow_two_players=true)" in lines[0]
     code, _ = validate(tmp_path, "game: forwarder_of_xanadu\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\n"
                                  "options: {allow_two_players: true}\n")
     assert code == 0

@@ -240,7 +240,8 @@ class ForwarderOfXanadu(EngineBase):
         self._check_counts(num_players)
         if num_players < 3 and not o.allow_two_players:
             raise OptionError("allow_two_players", "Forwarder of Xanadu is published for 3-5 players (RULINGS §6); "
-                              "set options: {allow_two_players: true} to play with 2", also="players")
+                              "set allow_two_players: true (in options:, or --option allow_two_players=true) "
+                              "to play with 2", also="players")
         # action objects are immutable: build each once
         n_orders, n_skills = len(self.orders), len(self.skills)
         self._lay = tuple(LayArea(a) for a in range(len(m.areas)))
