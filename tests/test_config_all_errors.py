@@ -223,3 +223,14 @@ def test_misspelt_keys_of_tune_and_discover_get_a_suggestion(tmp_path):
     assert code == 2 and any("key 'tune.max_game': unknown key (did you mean 'max_games'?)" in x for x in lines)
     code, lines = validate(tmp_path, HEAD + "discover:\n  param: {options.hand_limit: [6, 8]}\n")
     assert code == 2 and any("key 'discover.param': unknown key (did you mean 'params'?)" in x for x in lines)
+
+
+def test_a_partial_last_deal_is_warned_about_before_playing(tmp_path):
+    """Fresh-user finding 6 (session 5): only the report said the last deal was partial. Two
+    different strategies in 2 seats under permute: deals of 2! = 2 games, so 5 games leave 1 over."""
+    text = "game: xanadu\nplayers: 2\ngames: 5\nseed: 1\nstrategies: [random, first_legal]\n"
+    code, lines = validate(tmp_path, text)
+    assert code == 0 and "warning: seating permute plays deals of 2 games" in "\n".join(lines)
+    assert "5 games leave the last deal partial (1 of 2): 4 or 6 games keep every deal whole" in "\n".join(lines)
+    code, lines = validate(tmp_path, text.replace("games: 5", "games: 6"))
+    assert code == 0 and not any("warning" in x for x in lines)

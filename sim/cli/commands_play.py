@@ -105,6 +105,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             if rc.sweep:
                 click.echo(f"warning: {config} has a 'sweep:' grid, which `sim run` ignores (it plays the config's own"
                            f" values); `sim sweep {config}` plays the grid", err=True)
+            if until_ci is None and (partial := fixed.partial_deal(rc)):  # fresh-user finding 6, session 5
+                click.echo(f"warning: {partial}", err=True)
             if until_ci is not None:
                 from ..runs import until_ci as sequential
                 outcome = sequential.run_until_ci(rc, out_dir, until_ci, max_games or 100 * rc.games, force=force, **opts)

@@ -25,7 +25,7 @@ from ..registry import (
     strategies,
     strategy_params,
 )
-from ..runs.fixed import check_same_rules, setup_of
+from ..runs.fixed import check_same_rules, partial_deal, setup_of
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
 from ..store import locked, need_folder, refuse_sweep_folder
 from .group import cli
@@ -71,6 +71,8 @@ def validate(config: str, games: int | None, seed: int | None, no_plugins: bool)
     """
     rc = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
     click.echo(f"{config}: ok ({rc.game}, {rc.players} players, {rc.games} games, strategies: {', '.join(rc.labels)})")
+    if partial := partial_deal(rc):  # fresh-user finding 6, session 5
+        click.echo(f"warning: {partial}", err=True)
 
 
 @cli.command(name="list")

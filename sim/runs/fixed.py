@@ -150,6 +150,17 @@ EXPERIMENT_KEYS = ("game", "players", "games", "seed", "strategies", "labels", "
                    "game_timeout_s")
 
 
+def partial_deal(rc: RunConfig) -> str | None:
+    """A warning when ``seating: permute`` leaves the last deal partial (``games`` not a multiple
+    of the games per deal), so some assignments of the last shuffle are never played; else None."""
+    k = deal_size(setup_of(rc))
+    if k <= 1 or rc.games % k == 0:
+        return None
+    return (f"seating permute plays deals of {k} games (every assignment of the strategies to the seats); "
+            f"{rc.games} games leave the last deal partial ({rc.games % k} of {k}): "
+            f"{rc.games // k * k or k} or {(rc.games // k + 1) * k} games keep every deal whole")
+
+
 def experiment(rc: RunConfig) -> dict:
     """What makes two runs the same experiment: the resolved config without how it is played
     (jobs, chunk size, output folder, checks, sweep)."""
