@@ -43,7 +43,8 @@ def _pngs(out: Path) -> list[str]:
 
 def test_the_modes():
     assert not figure_policy.wanted("auto", 99) and figure_policy.wanted("auto", 100)
-    assert figure_policy.wanted("always", 0) and not figure_policy.wanted("never", 10**6)
+    assert figure_policy.wanted("always", 1) and not figure_policy.wanted("never", 10**6)
+    assert not figure_policy.wanted("always", 0)  # no complete game: nothing to draw (breaker finding 6, session 5)
     with pytest.raises(ValueError, match="auto, always, never"):
         figure_policy.wanted("sometimes", 100)
 
@@ -90,3 +91,13 @@ def test_matplotlib_is_imported_only_to_draw(tmp_path, flags, imported):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == str(imported)
+
+
+def test_no_figure_when_no_game_is_complete():
+    """Breaker finding 6 (session 5): with every game cut short, `--figures always` drew empty axes."""
+    from sim.analysis import figure_policy
+
+    assert not figure_policy.wanted("always", 0) and not figure_policy.wanted("auto", 0)
+    assert figure_policy.wanted("always", 1)
+    assert "no game is complete" in figure_policy.note("always", 0, "R")
+    assert "figures start at 100" in figure_policy.note("auto", 99, "R")

@@ -42,11 +42,14 @@ def wanted(mode: str, complete: int) -> bool:
     (one of ``MODES``; ``ValueError`` otherwise)."""
     if mode not in MODES:
         raise ValueError(f"figures mode must be one of {', '.join(MODES)}, got {mode!r}")
-    return mode == "always" or (mode == "auto" and complete >= AUTO_MIN_GAMES)
+    # no complete game: every chart would be empty axes (breaker finding 6, session 5)
+    return complete > 0 and (mode == "always" or (mode == "auto" and complete >= AUTO_MIN_GAMES))
 
 
 def note(mode: str, complete: int, run_dir: Path | str) -> str:
     """The one line a report without figures gives: why, and the commands that draw them."""
+    if complete == 0 and mode != "never":
+        return "not drawn: no game is complete (each failed, stalled or hit the decision cap), so there is nothing to draw"
     why = (f"not drawn: figures start at {AUTO_MIN_GAMES} complete games and this run has {complete}" if mode == "auto"
            else "not drawn (--figures never)")
     return (f"{why}; draw them now with `sim report {run_dir} --figures always`"
