@@ -158,7 +158,7 @@ def _coercion(ann: Any, value: Any) -> str | None:
                 return problem.replace(", got", f" at key {k!r}, got", 1)
         return None
     if ann in (int, float) and isinstance(value, (bool, str)):
-        return f"a number, got {value!r}{_yaml_text_hint(value)}"
+        return f"a number, got {value!r}"
     if ann is int and isinstance(value, float) and not value.is_integer():
         return f"a whole number, got {value!r}"
     if ann is bool and not isinstance(value, bool):
@@ -166,8 +166,10 @@ def _coercion(ann: Any, value: Any) -> str | None:
     return None
 
 
-def _yaml_text_hint(value: Any) -> str:
-    """Why a number came as text: YAML 1.1 (PyYAML) reads ``1e12`` (an exponent, no dot) as a string."""
+def yaml_text_hint(value: Any) -> str:
+    """Why a number came as text: YAML 1.1 (PyYAML) reads ``1e12`` (an exponent, no dot) as a string.
+    Added by the strategy-parameter errors (``registry``); a config's own keys get ``data.exponent_hint``
+    from ``format_validation``, so no message explains it twice."""
     if not isinstance(value, str) or "e" not in value.lower():
         return ""
     try:

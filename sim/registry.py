@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .api import OptionError, ParamsError, SimError
+from .api import OptionError, ParamsError, SimError, yaml_text_hint
 from .data import quote
 
 
@@ -275,7 +275,8 @@ def make_strategy(name: str, params: dict | None, game_name: str, game: Any = No
     except ValidationError as exc:
         known = ", ".join(f"{k} (default {v!r})" for k, v in strategy_params(factory).items())
         problems = [p for e in exc.errors() for p in _param_problems(e)]
-        text = "; ".join(f"'{key}': {msg}" for key, msg in problems)
+        given = params or {}
+        text = "; ".join(f"'{key}': {msg}{yaml_text_hint(given.get(key))}" for key, msg in problems)
         raise ParamsError(f"strategy '{name}': bad params: {text}; it takes: {known or 'no parameters'}",
                           problems[0][0]) from None
     except Exception as exc:
