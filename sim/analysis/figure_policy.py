@@ -19,7 +19,8 @@ then hands them the charts one at a time (pickled chart makers) and takes back e
 bytes or error text from ``document.draw_chart``, the function the serial path calls, so the files
 are the same bytes either way. A chart that cannot be pickled, or whose helper died or took over
 ``HELPER_TIMEOUT_S``, is drawn in ``sim`` itself. Helpers die with ``sim`` (Linux) and are killed
-at its exit.
+at its exit. ``fork_child`` and ``polars_pool_started`` are shared with ``runs.forked`` (its
+workers are forked the same way).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import atexit
 import os
 import signal
 from collections import deque
+from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, Pipe, wait
 from pathlib import Path
 
@@ -93,29 +95,38 @@ def polars_pool_started() -> bool:
     return any((n.startswith("polars-") and n[7:].isdigit()) or n.startswith("tokio") for n in names)
 
 
+def fork_child(serve: Callable[[Connection], None], others: Iterable[Connection] = ()) -> tuple[int, Connection]:
+    """Fork a child that runs ``serve(its end of a new pipe)`` and then ends with ``os._exit``
+    (status 1 when ``serve`` raised), never returning into the caller's code; the child first
+    closes the parent's end and ``others`` (sockets only the parent holds: other children's).
+    Returns ``(pid, the parent's end)``. Used by the forked workers and the figure helpers."""
+    parent, child = Pipe(duplex=True)
+    others = list(others)
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            parent.close()
+            for other in others:
+                other.close()
+            serve(child)
+        except BaseException:  # noqa: BLE001 - the child's end; its parent hears of it by end-of-file
+            status = 1
+        finally:
+            os._exit(status)
+    child.close()
+    return pid, parent
+
+
 def start_helpers(n: int) -> int:
     """Fork ``n`` figure helpers (once per process; none without ``os.fork`` or once polars'
     pool runs). Returns how many are live."""
     if _STARTED[0] or n < 1 or not hasattr(os, "fork") or polars_pool_started():
         return len(_HELPERS)
     _STARTED[0] = True
+    ppid = os.getpid()
     for _ in range(n):
-        parent, child = Pipe(duplex=True)
-        ppid = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # the helper: never returns into the caller's code
-            status = 0
-            try:
-                parent.close()
-                for _, other in _HELPERS:
-                    other.close()
-                _serve(child, ppid)
-            except BaseException:  # noqa: BLE001
-                status = 1
-            finally:
-                os._exit(status)
-        child.close()
-        _HELPERS.append((pid, parent))
+        _HELPERS.append(fork_child(lambda conn: _serve(conn, ppid), [c for _, c in _HELPERS]))
     return len(_HELPERS)
 
 

@@ -30,11 +30,11 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Iterator
-from multiprocessing.connection import Connection, Pipe, wait
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from .. import store
-from ..analysis.figure_policy import polars_pool_started
+from ..analysis.figure_policy import fork_child, polars_pool_started
 from ..play import failed_range, play_rows, prepared
 from ..registry import project_strategies
 
@@ -115,26 +115,16 @@ class Worker:
         reap()
         # writes its chunks into ``out`` itself when polars can run in it (issue 20 item 1)
         self.out = str(out) if out is not None and not polars_pool_started() else None
-        parent, child = Pipe(duplex=True)
         sys.stdout.flush()
         sys.stderr.flush()
         ppid = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns into the parent's code
-            status = 0
-            try:
-                _die_with_parent(ppid)
-                parent.close()
-                for other in _OPEN:  # the other workers' sockets: only the parent holds them
-                    other.close()
-                _serve(child, setup_json)
-            except BaseException:  # noqa: BLE001
-                status = 1
-            finally:
-                os._exit(status)
-        child.close()
-        self.pid, self.conn = pid, parent
-        _OPEN.add(parent)
+
+        def serve(conn: Connection) -> None:  # in the child
+            _die_with_parent(ppid)
+            _serve(conn, setup_json)
+
+        self.pid, self.conn = fork_child(serve, _OPEN)  # the other workers' sockets: only the parent holds them
+        _OPEN.add(self.conn)
 
     def play(self, a: int, b: int) -> Result:
         self.send(a, b)
