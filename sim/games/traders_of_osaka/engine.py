@@ -690,33 +690,27 @@ class TradersOfOsaka(EngineBase):
                     if not seen & b:
                         seen |= b
                         out.append(reserve[c])
-            if due is None:
-                due = cost
-            if not takes:
-                return cost, (*out,) or (PASS,), False
-            if s.hand_value[me] >= due:
-                return cost, (BUY, *takes, *out), True
-            return cost, (*takes, *out), True
-        get = res.get
-        for c in market:  # identical cards are one choice; my reserved card is its own
-            r = get(c)
-            if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
-                if r == me:
-                    cost += value[c]
+        else:  # my piece is placed: no Reserve
+            out, get = (), res.get
+            for c in market:  # identical cards are one choice; my reserved card is its own
+                r = get(c)
+                if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
+                    if r == me:
+                        cost += value[c]
+                        takes.append(take[c])
+                    continue
+                cost += value[c]
+                b = bit[c]
+                if not seen & b:
+                    seen |= b
                     takes.append(take[c])
-                continue
-            cost += value[c]
-            b = bit[c]
-            if not seen & b:
-                seen |= b
-                takes.append(take[c])
         if due is None:
             due = cost
         if not takes:
-            return cost, (PASS,), False
+            return cost, (*out,) or (PASS,), False
         if s.hand_value[me] >= due:
-            return cost, (BUY, *takes), True
-        return cost, (*takes,), True
+            return cost, (BUY, *takes, *out), True
+        return cost, (*takes, *out), True
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
