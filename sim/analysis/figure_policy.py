@@ -26,6 +26,7 @@ workers are forked the same way).
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import signal
 from collections import deque
@@ -95,17 +96,35 @@ def polars_pool_started() -> bool:
     return any((n.startswith("polars-") and n[7:].isdigit()) or n.startswith("tokio") for n in names)
 
 
+def _die_with_parent(ppid: int) -> None:
+    """Linux: have the kernel SIGKILL this child when ``sim`` dies, even by ``kill -9``, so no
+    orphan plays on (breaker finding, session 4); elsewhere the child ends at its next message
+    (end-of-file). A parent already gone ends it at once."""
+    try:
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (AttributeError, OSError):  # no prctl: not Linux
+        pass
+    if os.getppid() != ppid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
 def fork_child(serve: Callable[[Connection], None], others: Iterable[Connection] = ()) -> tuple[int, Connection]:
     """Fork a child that runs ``serve(its end of a new pipe)`` and then ends with ``os._exit``
     (status 1 when ``serve`` raised), never returning into the caller's code; the child first
     closes the parent's end and ``others`` (sockets only the parent holds: other children's).
     Returns ``(pid, the parent's end)``. Used by the forked workers and the figure helpers."""
     parent, child = Pipe(duplex=True)
-    others = list(others)
+    others, ppid = list(others), os.getpid()
     pid = os.fork()
     if pid == 0:
         status = 0
         try:
+            _die_with_parent(ppid)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills its children
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             parent.close()
             for other in others:
                 other.close()
@@ -124,25 +143,14 @@ def start_helpers(n: int) -> int:
     if _STARTED[0] or n < 1 or not hasattr(os, "fork") or polars_pool_started():
         return len(_HELPERS)
     _STARTED[0] = True
-    ppid = os.getpid()
     for _ in range(n):
-        _HELPERS.append(fork_child(lambda conn: _serve(conn, ppid), [c for _, c in _HELPERS]))
+        _HELPERS.append(fork_child(_serve, [c for _, c in _HELPERS]))
     return len(_HELPERS)
 
 
-def _serve(conn: Connection, ppid: int) -> None:
+def _serve(conn: Connection) -> None:
     """A helper's loop: ``("warm",)`` imports matplotlib; ``("draw", make)`` answers
     ``draw_chart(make)``; ``None`` or end-of-file ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # sim handles Ctrl-C and kills its helpers
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with sim, even by kill -9
-    except (AttributeError, OSError):
-        pass
-    if os.getppid() != ppid:
-        return
     while True:
         try:
             msg = conn.recv()

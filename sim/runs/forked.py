@@ -24,7 +24,6 @@ parent is killed outright reads end-of-file and exits. Where ``os.fork`` does no
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import signal
 import sys
@@ -39,8 +38,6 @@ from ..play import failed_range, play_rows, prepared
 from ..registry import project_strategies
 
 Result = tuple
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-_LIBC = ctypes.CDLL(None) if os.name == "posix" else None  # the C library this process runs on
 def can_fork() -> bool:
     """Whether this platform has ``os.fork`` (POSIX)."""
     return hasattr(os, "fork")
@@ -65,8 +62,6 @@ def _serve(conn: Connection, setup_json: str) -> None:
     """The worker's loop: ``(start, stop, folder)`` in, ``("ok", result)`` or ``("error", text)``
     out; ``None`` or end-of-file ends it. With a run folder the worker writes the chunk itself
     (``store.write_chunk``) and answers ``store.Written``; without, the plain rows."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills this worker
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
             msg = conn.recv()
@@ -95,18 +90,6 @@ def _play(setup_json: str, a: int, b: int, folder: str | None) -> Result:
     return a, b, store.written(tables)
 
 
-def _die_with_parent(ppid: int) -> None:
-    """Linux: have the kernel SIGKILL this worker when the ``sim`` process dies, even by
-    ``kill -9``, so no orphan goes on playing a chunk that a ``--resume`` plays again (breaker
-    finding, session 4). Elsewhere the worker ends at its next chunk (end-of-file)."""
-    try:
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except AttributeError:  # no prctl: not Linux
-        pass
-    if os.getppid() != ppid:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 class Worker:
     """A forked child playing chunks of one run; ``play(a, b)`` returns the chunk's result or
     raises ``WorkerGone`` when the child died; ``close()`` ends and reaps it."""
@@ -117,13 +100,8 @@ class Worker:
         self.out = str(out) if out is not None and not polars_pool_started() else None
         sys.stdout.flush()
         sys.stderr.flush()
-        ppid = os.getpid()
-
-        def serve(conn: Connection) -> None:  # in the child
-            _die_with_parent(ppid)
-            _serve(conn, setup_json)
-
-        self.pid, self.conn = fork_child(serve, _OPEN)  # the other workers' sockets: only the parent holds them
+        # the other workers' sockets: only the parent holds them
+        self.pid, self.conn = fork_child(lambda conn: _serve(conn, setup_json), _OPEN)
         _OPEN.add(self.conn)
 
     def play(self, a: int, b: int) -> Result:
