@@ -234,3 +234,17 @@ def test_a_partial_last_deal_is_warned_about_before_playing(tmp_path):
     assert "5 games leave the last deal partial (1 of 2): 4 or 6 games keep every deal whole" in "\n".join(lines)
     code, lines = validate(tmp_path, text.replace("games: 5", "games: 6"))
     assert code == 0 and not any("warning" in x for x in lines)
+
+
+def test_a_strategy_check_needs_two_strategies(tmp_path):
+    # every seat plays random: its win rate is the seats' average, so the check could never fail
+    code, lines = validate(tmp_path, HEAD + "checks:\n  max_strategy_win_rate: 0.6\n")
+    assert code == 2
+    assert lines[0].startswith("c.yaml, line 7, key 'checks.max_strategy_win_rate': max_strategy_win_rate"
+                               " compares strategies, but every seat plays 'random'")
+    two = HEAD.replace("[{name: random}]", "[{name: random}, {name: xanadu.hoarder}]")
+    assert validate(tmp_path, two + "checks:\n  max_strategy_win_rate: 0.6\n")[0] == 0
+    sweep = "sweep: {strategies.0.name: [random, xanadu.hoarder]}\nchecks:\n  min_strategy_win_rate: 0.1\n"
+    assert validate(tmp_path, HEAD + sweep)[0] == 2  # one listed strategy fills every seat at every point
+    pair = HEAD.replace("[{name: random}]", "[{name: random}, {name: random}]")
+    assert validate(tmp_path, pair + sweep)[0] == 0  # the sweep makes the two listed ones differ

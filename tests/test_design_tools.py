@@ -115,6 +115,25 @@ def test_bad_tune_sections_name_their_key(tmp_path):
     assert res.exit_code == 2 and "key 'tune.target'" in res.output and "{seat_spread: min}" in res.output
 
 
+def test_every_tune_and_discover_problem_is_reported_at_once(tmp_path):
+    # two bad ranges, a bad target and a budget below its minimum: four lines, each with its line and key
+    bad = OSAKA2 + ("tune:\n  params:\n    options.end_tokns: [3, 12]\n    options.end_tokens: [12, 3]\n"
+                    "  target: {seat_spread: max}\n  min_games: 100\n  max_games: 50\n")
+    res = invoke("validate", write(tmp_path, bad))
+    lines = [x for x in res.output.splitlines() if x.strip()]
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert any("line 9, key 'tune.params.options.end_tokns'" in x for x in lines)
+    assert any("line 10, key 'tune.params.options.end_tokens'" in x and "low end must be below" in x for x in lines)
+    assert any("line 11, key 'tune.target'" in x for x in lines)
+    assert any("line 13, key 'tune.max_games'" in x and "max_games (50) is below min_games (100)" in x for x in lines)
+    two = OSAKA2.replace("[{name: random}]", "[{name: osaka.hoarder}, {name: random}]")
+    bad = two + "discover:\n  seat: 0\n  params:\n    min_cst: [10, 14]\n    min_goods: [5, 2]\n"
+    res = invoke("validate", write(tmp_path, bad))
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "key 'discover.params.min_cst': 'osaka.hoarder' has no documented parameter 'min_cst'" in res.output
+    assert "key 'discover.params.min_goods'" in res.output and "low end must be below" in res.output
+
+
 # ------------------------------------------------------------------ objectives (hand-computed)
 
 def _tables():
@@ -396,3 +415,12 @@ def test_tune_summary_says_when_the_best_value_sits_at_the_edge_of_its_range():
     assert "options.end_card_depth is at the edge of its range" in tune_summary(result)
     assert "edge" not in tune_summary({**result, "edges": []})
     assert "edge" not in tune_summary({**result, "ci": [19.5, 25.35]})
+
+
+def test_tune_tables_print_a_zero_loss_without_sign():
+    from sim.analysis.tune_report import trials_table
+
+    trial = {"number": 0, "params": {"options.end_tokens": 8}, "games": 10, "figure": 0.25, "ci": (0.1, 0.4),
+             "loss": -0.0}
+    row = trials_table([trial], "rate").row(0, named=True)
+    assert row["loss"] == "0" and row["rate"] == "0.25 (0.1–0.4)"

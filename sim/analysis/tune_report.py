@@ -25,7 +25,7 @@ RELOAD = ("import optuna; from optuna.storages import JournalStorage; from optun
 def _num(v) -> str:
     if v is None or v != v:
         return "n/a"
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+    return f"{v + 0.0:.4g}" if isinstance(v, float) else str(v)  # + 0.0: a -0.0 loss prints as 0
 
 
 def param_chart(trials: list[dict], key: str, ylabel: str, target: float | None) -> Figure:

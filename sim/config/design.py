@@ -274,16 +274,33 @@ def _check_ends(rc: RunConfig, p: Param) -> None:
 
 
 def tune_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
-    """The validated ``tune:`` section of ``rc``. ``SimError`` names the file, line and key."""
+    """The validated ``tune:`` section of ``rc``. ``SimError`` names the file, line and key of
+    every problem found, one per line (each parameter, the target and the budget checked alone)."""
     spec = _spec(TuneSpec, rc, doc, "tune")
-    params = []
-    for key, value in spec.params.items():
-        _checked(doc, "tune", ("params", key), _check_key, rc, key)
-        p = _checked(doc, "tune", ("params", key), parse_range, key, value)
-        _checked(doc, "tune", ("params", key), _check_ends, rc, p)
-        params.append(p)
-    target = _checked(doc, "tune", "target", _target, spec.target, rc, doc)
-    return Plan(params, _checked(doc, "tune", "max_games", _budget, spec, rc), target)
+    errors: list[str] = []
+    params = [_gathered(errors, _tune_param, rc, doc, key, value) for key, value in spec.params.items()]
+    target = _gathered(errors, _checked, doc, "tune", "target", _target, spec.target, rc, doc)
+    budget = _gathered(errors, _checked, doc, "tune", "max_games", _budget, spec, rc)
+    if errors:
+        raise SimError("\n".join(errors))
+    return Plan(params, budget, target)
+
+
+def _tune_param(rc: RunConfig, doc: Located | None, key: str, value: Any) -> Param:
+    _checked(doc, "tune", ("params", key), _check_key, rc, key)
+    p = _checked(doc, "tune", ("params", key), parse_range, key, value)
+    _checked(doc, "tune", ("params", key), _check_ends, rc, p)
+    return p
+
+
+def _gathered(errors: list[str], fn, *args) -> Any:
+    """``fn(*args)``, or None with its ``SimError`` appended to ``errors`` (so that one bad key of
+    a section does not hide the next)."""
+    try:
+        return fn(*args)
+    except SimError as exc:
+        errors.append(str(exc))
+        return None
 
 
 def _default_range(name: str, info: Any) -> Param | None:
@@ -326,13 +343,14 @@ def discover_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
         p = _default_range(name, info)
         if p is not None:
             params[name] = p
+    errors: list[str] = []
     for name, value in spec.params.items():
-        if name not in fields:
-            raise SimError(f"{doc.where(('discover', 'params', name)) if doc else name}: '{target.name}' has no"
-                           f" documented parameter '{name}' (it takes: {', '.join(fields) or 'none'})")
-        p = _checked(doc, "discover", ("params", name), parse_range, f"strategies.{spec.seat}.params.{name}", value)
-        _checked(doc, "discover", ("params", name), _check_ends, rc, p)
-        params[name] = Param(name, p.kind, p.low, p.high, p.choices)
+        p = _gathered(errors, _discover_param, rc, doc, spec.seat, target.name, fields, name, value)
+        if p is not None:
+            params[name] = p
+    budget = _gathered(errors, _checked, doc, "discover", "max_games", _budget, spec, rc)
+    if errors:
+        raise SimError("\n".join(errors))
     if not params:
         where = doc.where(("discover", "seat")) if doc is not None else "discover.seat"
         raise SimError(f"{where}: strategy '{target.name}' (seat {spec.seat}) documents no numeric, flag or choice"
@@ -341,5 +359,15 @@ def discover_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
     defaults = {p.key: fields[n].get_default(call_default_factory=True) for n, p in zip(params, out, strict=True)}
     defaults.update({f"strategies.{spec.seat}.params.{k}": v for k, v in target.params.items()})
     label = rc.labels[list(rc.strategies).index(target)]
-    return Plan(out, _checked(doc, "discover", "max_games", _budget, spec, rc), None, spec.seat, label,
-                spec.margin, defaults)
+    return Plan(out, budget, None, spec.seat, label, spec.margin, defaults)
+
+
+def _discover_param(rc: RunConfig, doc: Located | None, seat: int, strategy: str, fields: dict, name: str,
+                    value: Any) -> Param:
+    """One ``discover.params`` range override, checked against the strategy's documented ``Params``."""
+    if name not in fields:
+        raise SimError(f"{doc.where(('discover', 'params', name)) if doc else name}: '{strategy}' has no"
+                       f" documented parameter '{name}' (it takes: {', '.join(fields) or 'none'})")
+    p = _checked(doc, "discover", ("params", name), parse_range, f"strategies.{seat}.params.{name}", value)
+    _checked(doc, "discover", ("params", name), _check_ends, rc, p)
+    return Param(name, p.kind, p.low, p.high, p.choices)

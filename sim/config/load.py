@@ -32,6 +32,7 @@ from .models import (
     COMMAND_LINE_SOURCE,
     MULTIPLAYER_CHECKS,
     PROPORTION_CHECKS,
+    STRATEGY_CHECKS,
     Checks,
     CheckSpec,
     Config,
@@ -178,8 +179,9 @@ def _valid_checks(doc: Located) -> dict:
     return out
 
 
-def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
-    """The config's checks (name -> threshold, strict); problems a model cannot see appended."""
+def _checks(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[str]) -> dict:
+    """The config's checks (name -> threshold, strict); problems a model cannot see appended.
+    ``labels``: the seats' strategy labels (a strategy check needs two strategies, here or in a sweep)."""
     whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
     checks = {k: v for k, v in whole.items() if v is not None}
     for name, spec in checks.items():
@@ -192,7 +194,17 @@ def _checks(doc: Located, cfg: Config, problems: list[str]) -> dict:
             problems.append(f"{doc.where(('checks', name))}: {name} has no meaning in a one-player (solo) game:"
                             " nobody is beaten, so there are no win rates between seats or strategies; solo runs"
                             " take max_truncated_share, max_failed_games, min_completion and max_stalled")
+        elif name in STRATEGY_CHECKS and len(set(labels)) < 2 and not _sweeps_strategies(cfg):
+            problems.append(f"{doc.where(('checks', name))}: {name} compares strategies, but every seat plays"
+                            f" {labels[0]!r} (its win rate is the seats' average, 1/players by symmetry);"
+                            " list two strategies, or check the seats with max_seat_win_rate / min_seat_win_rate")
     return checks
+
+
+def _sweeps_strategies(cfg: Config) -> bool:
+    """Whether the ``sweep:`` grid may make two listed strategies differ (it varies
+    ``strategies.<N>.name`` or ``.params`` and the config lists two or more: one listed fills every seat)."""
+    return len(cfg.strategies) > 1 and any(str(key).startswith("strategies.") for key in (cfg.sweep or {}))
 
 
 def _seating(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[str]) -> str:
@@ -335,7 +347,7 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         data=cfg.data, seating=_seating(doc, full, labels, problems), confidence=cfg.confidence,
         jobs=cfg.jobs or usable_cores(), chunk_size=cfg.chunk_size, output=cfg.output,
         source=str(Path(doc.source).resolve()) if doc.source else "", sweep=cfg.sweep or {},
-        checks=_checks(doc, cfg, problems), sweep_baseline=baseline,
+        checks=_checks(doc, cfg, labels, problems), sweep_baseline=baseline,
         listed=len(cfg.strategies) if len(cfg.strategies) < cfg.players else 0,
         tune=cfg.tune or {}, discover=cfg.discover or {}, plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
     )

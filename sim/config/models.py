@@ -102,6 +102,7 @@ PROPORTION_CHECKS = tuple(n for n in Checks.model_fields if n != "max_failed_gam
 # checks about seats, strategies or winning against others: no meaning in a one-player game
 MULTIPLAYER_CHECKS = ("max_seat_win_rate", "min_seat_win_rate", "max_strategy_win_rate", "min_strategy_win_rate",
                       "max_first_player_advantage", "min_balance", "max_drawishness")
+STRATEGY_CHECKS = ("max_strategy_win_rate", "min_strategy_win_rate")  # need two strategies to compare
 
 
 def usable_cores() -> int:
