@@ -29,24 +29,36 @@ def test_wilson_30_of_100_matches_the_formula():
 
 
 def test_seat_chi_square_on_a_constructed_table():
-    # seat 0 wins 30 of 50, seat 1 wins 20 of 50: table [[30, 20], [20, 30]]
+    # 50 two-player games: seat 0 wins 30, seat 1 wins 20. One draw per game between two seats:
+    # sum (O - E)^2 / E with E = 25: 2 * 25 / 25 = 2, 1 df; p = P(|Z| >= sqrt 2) = erfc(1)
     rows = [(g, 0, "a", 0.0, 1 if g < 30 else 2, g < 30) for g in range(50)]
-    rows += [(g, 1, "b", 0.0, 1 if g < 20 else 2, g < 20) for g in range(50)]
+    rows += [(g, 1, "b", 0.0, 2 if g < 30 else 1, g >= 30) for g in range(50)]
     chi, p = summaries.seat_chi_square(players_table(rows))
-    # expected 25 in every cell; Yates' correction (2x2): sum (|O-E| - 0.5)^2 / E = 4 * 4.5^2 / 25
-    assert chi == pytest.approx(4 * 4.5**2 / 25, abs=1e-9)
-    from scipy.stats import chi2
-
-    assert p == pytest.approx(chi2.sf(3.24, 1), abs=1e-9)
+    assert chi == pytest.approx(2.0, abs=1e-12)
+    assert p == pytest.approx(math.erfc(1.0), rel=1e-12)
 
 
-def test_seat_chi_square_three_seats_without_correction():
-    # wins 10/20/30 of 40 each: E(won) = 20, E(lost) = 20; chi2 = (100+0+100)/20 * 2 = 20
+def test_seat_chi_square_three_seats():
+    # 60 three-player games won 10 / 20 / 30 times by seats 0, 1, 2: E = 20;
+    # (100 + 0 + 100) / 20 = 10, 2 df: p = e^(-10/2). (A seats x (won, lost) table gave 15: 1.5x.)
     rows = []
-    for seat, wins in enumerate((10, 20, 30)):
-        rows += [(g, seat, "s", 0.0, 1, g < wins) for g in range(40)]
+    for g in range(60):
+        winner = 0 if g < 10 else 1 if g < 30 else 2
+        rows += [(g, seat, "s", 0.0, 1 if seat == winner else 2, seat == winner) for seat in range(3)]
     chi, p = summaries.seat_chi_square(players_table(rows))
-    assert chi == pytest.approx(20.0) and p == pytest.approx(math.exp(-10), rel=1e-9)  # chi2 sf, 2 df = e^(-x/2)
+    assert chi == pytest.approx(10.0) and p == pytest.approx(math.exp(-5), rel=1e-9)
+
+
+def test_seat_chi_square_has_its_nominal_size_on_a_fair_game():
+    # 2,000 fair 4-player runs of 400 games (winner uniform over the seats): the test rejects at 5%
+    # about 5% of the time (100 of 2,000; binomial sd 9.7, band of 3.3 sd: 68-132). The old seats x (won, lost) table
+    # rejected about 11% (fresh-user finding 1, session 6)
+    rng = np.random.default_rng(7)
+    wins = rng.multinomial(400, [0.25] * 4, size=2000)
+    from sim.analysis.exact import chi2_uniform
+
+    rejected = sum(chi2_uniform(w)[1] < 0.05 for w in wins)
+    assert 68 <= rejected <= 132
 
 
 SMALL = players_table([

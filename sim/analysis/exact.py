@@ -1,7 +1,7 @@
 """The three scipy.stats computations a run report needs, without importing scipy.stats (0.9 s
 of start-up for every `sim run`, issue 20 item 8): the exact two-sided binomial test, the
-chi-square test of a contingency table, and the percentile bootstrap. Each follows scipy's own
-algorithm step by step (scipy 1.17: ``stats/_binomtest.py``, ``stats/contingency.py``,
+chi-square goodness-of-fit test against equal counts, and the percentile bootstrap. Each follows scipy's own
+algorithm step by step (scipy 1.17: ``stats/_binomtest.py``, ``stats/_stats_py.py`` (``chisquare``),
 ``stats/_resampling.py``), using the same special functions (``scipy.special``, 0.2 s to import)
 and the same random draws, so the report's figures do not change; ``tests/test_pipeline_stats.py``
 compares each with scipy.stats on many inputs.
@@ -68,25 +68,16 @@ def binomtest_p(k: int, n: int, p: float) -> float:
     return min(1.0, pval)
 
 
-def chi2_contingency(observed) -> tuple[float, float]:
-    """``(statistic, p)`` of Pearson's chi-square test of independence of a 2-D table of counts,
-    with Yates' correction when it has one degree of freedom (``scipy.stats.chi2_contingency``
-    with its defaults). Raises ``ValueError`` when an expected count is zero, as scipy does."""
+def chi2_uniform(observed) -> tuple[float, float]:
+    """``(statistic, p)`` of Pearson's chi-square goodness-of-fit test of counts against equal
+    expected counts (their mean), ``k - 1`` degrees of freedom: ``scipy.stats.chisquare(observed)``
+    with its defaults. ``observed``: ``k >= 2`` counts, sum above 0."""
     from scipy.special import chdtrc
 
-    observed = np.asarray(observed)
-    expected = observed.sum(axis=1, keepdims=True) * observed.sum(axis=0, keepdims=True) / observed.sum()
-    if np.any(expected == 0):
-        raise ValueError("the table of expected frequencies has a zero element")
-    dof = expected.size - sum(expected.shape) + expected.ndim - 1
-    if dof == 0:
-        return 0.0, 1.0
-    obs = observed.astype(np.float64)
-    if dof == 1:
-        diff = expected - obs
-        obs = obs + np.minimum(0.5, np.abs(diff)) * np.sign(diff)
+    obs = np.asarray(observed, dtype=np.float64)
+    expected = obs.mean()
     stat = float(((obs - expected) ** 2 / expected).sum())
-    return stat, float(chdtrc(dof, stat))
+    return stat, float(chdtrc(obs.size - 1, stat))
 
 
 def bootstrap_percentile(n: int, statistic: Callable[[np.ndarray], np.ndarray], rng: np.random.Generator,

@@ -61,15 +61,20 @@ def win_table_tested(players: pl.DataFrame, by: str, expected: float | None = No
 def seat_chi_square(players: pl.DataFrame) -> tuple[float, float]:
     """Chi-square test that every seat wins equally often: ``(statistic, p-value)``.
 
-    Contingency table seats x (won, lost) over completed games (scipy ``chi2_contingency``).
-    ``(nan, nan)`` when there is nothing to test (no wins or a single seat).
+    In: complete player rows (``seat, won``). The wins of each seat against an equal share of all
+    wins (Pearson's goodness of fit, ``seats - 1`` degrees of freedom, as ``scipy.stats.chisquare``):
+    a game's winner is one draw among the seats. A seats x (won, lost) table would treat a game's
+    seats as independent and overstate the statistic by ``seats / (seats - 1)`` (2x with two
+    seats; fresh-user finding 1, session 6). A shared win gives each of its winners a win, two
+    draws that cannot land on one seat, which makes the test slightly conservative.
+    ``(nan, nan)`` when there is nothing to test (no win or a single seat).
     """
-    t = players.group_by("seat").agg(won=pl.col("won").sum(), lost=(~pl.col("won")).sum()).sort("seat")
-    if t.height < 2 or t["won"].sum() == 0 or t["lost"].sum() == 0:
+    t = players.group_by("seat").agg(won=pl.col("won").sum()).sort("seat")
+    if t.height < 2 or t["won"].sum() == 0:
         return (math.nan, math.nan)
-    from .exact import chi2_contingency  # scipy's test without importing scipy.stats (start-up)
+    from .exact import chi2_uniform  # scipy's test without importing scipy.stats (start-up)
 
-    return chi2_contingency([t["won"].to_list(), t["lost"].to_list()])
+    return chi2_uniform(t["won"].to_list())
 
 
 def first_player_advantage(players: pl.DataFrame, expected: float | None = None, confidence: float = 0.95) -> dict:
