@@ -232,9 +232,11 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
 
 @pytest.mark.integration
 def test_dask_backend_gives_the_local_tables(tmp_path):
-    """--backend dask without a scheduler starts a local Dask cluster; same tables as local."""
+    """--backend dask without a scheduler starts a local Dask cluster; same tables as local (one
+    worker: each worker process costs an interpreter and the dask imports)."""
     cfg = write(tmp_path, games=24, extra="chunk_size: 6\n")
-    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "dask"), "--quiet", "--backend", "dask"])
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "dask"), "--quiet", "--backend", "dask",
+                                   "--jobs", "1"])
     assert res.exit_code == 0, res.output
     assert "dask cluster" in res.output
     assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "local"), "--quiet"]).exit_code == 0
