@@ -487,3 +487,42 @@ def test_seat_sentences_agree_with_the_holm_adjusted_seat_table():
     first = next(f for f in found if f.startswith("First-player advantage"))
     assert "significant (binomial test, p = 0.033) as a question of its own, not among all seats" in first
     assert "Holm-adjusted p = 0.066 in the seat table" in first
+
+
+def _rotated(games, winner):
+    """Three-player rows: a, b and random rotating over the seats (every seat holds each equally
+    often over 15 games), ``winner(g)`` winning game g, random always last."""
+    rows = []
+    for g in range(games):
+        w = winner(g)
+        for s in range(3):
+            name = ("a", "b", "random")[(s + g) % 3]
+            rows.append((g, s, name, 0.0, 1 if name == w else 2 + (name == "random"), name == w))
+    return rows
+
+
+def test_the_reference_player_does_not_take_the_headline():
+    # 1,050 three-player games, the strategies rotating over the seats: random never wins, a wins 60%,
+    # b 40%. random is the largest effect (-33.3 points) but a (+26.7 points against 1/3) leads the
+    # verdict (fresh-user finding 3)
+    rows = _rotated(1050, lambda g: "a" if g % 5 < 3 else "b")
+    x = _inputs(rows, 3)
+    v = fnd.verdict(x)
+    assert v.startswith("Verdict: strategy a wins 26.7 points more than a fair share"), v
+    found = [f for f in fnd.findings(x) if f.startswith("Strategy ")]
+    assert found[-1].startswith("Strategy random wins 0.0%"), found  # after a's and b's claims
+    # random alone differs: it still leads, said to be the reference player
+    v = fnd.verdict(_inputs(_rotated(1050, lambda g: "a" if g % 2 else "b"), 3))
+    assert v.startswith("Verdict: strategy random (the reference player; no seat or other strategy differs "
+                        "significantly) wins 33.3 points less than a fair share"), v
+
+
+def test_a_verdict_on_too_few_games_says_so():
+    # 10 two-player games split 5-5: the Wilson interval of 5/10 reaches 50 - 23.7 = 26.3 points away
+    rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(10) for s in range(2)]
+    x = _inputs(rows, 2)
+    x.complete = 10
+    lo, hi = _wilson(5, 10)
+    assert fnd.verdict(x) == ("Verdict: too few games to tell: no seat wins significantly more or less than a fair share,"
+                              f" but the intervals still allow any of them to be up to ±{(0.5 - lo) * 100:.1f} points"
+                              " from it (95% intervals, 10 complete games).")

@@ -71,7 +71,7 @@ class Finding:
     text: str
     effect: float = 0.0
     significant: bool = False
-    tier: int = 0  # 0: seat and strategy win rates; 1: head to head and components (ranked after tier 0)
+    tier: int = 0  # 0: seat and strategy win rates; 1: head to head and components; 2: a reference player's win rate
 
 
 def expected_note(exp: float, players: int) -> str:
@@ -153,7 +153,8 @@ def _strategy_findings(x: Inputs) -> list[Finding]:
             what = "stronger" if r["win_rate"] > r["expected"] else "weaker"
             claims.append(Finding(f"Strategy {r['strategy']} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
                                   f"{expected_note(r['expected'], x.players)}: significantly {what} "
-                                  f"({pval(r['p_holm'])}).", abs(r["win_rate"] - r["expected"]), True))
+                                  f"({pval(r['p_holm'])}).", abs(r["win_rate"] - r["expected"]), True,
+                                  2 if _reference(r) else 0))  # a reference player's claim after the others
     if not claims:
         out.append(Finding("No strategy's win rate differs significantly from the expected share."))
     h2h = [Finding(t, e, True, 1) for t, e in _h2h(x.h2h, x.alpha)]
@@ -200,8 +201,21 @@ def findings(x: Inputs) -> list[str]:
     return [f.text for f in ranked_findings(x)]
 
 
+# strategies that stand in as a yardstick, not as players: that they lose is expected, so their
+# claims come after the others' in the verdict and the findings (fresh-user finding 3, session 6)
+REFERENCE = ("random", "random_by_kind")
+# an interval reaching further than this from the fair share says "too few games to tell"
+TOO_WIDE = 0.2
+
+
+def _reference(r: dict) -> bool:
+    """Whether a row of the strategy table (seat rows have no ``strategy``) is a reference player's."""
+    return r.get("strategy") in REFERENCE
+
+
 def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
-    """Significant seat and strategy imbalances: ``(name, effect, low, high, row)`` against the expected share."""
+    """Significant seat and strategy imbalances: ``(name, effect, low, high, row)`` against the expected
+    share; the largest first, the reference players' (``REFERENCE``) after every other."""
     out = []
     groups = [("seat", x.seat)] + ([("strategy", x.strategy)] if x.strategy.height > 1 else [])
     for by, table in groups:
@@ -210,7 +224,7 @@ def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
                 name = "seat 0 (the start player)" if by == "seat" and r[by] == 0 else f"{by} {r[by]}"
                 exp = r["expected"]
                 out.append((name, r["win_rate"] - exp, r["ci_low"] - exp, r["ci_high"] - exp, r))
-    return sorted(out, key=lambda c: -abs(c[1]))
+    return sorted(out, key=lambda c: (_reference(c[4]), -abs(c[1])))
 
 
 def verdict(x: Inputs) -> str:
@@ -243,13 +257,19 @@ def _verdict_balance(x: Inputs) -> str:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
         rest = f"; {len(found) - 1} more significant imbalance(s) below" if len(found) > 1 else ""
-        return (f"Verdict: {name} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
+        only = (" (the reference player; no seat or other strategy differs significantly)"
+                if _reference(r) else "")
+        return (f"Verdict: {name}{only} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
                 f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, Holm-adjusted "
                 f"{pval(r['p_holm'])}){rest}.")
     tables = [x.seat] + ([x.strategy] if x.strategy.height > 1 else [])
     reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
                 for t in tables for r in t.iter_rows(named=True))
     who = "seat or strategy" if x.strategy.height > 1 else "seat"
+    if reach > TOO_WIDE:  # "none differs by more than ±56 points" would read as a finding (fresh-user 9)
+        return (f"Verdict: too few games to tell: no {who} wins significantly more or less than a fair share, but "
+                f"the intervals still allow any of them to be up to ±{reach * 100:.1f} points from it ({x.lev} "
+                f"intervals, {x.complete:,} complete games).{_ahead_anyway(x)}")
     return (f"Verdict: no {who} wins significantly more or less than a fair share, and none differs by more than "
             f"±{reach * 100:.1f} points ({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}")
 
