@@ -296,6 +296,19 @@ def test_init_writes_a_starter_that_validates_with_every_option(tmp_path):
 def test_init_starter_validates_for_every_game(tmp_path, game):
     res = invoke("init", game, tmp_path / "g.yaml")
     assert res.exit_code == 0, res.output
+    # and without a warning: its games fill whole deals of the default seating (fresh-user 7, session 6)
+    res = invoke("validate", tmp_path / "g.yaml")
+    assert res.exit_code == 0 and "warning" not in res.output.lower() and "partial" not in res.output, res.output
+
+
+def test_starter_games_are_whole_deals():
+    from sim.config.starter import _whole_deals
+
+    # expert, random repeated over 4 seats: 4! / (2! 2!) = 6 orders; 1000 -> 1002
+    assert _whole_deals(1000, 4, ["e", "random"]) == 1002
+    assert _whole_deals(1000, 3, ["e", "random"]) == 1002  # e, random, e: 3! / 2! = 3
+    assert _whole_deals(1000, 5, ["e", "random"]) == 1000  # e r e r e: 5! / (3! 2!) = 10
+    assert _whole_deals(1000, 4, ["e"]) == 1000  # one strategy: rotate, no deals
 
 
 def test_list_options_prints_type_default_range_and_source():

@@ -3,6 +3,7 @@ config from command-line flags (``sim run --game``) and a commented starter file
 
 from __future__ import annotations
 
+import math
 import typing
 from typing import Any
 
@@ -79,6 +80,17 @@ def command_line_config(game: str, players: int | None, games: int, seed: int, n
     return head + yaml.safe_dump(doc, sort_keys=False)
 
 
+def _whole_deals(games: int, players: int, listed: list[str]) -> int:
+    """``games`` rounded up to whole deals of ``seating: permute``: a deal plays every distinct
+    assignment of the seats' strategies (``listed`` repeated to fill the seats) once, so it holds
+    ``players! / prod(count!)`` games (``sim.runs.fixed.deal_size``)."""
+    seats = [listed[i % len(listed)] for i in range(players)]
+    if len(set(seats)) < 2:
+        return games
+    deal = math.factorial(players) // math.prod(math.factorial(seats.count(s)) for s in set(seats))
+    return -(-games // deal) * deal
+
+
 def starter_config(game: str) -> str:
     """A commented starter config for ``game`` that validates as written (``sim init``): every rule
     option at its default with its rulebook source, and commented examples of the other sections."""
@@ -89,8 +101,10 @@ def starter_config(game: str) -> str:
     lines = [f"# {info.title or game}: starter config written by `sim init {game}`.",
              "# Check it with `sim validate FILE`, play it with `sim run FILE`; README \"Configs\" explains every key.",
              f"game: {game}", f"players: {n}                 # {info.min_players}-{info.max_players}",
-             "games: 1000", "seed: 1", "# jobs: 2                  # worker processes (default: the usable cores)",
-             "# seating: rotate           # rotate (each seat in turn), permute (every seat order: seat and neighbour apart) or fixed",
+             f"games: {_whole_deals(1000, n, [expert, 'random'])}                # whole deals of `seating: permute`",
+             "seed: 1", "# jobs: 2                  # worker processes (default: the usable cores)",
+             "# seating: permute          # the default when the strategies differ (rotate when one strategy fills every"
+             " seat): permute plays every seat order (seat and neighbour apart), rotate each seat in turn, fixed none",
              "strategies:                 # one per seat; a shorter list is repeated in order to fill the seats",
              f"  - name: {expert}", "  - name: random", "options:                    # every rule option at its default"]
     for row in option_rows(game):
