@@ -198,6 +198,31 @@ def test_identical_runs_differ_by_exactly_zero_and_nothing_is_significant():
     assert all(r["diff"] == 0 and r["ci_low"] == 0 == r["ci_high"] and not r["significant"] for r in c.rows)
 
 
+def test_a_comparison_of_identical_results_says_the_change_was_never_tested():
+    # fresh-user finding 2 (session 6): a rule the strategies never use changes no game's result
+    from sim.analysis.compare_report import headline
+
+    rng = np.random.default_rng(2)
+    winners = rng.integers(0, 2, 100).tolist()
+    a = _run(3, winners)
+    b = _run(3, winners)
+    a.games = a.games.with_columns(n_decisions=pl.lit(220))
+    b.games = b.games.with_columns(n_decisions=pl.lit(180))
+    c = cmp.compare_runs(a, b)
+    assert c.identical and c.decisions == (220.0, 180.0)
+    said = " ".join(headline(c, "A", "B"))
+    assert ("Every game ended with the same winners and scores in both runs (decisions per game 220.0 and 180.0: the "
+            "games were played differently): the change altered no result.") in said
+    assert "may never make the choice it affects" in said
+    # one game with another winner: not identical, no such sentence
+    flipped = winners.copy()
+    flipped[5] = 1 - flipped[5]
+    c2 = cmp.compare_runs(a, _run(3, flipped))
+    assert not c2.identical and "altered no result" not in " ".join(headline(c2, "A", "B"))
+    # unpaired runs are never called identical (other games)
+    assert not cmp.compare_runs(a, _run(4, winners)).identical
+
+
 def test_paired_comparison_uses_mcnemar_on_the_same_games():
     # seat 0 wins 40 of 100 games in A; B turns 20 of A's seat-1 wins into seat-0 wins: b = 0, c = 20
     wa = [0] * 40 + [1] * 60

@@ -39,10 +39,12 @@ class Comparison:
     rows: list[dict]
     why: str
     notes: list[str] = field(default_factory=list)
+    identical: bool = False  # paired, and every common game gave every seat the same win and score
+    decisions: tuple[float, float] = (math.nan, math.nan)  # mean decisions per complete game, A and B
 
     def to_json(self) -> dict:
-        """``{"paired", "confidence", "why", "rows": [...]}`` as ``sim compare --json`` writes it."""
-        return {"paired": self.paired, "confidence": self.confidence, "why": self.why,
+        """``{"paired", "confidence", "why", "identical", "rows": [...]}`` as ``sim compare --json`` writes it."""
+        return {"paired": self.paired, "confidence": self.confidence, "why": self.why, "identical": self.identical,
                 "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
 
 
@@ -139,6 +141,24 @@ def per_game(t: RunTables, games: pl.DataFrame | None = None) -> pl.DataFrame:
         won=pl.col("won").cast(pl.Float64).mean(), score=pl.col("score").mean(), seats=pl.len()).select(
         "game_index", group=pl.lit("strategy"), label="strategy", won="won", score="score", seats="seats")
     return pl.concat([seat, strat]).sort("group", "label", "game_index")
+
+
+def same_results(pa: pl.DataFrame, pb: pl.DataFrame) -> bool:
+    """Whether two runs' ``per_game`` rows of the same games give every seat the same win and score
+    in every game: then the change between the runs altered no result (fresh-user 2, session 6)."""
+    cols = ["game_index", "label", "won", "score"]
+    sa, sb = (p.filter(pl.col("group") == "seat").select(cols) for p in (pa, pb))
+    if sa.height != sb.height or not sa.height:
+        return False
+    j = sa.join(sb, on=["game_index", "label"], suffix="_b")
+    return j.height == sa.height and bool(j.select((pl.col("won").eq_missing(pl.col("won_b"))
+                                                    & pl.col("score").eq_missing(pl.col("score_b"))).all()).item())
+
+
+def _decisions(t: RunTables) -> float:
+    """Mean decisions per complete game of a run (``games.n_decisions``), NaN without the column."""
+    g = complete_games(t.games)
+    return float(g["n_decisions"].mean()) if "n_decisions" in g.columns and g.height else math.nan
 
 
 def pairing(a: RunTables, b: RunTables) -> tuple[bool, str]:
@@ -242,4 +262,5 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Compar
     for r, p in zip(rows, adjusted, strict=True):
         r["p_adjusted"] = p
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
-    return Comparison(paired, confidence, rows, why, notes)
+    return Comparison(paired, confidence, rows, why, notes, paired and same_results(pa, pb),
+                      (_decisions(a), _decisions(b)))

@@ -55,7 +55,20 @@ def headline(c: Comparison, name_a: str, name_b: str) -> list[str]:
         widest = max((max(abs(r["ci_low"]), abs(r["ci_high"])) for r in wins), default=math.nan)
         out.append("No significant difference" + (f": every win-rate difference lies within ±{widest * 100:.1f} "
                                                    f"points ({lev} intervals)." if not math.isnan(widest) else "."))
+    if c.identical:
+        out.append(unchanged_note(c, "both runs"))
     return out + [f"Note: {n}." for n in c.notes]
+
+
+def unchanged_note(c: Comparison, where: str) -> str:
+    """The sentence for a paired comparison whose every game ended alike: the change was never
+    tested by these strategies, which is not the same as "it makes no difference"."""
+    da, db = c.decisions
+    moves = (f" (decisions per game {da:.1f} and {db:.1f}: the games were played differently)"
+             if not math.isnan(da) and abs(da - db) > 1e-9 else "")
+    return (f"Every game ended with the same winners and scores in {where}{moves}: the change altered no result. "
+            "This does not show that it makes no difference to balance: the strategies may never make the choice it "
+            "affects (see their docs), so test it with strategies that do.")
 
 
 def chart(c: Comparison):

@@ -36,7 +36,8 @@ def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> tup
                            f" ({a.config['players']} players): seats and win rates differ in meaning")
             continue
         c = compare_runs(a, b, confidence)
-        rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired} for r in c.rows]
+        rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired, "identical": c.identical}
+                 for r in c.rows]
     adjusted = holm([r["p_value"] for r in rows])
     for r, p in zip(rows, adjusted, strict=True):
         r["p_adjusted"] = p
@@ -82,6 +83,12 @@ def sentences(cmp: pl.DataFrame, base_label: str, confidence: float) -> list[str
                     if not math.isnan(lo))
         out.append(f"No win rate differs significantly from the baseline; every difference lies within "
                    f"±{reach * 100:.1f} points ({lev} intervals).")
+    same = cmp.filter(pl.col("identical"))["point_label"].unique(maintain_order=True).to_list() \
+        if "identical" in cmp.columns else []
+    if same:  # "no difference" there means the option was never tested by these strategies (fresh-user 2)
+        out.append(f"At {', '.join(map(str, same))}, every game ended with the same winners and scores as at the "
+                   "baseline: the change altered no result. This does not show that it makes no difference to "
+                   "balance: the strategies may never make the choice it affects, so test it with strategies that do.")
     scores = cmp.filter(pl.col("metric") == "mean_score")
     if scores.height:
         n_sig = int(scores["significant"].sum())
