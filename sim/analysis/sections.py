@@ -63,12 +63,15 @@ class Draft:
         ``ANALYTIC_FROM`` complete games on)."""
         return stats.complete_games(self.t.games).height >= ANALYTIC_FROM
 
-    def interval_text(self, n: int | None = None) -> str:
-        """How a mean's interval was made, as the sections say it (``n``: the games it is over)."""
-        if (self.analytic if n is None else n >= ANALYTIC_FROM):
-            return (f"{self.lev} normal interval (delta method over whole games: the report's stand-in for the "
-                    f"bootstrap from {ANALYTIC_FROM:,} complete games on, docs/analysis.md)")
-        return f"{self.lev} bootstrap interval"
+    def interval_text(self, n: int | None = None, short: bool = False) -> str:
+        """How a mean's interval was made, as the sections say it (``n``: the games it is over;
+        ``short``: without the reason, for a sentence in brackets)."""
+        if not (self.analytic if n is None else n >= ANALYTIC_FROM):
+            return f"{self.lev} bootstrap interval"
+        if short:
+            return f"{self.lev} normal interval, delta method"
+        return (f"{self.lev} normal interval (delta method over whole games: the report's stand-in for the "
+                f"bootstrap from {ANALYTIC_FROM:,} complete games on, docs/analysis.md)")
 
 
 def facts(t: RunTables) -> list[tuple[str, str]]:
@@ -261,7 +264,7 @@ def scores(d: Draft) -> None:
     d.sections.append(Section(
         "margin", "Winning margin",
         f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
-        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.interval_text(mg.height)}), median {num(r['median'], 1)}.",
+        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.interval_text(mg.height, short=True)}), median {num(r['median'], 1)}.",
         None, ["winning_margin"]))
     d.charts["winning_margin"] = ("Winning margin", partial(
         charts.histogram_chart, mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
