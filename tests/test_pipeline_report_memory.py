@@ -81,3 +81,20 @@ def test_read_table_reads_only_the_columns_asked_for(tmp_path):
     pl.DataFrame({"game_index": [0], "seat": [0], "goods_bought": [3.0]}).write_parquet(tmp_path / "players.parquet")
     assert store.read_table(tmp_path, "players", ["seat", "game_index", "absent"]).columns == ["game_index", "seat"]
     assert store.read_table(tmp_path, "players").columns == ["game_index", "seat", "goods_bought"]
+
+
+def test_coverage_problems_do_not_depend_on_the_slice_size(tmp_path, monkeypatch):
+    # games 0..5 of a 6-game run: 2 read twice, 9 outside (twice), 4 failed; players: game 3 lacks a row,
+    # game 4 (failed) has rows, game 9 has its two rows -> by hand: missing 5; dup 2, 9; outside 9, 9;
+    # lacking 2 (four rows) and 3 (9 has its two); stray 4
+    gi = [0, 1, 2, 2, 3, 4, 9, 9]
+    pl.DataFrame({"game_index": gi, "failed": [g == 4 for g in gi]}).write_parquet(tmp_path / "games.parquet")
+    rows = [(g, s, "a", s + 1) for g in (0, 1, 2, 2, 4, 9) for s in range(2)] + [(3, 0, "a", 1)]
+    _players(rows).write_parquet(tmp_path / "players.parquet")
+    expected = ["games.parquet lacks 1 game(s): 5", "games.parquet holds 2 game(s) more than once: 2, 9",
+                "games.parquet holds 2 game(s) outside the run: 9, 9",
+                "players.parquet lacks the rows of 2 complete game(s) (or holds them more than once): 2-3",
+                "players.parquet holds rows of 1 game(s) that are not complete games of the run: 4"]
+    assert integrity.coverage_problems(tmp_path, 6, 2) == expected
+    monkeypatch.setattr(integrity, "SLICE_ROWS", 3)
+    assert integrity.coverage_problems(tmp_path, 6, 2) == expected

@@ -23,7 +23,8 @@ def box_stats(players: pl.DataFrame, by: str, column: str = "score", whis: float
     s = pl.col(column).cast(pl.Float64)
     q1, q3 = s.quantile(0.25, "linear"), s.quantile(0.75, "linear")
     lo, hi = q1 - whis * (q3 - q1), q3 + whis * (q3 - q1)  # matplotlib's loval, hival, in its order
-    kept = players.filter(pl.col(column).is_not_null()) if players[column].null_count() else players
+    kept = (players.filter(pl.col(column).is_not_null())  # a scan: filtered as it is read
+            if isinstance(players, pl.LazyFrame) or players[column].null_count() else players)
     return (per_value(kept, by, q1=q1, med=s.quantile(0.5, "linear"), q3=q3,  # value by value: memory
                       whislo=s.filter(s >= lo).min(), whishi=s.filter(s <= hi).max())
             .with_columns(whislo=pl.when(pl.col("whislo").is_null() | (pl.col("whislo") > pl.col("q1")))

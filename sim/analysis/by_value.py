@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import polars as pl
 
+from .streamed import Rows, gather, schema
 
-def per_value(frame: pl.DataFrame, by: str, **aggs: pl.Expr) -> pl.DataFrame:
+
+def per_value(frame: Rows, by: str, **aggs: pl.Expr) -> pl.DataFrame:
     """``frame.group_by(by).agg(**aggs).sort(by)`` for expressions in one group's context
     (``pl.len()``, ``mean``, ``std``, ``quantile``, ``filter``...), computed value by value of
     ``by`` (nulls left out: the report's ``seat`` and ``strategy`` have none). The same figures as
     the group-by (``std`` may differ in the last bits: polars sums the group-by's variance in
-    another order), the ``by`` column keeps its type."""
-    dtype = frame.schema[by]
-    values = frame.lazy().select(pl.col(by).drop_nulls().unique().sort()).collect()[by].to_list()
-    parts = [frame.lazy().filter(pl.col(by) == v).select(pl.lit(v, dtype=dtype).alias(by), **aggs).collect()
+    another order), the ``by`` column keeps its type. ``frame`` may be a scan (``streamed``)."""
+    dtype = schema(frame)[by]
+    values = gather(frame, lambda f: f.select(pl.col(by).drop_nulls().unique().sort()))[by].to_list()
+    parts = [gather(frame, lambda f, v=v: f.filter(pl.col(by) == v).select(pl.lit(v, dtype=dtype).alias(by), **aggs))
              for v in values]
     if parts:
         return pl.concat(parts)
-    return frame.lazy().group_by(by).agg(**aggs).collect()  # no rows: the group-by's empty frame and types
+    return gather(frame, lambda f: f.group_by(by).agg(**aggs))  # no rows: the group-by's empty frame and types

@@ -186,10 +186,11 @@ def ratings_chart(ratings: pl.DataFrame) -> Figure:
     return fig
 
 
-def score_chart(boxes: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points", level: str = "95%") -> Figure:
+def score_chart(boxes: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "points", level: str = "95%",
+                interval: str = "bootstrap") -> Figure:
     """Box plot of final scores per ``by`` (``boxes``: ``boxes.box_stats(players, by)``, one row per
     group; the figure ``Axes.boxplot(scores, showfliers=False)`` draws, from those numbers alone:
-    issue 20 item 5) with the mean and its bootstrap interval (from ``score_table``)."""
+    issue 20 item 5) with the mean and its ``interval`` (``bootstrap`` or ``normal``: from ``score_table``)."""
     from .boxes import bxp_stats
 
     fig = Figure(figsize=(7, 4), layout="constrained")
@@ -201,7 +202,7 @@ def score_chart(boxes: pl.DataFrame, by: str, means: pl.DataFrame, unit: str = "
     mean = m["mean"].to_numpy()
     ax.errorbar(x, mean, yerr=_err(mean, m["ci_low"].fill_null(float("nan")).to_numpy(),
                                 m["ci_high"].fill_null(float("nan")).to_numpy()),
-                fmt="D", color="#C44E52", capsize=5, label=f"mean, {level} bootstrap interval")
+                fmt="D", color="#C44E52", capsize=5, label=f"mean, {level} {interval} interval")
     ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if by == "strategy" else 0)
     ax.set_xlabel("seat (0 = start player)" if by == "seat" else by)
     ax.set_ylabel(f"final score ({unit})")

@@ -25,7 +25,7 @@ def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
     """One row per game and ordered pair of strategies meeting in it: ``m`` meetings, ``a`` with A
     above, ``b`` with B above (lazy; grouped by game only when a strategy holds two seats of a game)."""
     p = players.lazy().select("game_index", "seat", "strategy", "rank")
-    if players.lazy().select(pl.col("strategy").n_unique()).collect().item() < 2:  # no pairs: skip the self-join
+    if players.lazy().select(pl.col("strategy").n_unique()).collect(engine="streaming").item() < 2:  # no pairs: skip the self-join
         p = p.head(0)  # the same (empty) table, without joining every seat with every seat (memory)
     both = p.join(p, on="game_index", suffix="_b").filter(pl.col("seat") != pl.col("seat_b"))
     twice = both.filter(pl.col("strategy") == pl.col("strategy_b")).select(pl.len()).collect(engine="streaming").item()

@@ -21,8 +21,11 @@ def game_rows(game_index: pl.Series) -> tuple[np.ndarray, int]:
     return row.ravel(), int(uniq.size)
 
 
-def game_count(players: pl.DataFrame) -> int:
-    """The number of distinct games of ``players`` (the rows of ``group_sums``' matrices)."""
+def game_count(players: pl.DataFrame | pl.LazyFrame) -> int:
+    """The number of distinct games of ``players`` (the rows of ``group_sums``' matrices); of a
+    scan, counted on polars' streaming engine."""
+    if isinstance(players, pl.LazyFrame):
+        return int(players.select(pl.col("game_index").n_unique()).collect(engine="streaming").item())
     p = whole_games_layout(players)
     return players.height // p if p else game_rows(players["game_index"])[1]
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from . import figure_policy, sections, stats
 from . import findings as fnd
 from .checks import evaluate
@@ -66,7 +68,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
     sections.stopping(d)
     sections.ludii(d)
     inputs = None
-    if d.complete.height:
+    if d.complete_rows:
         inputs = sections.win_rates(d)
         inputs["h2h"] = sections.head_to_head(d)
         sections.scores(d)
@@ -94,7 +96,8 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     complete = stats.complete_games(t.games).height
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
-    t.players = t.players.clear()  # the figures and checks need none of the rows: freed before drawing (memory)
+    if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)
+        t.players = t.players.clear()
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
         checks = evaluate(t.config["checks"], rep.tables, t.games.height,
                           int(t.games["failed"].sum()) if t.games.height else 0, rep.level)

@@ -11,6 +11,7 @@ from . import charts
 from .document import Section, ci, rows
 from .sections import Draft
 from .stats import with_wilson
+from .streamed import gather
 
 
 def deal_facts(games: pl.DataFrame, k: int | None = None) -> tuple[int, int, int]:
@@ -63,11 +64,14 @@ def predecessor_table(players: pl.DataFrame, n_seats: int, confidence: float = 0
 def seating(d: Draft) -> None:
     """The seating paragraph and, with different strategies, the "who sits before you" table."""
     cfg, complete = d.t.config, d.complete
-    distinct = complete["strategy"].n_unique() if complete.height else 0
+    distinct = (0 if not d.complete_rows else d.tables["strategy"].height if "strategy" in d.tables  # one row a strategy
+                else gather(complete, lambda f: f.select(pl.col("strategy").n_unique())).item())
     text = seating_text(cfg.get("seating", "rotate"), d.players, distinct, d.t.games, d.t.manifest.get("deal_size"))
     d.sections.append(Section("seating", "Seating", text))
-    if d.players < 3 or distinct < 2 or not complete.height:
+    if d.players < 3 or distinct < 2 or not d.complete_rows:
         return  # with two seats the one before you is your only opponent: the head-to-head table says it
+    if isinstance(complete, pl.LazyFrame):  # a scan (``streamed``): the columns the join reads
+        complete = gather(complete, lambda f: f.select("game_index", "seat", "strategy", "won"))
     t = predecessor_table(complete, d.players, d.confidence)
     d.tables["before_you"] = t
     d.sections.append(Section(

@@ -10,9 +10,11 @@ from functools import cached_property, partial
 import polars as pl
 
 from . import charts, stats, summaries
+from .analytic import ANALYTIC_FROM
 from .boxes import box_stats
 from .document import Section, ci, level, num, p_text, pct, rows
 from .figure_policy import EagerCharts
+from .streamed import gather, height, schema
 from .tables import RunTables
 
 
@@ -49,6 +51,27 @@ class Draft:
         if t.players_complete:  # read so (``load_tables(complete_only=True)``): no second pass over every row
             return t.players
         return stats.complete_players(t.players, t.games) if t.players.height and t.games.height else t.players
+
+    @cached_property
+    def complete_rows(self) -> int:
+        """The number of player rows of complete games (counted by a streamed scan for a scan)."""
+        return height(self.complete)
+
+    @property
+    def analytic(self) -> bool:
+        """Whether the means get normal intervals, not the bootstrap (``analytic``: from
+        ``ANALYTIC_FROM`` complete games on)."""
+        return stats.complete_games(self.t.games).height >= ANALYTIC_FROM
+
+    def interval_text(self, n: int | None = None, short: bool = False) -> str:
+        """How a mean's interval was made, as the sections say it (``n``: the games it is over;
+        ``short``: without the reason, for a sentence in brackets)."""
+        if not (self.analytic if n is None else n >= ANALYTIC_FROM):
+            return f"{self.lev} bootstrap interval"
+        if short:
+            return f"{self.lev} normal interval, delta method"
+        return (f"{self.lev} normal interval (delta method over whole games: the report's stand-in for the "
+                f"bootstrap from {ANALYTIC_FROM:,} complete games on, docs/analysis.md)")
 
 
 def facts(t: RunTables) -> list[tuple[str, str]]:
@@ -223,13 +246,15 @@ def scores(d: Draft) -> None:
         d.tables[f"score_{by}"] = st
         d.sections.append(Section(
             f"score_{by}", f"Final score by {by}",
-            f"Mean with a {d.lev} bootstrap interval (resampling whole games), spread and quartiles, in points.",
+            f"Mean with a {d.interval_text()}{'' if d.analytic else ' (resampling whole games)'}, spread and "
+            "quartiles, in points.",
             rows(st, lambda r, by=by: {by: str(r[by]), "rows": r["rows"],
                                        f"mean ({d.lev} CI)": ci(r["mean"], r["ci_low"], r["ci_high"]),
                                        "sd": num(r["sd"]), "min": num(r["min"], 1), "q25": num(r["q25"], 1),
                                        "median": num(r["median"], 1), "q75": num(r["q75"], 1),
                                        "max": num(r["max"], 1)}), [f"score_by_{by}"]))
-        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, box_stats(complete, by), by, st, level=d.lev))
+        d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, box_stats(complete, by), by, st,
+                                                                    level=d.lev, **({"interval": "normal"} if d.analytic else {})))
     mg = summaries.margins(complete)
     d.tables["margins"] = mg
     if not mg.height:
@@ -239,7 +264,7 @@ def scores(d: Draft) -> None:
     d.sections.append(Section(
         "margin", "Winning margin",
         f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
-        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.lev} bootstrap interval), median {num(r['median'], 1)}.",
+        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.interval_text(mg.height, short=True)}), median {num(r['median'], 1)}.",
         None, ["winning_margin"]))
     d.charts["winning_margin"] = ("Winning margin", partial(
         charts.histogram_chart, mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
@@ -251,21 +276,23 @@ def length(d: Draft) -> None:
     games = d.t.games
     if not games.height:
         return
-    lt = summaries.length_table(games, d.seed, d.n_resamples, d.confidence)
+    figs = games if d.t.game_figures is None else d.t.game_figures  # a scan when ``games`` lacks the figures
+    lt = summaries.length_table(figs, d.seed, d.n_resamples, d.confidence)
     d.tables["length"] = lt
     d.sections.append(Section(
         "length", "Game length and summary figures",
         "Per complete game: player decisions and the figures the game reports (turns, rounds, ...), mean with a "
-        f"{d.lev} bootstrap interval.",
+        f"{d.interval_text()}.",
         rows(lt, lambda r: {"figure": r["figure"], "games": r["games"],
                             f"mean ({d.lev} CI)": ci(r["mean"], r["ci_low"], r["ci_high"]), "sd": num(r["sd"]),
                             "min": num(r["min"], 0), "median": num(r["median"], 1), "max": num(r["max"], 0)}),
         ["game_length"]))
-    col = "rounds" if "rounds" in games.columns else "turns" if "turns" in games.columns else "n_decisions"
+    types = schema(figs)
+    col = "rounds" if "rounds" in types else "turns" if "turns" in types else "n_decisions"
     unit = {"rounds": "rounds", "turns": "turns", "n_decisions": "player decisions"}[col]
     row = lt.filter(pl.col("figure") == col)
     interval = (row["ci_low"][0], row["ci_high"][0]) if row.height else None
-    done = stats.complete_games(games)
+    done = gather(figs, lambda f: f.filter(~pl.col("failed") & ~pl.col("truncated")).select(col))
     d.charts["game_length"] = (f"Game length ({unit})", partial(
         charts.histogram_chart, done[col].drop_nulls().to_numpy(), f"game length ({unit})",
         f"Game length in {unit} (complete games)", interval, level=d.lev))
@@ -283,8 +310,8 @@ def length(d: Draft) -> None:
 def components(d: Draft) -> pl.DataFrame:
     """Win rate by component (any kind a game declares: companies, sheets, cards), adjusted for
     the holders' strategies and seats; returns the component table for the findings."""
-    complete, min_sample = d.complete, d.min_sample
-    comp = (summaries.component_table(d.t.components, complete, min_sample, d.confidence) if complete.height
+    complete, min_sample = _rows_for_components(d), d.min_sample
+    comp = (summaries.component_table(d.t.components, complete, min_sample, d.confidence) if d.complete_rows
             else pl.DataFrame())
     d.tables["components"] = comp
     if not comp.height:
@@ -316,11 +343,20 @@ def components(d: Draft) -> pl.DataFrame:
     return comp
 
 
+def _rows_for_components(d: Draft) -> pl.DataFrame:
+    """The complete player rows the component tables join, in memory (of a scan: only when the run
+    declares components, and only the columns they read)."""
+    if isinstance(d.complete, pl.DataFrame) or not d.t.components.height:
+        return d.complete if isinstance(d.complete, pl.DataFrame) else pl.DataFrame()
+    return gather(d.complete, lambda f: f.select("game_index", "seat", "strategy", "won"))
+
+
 def component_distribution(d: Draft) -> None:
     """How often each component occurs (e.g. solo title bands)."""
-    complete, comps = d.complete, d.t.components
-    if not (comps.height and complete.height):
+    comps = d.t.components
+    if not (comps.height and d.complete_rows):
         return
+    complete = _rows_for_components(d)
     held = (comps.join(complete.select("game_index", "seat"), on=["game_index", "seat"], how="semi")
             .unique(["game_index", "seat", "kind", "component"])
             .group_by("kind", "component").agg(count=pl.len()).sort("kind", "component"))

@@ -120,6 +120,9 @@ def pooled_win_rate(players: pl.DataFrame) -> float:
 
     Equals ``1/players`` when every game has exactly one winner; higher with shared wins.
     """
+    if isinstance(players, pl.LazyFrame):  # a scan (``streamed``): a streamed mean
+        rate = players.select(pl.col("won").cast(pl.Float64).mean()).collect(engine="streaming").item()
+        return math.nan if rate is None else float(rate)
     if players.is_empty():
         return math.nan
     return float(players["won"].cast(pl.Float64).mean())

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from .analytic import ANALYTIC_FROM, score_intervals
 from .by_value import per_value
+from .describe import BASE_GAME_COLUMNS, describe_columns, length_table  # noqa: F401  (summary tables)
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
 from .per_game import game_count, group_sums, seat_wins, whole_games_layout
 from .rating_games import rate_games, whole_games
@@ -28,6 +30,7 @@ from .stats import (
     wilson,
     with_wilson,
 )
+from .streamed import Rows, gather, height, whole_game_parts
 
 
 def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float = 0.95) -> pl.DataFrame:
@@ -39,11 +42,8 @@ def win_table(players: pl.DataFrame, by: str | Sequence[str], confidence: float 
     ``win_rate``, ``ci_low``, ``ci_high`` (proportions), ``mean_score``.
     """
     keys = [by] if isinstance(by, str) else list(by)
-    agg = (
-        players.group_by(keys)
-        .agg(games=pl.len(), wins=pl.col("won").sum(), mean_score=pl.col("score").mean())
-        .sort(keys)
-    )
+    agg = gather(players, lambda f: f.group_by(keys).agg(games=pl.len(), wins=pl.col("won").sum(),
+                                                         mean_score=pl.col("score").mean()).sort(keys))
     return with_wilson(agg, confidence=confidence).select(*keys, "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
 
 
@@ -69,7 +69,7 @@ def seat_chi_square(players: pl.DataFrame) -> tuple[float, float]:
     draws that cannot land on one seat, which makes the test slightly conservative.
     ``(nan, nan)`` when there is nothing to test (no win or a single seat).
     """
-    t = players.group_by("seat").agg(won=pl.col("won").sum()).sort("seat")
+    t = gather(players, lambda f: f.group_by("seat").agg(won=pl.col("won").sum()).sort("seat"))
     if t.height < 2 or t["won"].sum() == 0:
         return (math.nan, math.nan)
     from .exact import chi2_uniform  # scipy's test without importing scipy.stats (start-up)
@@ -85,8 +85,7 @@ def first_player_advantage(players: pl.DataFrame, expected: float | None = None,
     """
     exp = pooled_win_rate(players) if expected is None else expected
     s0 = pl.col("seat") == 0  # counts, not a copy of seat 0's rows (memory)
-    n, w = ((int(x) for x in players.select(n=s0.sum(), w=(s0 & pl.col("won")).sum()).row(0)) if players.height
-            else (0, 0))
+    n, w = (int(x or 0) for x in gather(players, lambda f: f.select(n=s0.sum(), w=(s0 & pl.col("won")).sum())).row(0))
     lo, hi = wilson(w, n, confidence)
     rate = w / n if n else math.nan
     return {"rate": rate, "ci_low": lo, "ci_high": hi, "expected": exp, "advantage": rate - exp,
@@ -106,7 +105,7 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    table = players.select("game_index", "seat", "strategy", "rank")
+    table = gather(players, lambda f: f.select("game_index", "seat", "strategy", "rank"))  # a scan: read here
     if not in_seat_order(table):
         table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
@@ -144,7 +143,10 @@ def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resampl
              for by in bys]  # value by value: a group-by's std and quantiles held ~220 MB each at 1M games
     values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
     k = sum(len(v) for v in values)
-    if players.height:  # per-game sums without a group-by (memory), every table's rows in one (2k, games) array
+    n = game_count(players)
+    if n >= ANALYTIC_FROM:  # normal intervals from streamed sums: no (2k, games) array (``analytic``)
+        lows, highs = score_intervals(players, bys, values, confidence)
+    elif n:  # per-game sums without a group-by (memory), every table's rows in one (2k, games) array
         by_column, at = np.empty((2 * k, game_count(players))), 0
         for by, v in zip(bys, values, strict=True):
             group_sums(players, by, v, out=(by_column[at:at + len(v)], by_column[k + at:k + at + len(v)]))
@@ -169,6 +171,9 @@ def margins(players: pl.DataFrame) -> pl.DataFrame:
     Rows of whole games in seat order with float scores and no nulls (what a run writes) are read
     as ``(games, seats)`` arrays: a polars group-by over a million games held ~350 MB (issue 20 item 5).
     """
+    if isinstance(players, pl.LazyFrame):  # a scan: part by part of whole games (``streamed``)
+        parts = [margins(part) for part in whole_game_parts(players.select("game_index", "seat", "score", "won"))]
+        return pl.concat(parts) if parts else pl.DataFrame(schema={"game_index": pl.Int64, "margin": pl.Float64})
     p = whole_games_layout(players)
     if (p and players["score"].dtype == pl.Float64 and not players["score"].null_count()
             and not players["score"].is_nan().any()):
@@ -184,44 +189,6 @@ def margins(players: pl.DataFrame) -> pl.DataFrame:
         .select("game_index", margin=pl.col("win") - pl.col("rest"))
         .sort("game_index")
     )
-
-
-def describe_columns(df: pl.DataFrame, columns: Sequence[str], seed: int, key: int, unit: dict | None = None,
-                     n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
-    """One row per numeric column of a one-row-per-game table: ``figure, games, mean, ci_low,
-    ci_high`` (bootstrap over games), ``sd, min, median, max``."""
-    rows = []
-    cols = [c for c in columns if df[c].drop_nulls().len()]
-    if cols:
-        # column by column into (games, k) arrays: no frame-wide copy of every figure (memory, issue 20 item 5)
-        k = len(cols)
-        by_column = np.empty((2 * k, df.height))  # rows: the values, then whether present (bootstrap_ratio_rows)
-        for j, c in enumerate(cols):
-            v = df[c].cast(pl.Float64)
-            by_column[k + j] = v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()
-            by_column[j] = np.where(by_column[k + j] > 0, v.fill_null(0.0).to_numpy(), 0.0)
-        lows, highs = bootstrap_ratio_rows(by_column, analysis_rng(seed, key), n_resamples, confidence)
-        del by_column
-        for j, col in enumerate(cols):
-            v = df[col].drop_nulls().cast(pl.Float64)
-            rows.append({"figure": col, "games": v.len(), "mean": v.mean(), "ci_low": float(lows[j]),
-                         "ci_high": float(highs[j]), "sd": v.std() if v.len() > 1 else None, "min": v.min(),
-                         "median": v.median(), "max": v.max()})
-    schema = {"figure": pl.Utf8, "games": pl.Int64, **{c: pl.Float64 for c in
-                                                        ("mean", "ci_low", "ci_high", "sd", "min", "median", "max")}}
-    return pl.DataFrame(rows, schema=schema)
-
-
-BASE_GAME_COLUMNS = ("game_index", "n_decisions", "truncated", "failed", "n_winners", "winners", "end_reason",
-                     "deal_index")
-
-
-def length_table(games: pl.DataFrame, seed: int, n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
-    """Game length and the game's summary figures (``n_decisions`` and every numeric column the
-    game's ``summary`` adds, e.g. turns, rounds) over complete games, with bootstrap intervals."""
-    extra = [c for c in games.columns if c not in BASE_GAME_COLUMNS and games[c].dtype.is_numeric()]
-    done = complete_games(games.select("failed", "truncated", "n_decisions", *extra))  # not a copy of every column
-    return describe_columns(done, ["n_decisions", *extra], seed, 2, n_resamples=n_resamples, confidence=confidence)
 
 
 def end_reasons(games: pl.DataFrame) -> pl.Series:
@@ -291,10 +258,10 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     cp = players if complete else complete_players(players, games)
     rows = []
-    if cp.height:
-        seats = sorted(cp["seat"].unique().to_list())
-        by_seat = np.empty((len(seats), game_count(cp)))  # the pivot of won on seat, one row per seat (memory)
-        mats = seat_wins(cp, seats, out=by_seat)
+    if height(cp):
+        seats, by_seat = _seat_win_rows(cp, done.height)
+        mats = list(by_seat)
+        fp = first_player_advantage(cp, confidence=confidence)
         rates = np.array([m.mean() for m in mats])
         value = float(1 - (rates.max() - rates.min()))
         lo = hi = math.nan
@@ -302,7 +269,6 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
             lo, hi = balance_interval(by_seat.T, analysis_rng(seed, 3), n_resamples, confidence)
         del mats, by_seat
         rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
-        fp = first_player_advantage(cp, confidence=confidence)
         rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
     if done.height:
         draws = done.filter(pl.col("n_winners") != 1).height
@@ -314,6 +280,24 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
         rows.append(("Completion", won / games.height, lo, hi, games.height, "share of games played that end with a winner"))
     return pl.DataFrame(rows, schema={"figure": pl.Utf8, "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "games": pl.Int64, "meaning": pl.Utf8}, orient="row")
+
+
+def _seat_win_rows(cp: Rows, games: int) -> tuple[list[int], np.ndarray]:
+    """The seats of the complete player rows ``cp`` and their wins, one 0/1 float row per seat and
+    one column per game (``seat_wins``: the pivot of won on seat). A scan is read part by part of
+    whole games into the rows, its ``games`` complete games (memory: issue 20 item 5)."""
+    if isinstance(cp, pl.DataFrame):
+        seats = sorted(cp["seat"].unique().to_list())
+        by_seat = np.empty((len(seats), game_count(cp)))
+        seat_wins(cp, seats, out=by_seat)
+        return seats, by_seat
+    seats = sorted(gather(cp, lambda f: f.select(pl.col("seat").unique()))["seat"].to_list())
+    by_seat, at = np.empty((len(seats), games)), 0
+    for part in whole_game_parts(cp.select("game_index", "seat", "won")):
+        n = game_count(part)
+        seat_wins(part, seats, out=by_seat[:, at:at + n])
+        at += n
+    return seats, by_seat
 
 
 # ------------------------------------------------------------------ components

@@ -10,6 +10,7 @@ import polars as pl
 from .. import integrity, store
 from ..api import SimError
 from ..data import read_json
+from .analytic import ANALYTIC_FROM
 
 # the columns every run writes, and the kind of values they hold (a table may have more columns)
 COLUMNS = {
@@ -53,7 +54,7 @@ class RunTables:
     figures come from the per-seat metric columns of ``players`` (issue 20 item 5: memory)."""
 
     games: pl.DataFrame
-    players: pl.DataFrame
+    players: pl.DataFrame | pl.LazyFrame  # a scan of the complete games' rows from ANALYTIC_FROM of them (``streamed``)
     metrics: pl.LazyFrame
     errors: pl.DataFrame
     config: dict
@@ -62,6 +63,7 @@ class RunTables:
     stopping: dict | None = None  # written by `sim run --until-ci` (stopping.json)
     run_dir: Path | None = None
     players_complete: bool = False  # ``players`` holds the rows of complete games only (``load_tables(complete_only=True)``)
+    game_figures: pl.LazyFrame | None = None  # ``games.parquet`` as a scan when ``games`` holds only the base columns
 
 
 def load_tables(run_dir: Path, players_columns: list[str] | None = None, complete_only: bool = False) -> RunTables:
@@ -74,7 +76,11 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
     truncated) in the file's ``(game_index, seat)`` order, read by a streamed scan and filter, so
     the whole table and a filtered copy of it are never held together, and ``games`` lacks the
     ``winners`` lists (``n_winners`` says what the report needs): what the report reads, as every
-    figure of it counts complete games (``stats.complete_players``; issue 20 item 5)."""
+    figure of it counts complete games (``stats.complete_players``; issue 20 item 5). With
+    ``complete_only`` and at least ``ANALYTIC_FROM`` complete games, the rows are never held:
+    ``players`` is that filtered scan (a ``pl.LazyFrame``: ``streamed``), ``games`` holds only the
+    columns every run writes (``end_reason`` as a categorical) and ``game_figures`` is a scan of
+    the whole table for the game's summary figures."""
     run_dir = Path(run_dir)
     store.need_folder(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
@@ -98,12 +104,37 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
         p = run_dir / f"{name}.parquet"
         return pl.scan_parquet(p) if p.is_file() else pl.LazyFrame()
 
+    if complete_only and _complete_count(run_dir) >= ANALYTIC_FROM:
+        return _streamed_tables(run_dir, config, players_columns, read)
     games = read("games", _without(run_dir / "games.parquet", "winners") if complete_only else None)
     players = (_complete_players(run_dir, games, players_columns) if complete_only and games.height
                else read("players", players_columns))
     return RunTables(games, players, scan("metrics"), read("errors"), config,
                      read_json(run_dir / "manifest.json"), read("components"),
                      read_json(run_dir / "stopping.json", missing_ok=True), run_dir, complete_only)
+
+
+def _complete_count(run_dir: Path) -> int:
+    """The complete games (neither failed nor truncated) of ``games.parquet``, counted by a streamed scan."""
+    q = pl.scan_parquet(run_dir / "games.parquet").select((~pl.col("failed") & ~pl.col("truncated")).sum())
+    return int(q.collect(engine="streaming").item() or 0)
+
+
+def _streamed_tables(run_dir: Path, config: dict, players_columns: list[str] | None, read) -> RunTables:
+    """``load_tables(complete_only=True)`` of a run with ``ANALYTIC_FROM`` complete games or more:
+    the player rows as a filtered scan, ``games`` with its base columns only (issue 20 item 5)."""
+    p, g = run_dir / "players.parquet", run_dir / "games.parquet"
+    kinds = pl.read_parquet_schema(g)
+    base = [pl.col(c).cast(pl.Categorical) if c == "end_reason" else pl.col(c)
+            for c in ("game_index", "truncated", "failed", "n_winners", "end_reason", "deal_index") if c in kinds]
+    games = pl.scan_parquet(g).select(base).collect(engine="streaming")
+    drop = games.filter(pl.col("failed") | pl.col("truncated"))["game_index"]
+    cols = [c for c in pl.read_parquet_schema(p) if players_columns is None or c in players_columns]
+    players = pl.scan_parquet(p).select(cols).filter(~pl.col("game_index").is_in(drop.implode()))
+    return RunTables(games, players, pl.scan_parquet(run_dir / "metrics.parquet") if (run_dir / "metrics.parquet").is_file()
+                     else pl.LazyFrame(), read("errors"), config, read_json(run_dir / "manifest.json"), read("components"),
+                     read_json(run_dir / "stopping.json", missing_ok=True), run_dir, True,
+                     pl.scan_parquet(g).select([c for c in kinds if c != "winners"]))
 
 
 

@@ -10,9 +10,15 @@ module is imported only when that command runs (``group.COMMANDS``: start-up, is
 
 from __future__ import annotations
 
+import os
 import sys
 
-from .group import cli  # the command modules are imported when their command is used (``group.COMMANDS``)
+# polars' allocator (jemalloc) keeps freed pages for seconds; returning them at once keeps the
+# report's peak memory down (a 1,000,000-game report: docs/speed.md, round six). It
+# reads this variable once, when polars is first imported: so here, before any command module.
+os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+
+from .group import cli  # noqa: E402  (after the allocator setting; command modules are imported when used)
 
 
 def main() -> None:
