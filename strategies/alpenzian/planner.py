@@ -41,7 +41,7 @@ from strategies.common import ScriptedStrategy
 
 from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
-from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
+from .prune import NONE, QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
@@ -174,26 +174,55 @@ class Planner(ScriptedStrategy):
             cells = self.obs.my_cells
             return max(value(c, SOLID) for c in self.obs.board.drawable if not cells[c])
         icons = FACE_ICONS[face]
+        counts = self._fast and not self._has_extra  # flowers and quiet rails built in one loop
         if len(icons) == 1:
             icon = icons[0]
+            if counts and (icon == SOLID or icon == OUTLINE):
+                return self._count_best(squares, icon)
             return max([value(c, icon) for c in squares])
         if not self._fast:
             return max([value(c, i) for c in squares for i in icons])
         base = self._base
-        if self._has_extra or base.want_open:
+        if self._has_extra:
             quiet = base.quiet_rail  # a rail meeting no track scores alike in every orientation
-            first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
-            return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
-        # open ends not counted: a rail with an opening facing no house or track links nothing, so it
-        # scores as a rail meeting no track (once per square)
-        live, got = base.live_sides, []
-        for c in squares:
-            m = live(c)
-            if m:
-                got.extend([value(c, QUIET_RAIL if i & 15 & ~m else i) for i in icons])
-            else:
-                got.append(value(c, QUIET_RAIL))
+            return max([value(c, icons[0]) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        if base.want_open:  # a rail meeting no track scores alike in every orientation, straight or curved
+            quiet = base.quiet_rail
+            calm = [c for c in squares if quiet(c)]
+            got = [value(c, i) for c in squares if not quiet(c) for i in icons]
+        else:  # open ends not counted: a rail with an opening facing no house or track links nothing, so it
+            # scores as a rail meeting no track (once per square)
+            live, calm, got = base.live_sides, [], []
+            for c in squares:
+                m = live(c)
+                if not m:
+                    calm.append(c)
+                    continue
+                linking = [i for i in icons if not i & 15 & ~m]
+                if len(linking) < len(icons):
+                    calm.append(c)
+                got.extend([value(c, i) for i in linking])
+        if calm:
+            got.append(self._count_best(calm, QUIET_RAIL))
         return max(got)
+
+    def _count_best(self, cells: list[int], icon: int) -> float:
+        """``max(value(c, icon) for c in cells)`` for a flower or ``QUIET_RAIL`` (``SheetBase.count_figures``:
+        the same figures and values, kept in the value memo, without a ``value`` call each)."""
+        figs = self._base.count_figures(cells, icon)
+        memo, by_fig, combine, best = self._memo, self._by_fig, self._combine, NONE
+        reserve = self._reserve if icon == QUIET_RAIL else 0.0  # as ``value``: flowers keep their squares
+        mnext = self._mnext
+        for c, fig in zip(cells, figs, strict=True):
+            v = by_fig.get(fig)
+            if v is None:
+                v = by_fig[fig] = combine(fig)
+            if reserve:
+                v -= reserve * mnext[c]
+            memo[c << 5 | icon] = v
+            if v > best:
+                best = v
+        return best
 
     # ----------------------------------------------------------- evaluation
     def _prepare(self, obs: Observation) -> None:
