@@ -121,6 +121,7 @@ class SheetBase:
         self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
         self._pairs: dict[tuple, int] = {}  # pairs after a draw, by the units the draw joins
         self._live: dict[int, int] = {}  # ``live_sides`` per square
+        self._joins: tuple | None = None  # ``joins``
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
@@ -251,6 +252,22 @@ class SheetBase:
                 spare = 1
         rail_in = cell in self.rail_in
         return free, free + spare, rail_in, rail_in or cell in self.house_next
+
+    def joins(self) -> tuple[set[int], set[int]]:
+        """``(house_joins, sheep_joins)``: the squares where a new house / sheep can join a unit (method 1,
+        and 7 (1) villages and flocks), for ``prune.Bounds``; worked out once per analysis (``derive``
+        keeps them: a flower or rail moves no house or sheep)."""
+        got = self._joins
+        if got is None:
+            nbr = self.board.nbr  # ``flock`` is keyed by the sheep squares (no units under beginner rule 1)
+            sheep_next = {j for i in self.flock for j in nbr[i]} if self.rule != "beginner1" else set()
+            if self.normal:
+                both = sheep_next | self.house_next
+                got = (both, both)
+            else:
+                got = (sheep_next, self.house_next)
+            self._joins = got
+        return got
 
     def quiet_rail(self, cell: int) -> bool:
         """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""

@@ -323,7 +323,7 @@ class Planner(ScriptedStrategy):
         got = self._best_others
         if got is None:
             others = self._other_flowers
-            got = self._best_others = [max(f[c] for f in others) if others else 0 for c in range(5)]
+            got = self._best_others = list(map(max, zip(*others, strict=True))) if others else [0] * 5
         return got
 
     def _resident(self, residents: int) -> float:

@@ -75,11 +75,7 @@ class Bounds:
         self.sheep1 = w_ranch * (rp * ps1 + ru * (h - ps1)) + k_sheep
         self.ss = ss
         self.spare_house, self.spare_sheep = min(3, s - p) if ss else 0, min(3, s + 1 - p) if ss else 0
-        # squares where a new house or sheep can join a unit (method 1, and 7 (1) villages and flocks)
-        nbr = b.board.nbr  # ``flock`` is keyed by the sheep squares (no units under beginner rule 1)
-        sheep_next = {j for i in b.flock for j in nbr[i]} if b.rule != "beginner1" else set()
-        self.house_joins = sheep_next | b.house_next if b.normal else sheep_next
-        self.sheep_joins = sheep_next | b.house_next if b.normal else b.house_next
+        self.house_joins, self.sheep_joins = b.joins()
 
     def _ctx(self, cell: int) -> tuple:
         b = self.b
