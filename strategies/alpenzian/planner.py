@@ -6,7 +6,8 @@ evaluated after drawing the icon (the real scoring of section 7 on the own sheet
 majority categories estimated against the other sheets as they stand) plus the plan's
 potential terms. The best move wins; ties are broken with the seat's ``rng`` over the tie set
 in a fixed order (never the order of ``legal``). The die, area and square steps score the same
-moves, so a turn follows through on the move chosen at the die step.
+moves, so a turn follows through on the move chosen at the die step; the die step takes the
+area and square choices too, as those steps would (``turn``: same tie sets, same ``rng`` draws).
 
 Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
 candidate is scored incrementally; the majority estimates are tabulated once per decision
@@ -42,6 +43,7 @@ from strategies.common import ScriptedStrategy
 from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import NONE, QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
+from .turn import plan_turn, replay
 
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
@@ -98,6 +100,7 @@ class Planner(ScriptedStrategy):
         super().__init__(**params)
         self._key = None
         self._sheet_key = None
+        self._plan = None  # (seat, round, turn, face, colour, Draw or None): ``turn.plan_turn``
         # the weights, read once: a pydantic attribute read (and a missing ``w_express``) is slow
         p = self.p
         self._weights = (p.w_ranch, p.w_alpenzian, getattr(p, "w_express", 1.0), p.w_colour, p.w_resident,
@@ -105,17 +108,19 @@ class Planner(ScriptedStrategy):
 
     # ----------------------------------------------------------- decisions
     def choose(self, obs: Observation, legal, rng):
-        self._prepare(obs)
         prompt = obs.prompt
+        if self._plan is not None and prompt != "die":
+            got = replay(self, obs, legal)
+            if got is not None:
+                return got
+        self._prepare(obs)
         if prompt == "first_house":
             return self._best([(a, self.value(a.cell, HOUSE)) for a in legal], rng)
         if obs.left[obs.seat] == 0:  # sheet full: nothing to draw, any die and area
             return sorted(legal, key=canonical)[int(rng.random() * len(legal))]
         bounds = self._pruner()  # exact pruning of house and sheep draws (``prune``): same choices
         if prompt == "square":
-            if bounds:
-                return self._best(square_scores(self, bounds, legal), rng)
-            return self._best([(a, self.value(a.cell, a.icon)) for a in legal], rng)
+            return self._best(self._draw_scores(bounds, legal), rng)
         if prompt == "area":
             if bounds:
                 return self._best(area_scores(self, bounds, legal, obs.face), rng)
@@ -123,9 +128,17 @@ class Planner(ScriptedStrategy):
         if prompt == "die":
             areas = self._legal_areas()
             if bounds:
-                return self._best(die_scores(self, bounds, legal, areas), rng)
-            return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
+                die = self._best(die_scores(self, bounds, legal, areas), rng)
+            else:
+                die = self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
+            return plan_turn(self, die, areas, bounds, rng)
         return self._best([(a, 0.0) for a in legal], rng)
+
+    def _draw_scores(self, bounds, draws) -> list[tuple]:
+        """``(Draw, value)`` of the square step (``prune.square_scores`` when bounded)."""
+        if bounds:
+            return square_scores(self, bounds, draws)
+        return [(a, self.value(a.cell, a.icon)) for a in draws]
 
     def _pruner(self) -> Bounds | bool:
         """The decision point's ``prune.Bounds`` (False when the weights or the evaluator rule it out)."""
