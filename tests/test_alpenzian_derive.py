@@ -14,7 +14,7 @@ from sim.games.alpenzian.scoring import rail_links
 from strategies.alpenzian.derive import after
 from strategies.alpenzian.evaluator import SheetBase
 
-CACHES = ("_ctx", "_pairs", "_live")  # per-candidate memos: the derived one may keep valid entries
+CACHES = ("_ctx", "_pairs", "_live", "_joins")  # memos: the derived one may keep valid entries
 
 
 def _sheet(squares) -> tuple:
@@ -38,6 +38,7 @@ def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
     cells = _sheet(squares)
     base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open)
     empty = [c for c in BOARD.drawable if not cells[c]]
+    base.joins()
     for c in empty:  # fill the memos the derived analysis inherits
         base.figures(c, HOUSE)
         base.live_sides(c)
@@ -54,6 +55,7 @@ def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
             assert got is not None, (c, icon)
             fresh = SheetBase(BOARD, new, TABLES, rule, "rulings", want_open)
             assert _state(got) == _state(fresh), (c, icon)
+            assert got.joins() == fresh.joins(), (c, icon)
             assert [got.live_sides(j) for j in empty if j != c] == [fresh.live_sides(j) for j in empty if j != c]
 
 

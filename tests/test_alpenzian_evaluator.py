@@ -11,7 +11,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.games.alpenzian.actions import CURVED_ICONS, EMPTY, HOUSE, OUTLINE, SHEEP, SOLID, STRAIGHT_ICONS
+from sim.games.alpenzian.actions import (
+    CURVED_ICONS,
+    EMPTY,
+    HOUSE,
+    OUTLINE,
+    RAIL,
+    SHEEP,
+    SOLID,
+    STRAIGHT_ICONS,
+)
 from sim.games.alpenzian.rules import load_data
 from sim.games.alpenzian.scoring import nx_matching, score_sheet, track_end, track_starts
 from strategies.alpenzian.evaluator import SheetBase, _star_matching
@@ -58,6 +67,25 @@ def test_incremental_figures_equal_the_whole_sheet_rescored(squares, rule):
         if not cells[c]:
             for icon in ICONS:
                 assert base.figures(c, icon) == _reference(cells, c, icon, rule), (c, icon)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
+       st.sampled_from(["normal", "beginner1", "beginner2"]), st.booleans())
+def test_count_figures_equal_the_whole_sheet_rescored(squares, rule, want_open):
+    """``count_figures`` (one loop over the squares) for the flowers and for ``RAIL``, a rail with no
+    openings (how the plans score a rail meeting no track): every empty square rescored whole."""
+    cells = [0] * len(BOARD.terrain)
+    for i, v in zip(BOARD.drawable, squares, strict=True):
+        cells[i] = v
+    cells = tuple(cells)
+    base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open=want_open)
+    empty = [c for c in BOARD.drawable if not cells[c]]
+    for icon in (SOLID, OUTLINE, RAIL):
+        want = [_reference(cells, c, icon, rule) for c in empty]
+        if not want_open:  # open ends counted only by the plans that value them
+            want = [(*fig[:7], 0, fig[8]) for fig in want]
+        assert base.count_figures(empty, icon) == want, icon
 
 
 def test_single_unit_matching_counts_what_the_unit_reaches():

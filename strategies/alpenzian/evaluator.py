@@ -121,6 +121,7 @@ class SheetBase:
         self._ctx: dict[int, tuple[int, int, bool, bool]] = {}  # per candidate square: ``_context``
         self._pairs: dict[tuple, int] = {}  # pairs after a draw, by the units the draw joins
         self._live: dict[int, int] = {}  # ``live_sides`` per square
+        self._joins: tuple | None = None  # ``joins``
 
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
@@ -216,6 +217,27 @@ class SheetBase:
         paired, express = self._rail(cell, icon) if touched and icon & 15 else (self.paired, self.express)
         return (self.houses, self.sheep, paired, express, self.alp, -1, self.residents, op, free)
 
+    def count_figures(self, cells: list[int], icon: int) -> list[tuple]:
+        """``[figures(c, icon) for c in cells]`` for a flower (``SOLID``, ``OUTLINE``) or ``RAIL`` (a rail
+        meeting no track, ``prune.QUIET_RAIL``): such a draw changes counts only, so one loop builds the
+        tuples (the same ones; the plans' flower and quiet-rail areas are most of their candidates)."""
+        ctxs, context, mnext, terrain = self._ctx, self._context, self.board.mountains_next, self.board.terrain
+        h, s, p, x, alp, op0, want_open = self.houses, self.sheep, self.paired, self.express, self.alp, self.open, \
+            self.want_open
+        res = self.residents + (self.t.resident_outline if icon == OUTLINE else 0)
+        flower = icon != RAIL
+        out = []
+        for c in cells:
+            ctx = ctxs.get(c)
+            if ctx is None:
+                ctx = ctxs[c] = context(c)
+            op = open_after(self.board, self.cells, op0, self.arriving, c, icon) if want_open and ctx[2] else op0
+            if flower:
+                out.append((h, s, p, x, alp + mnext[c], terrain[c], res, op, ctx[0]))
+            else:
+                out.append((h, s, p, x, alp, -1, res, op, ctx[0]))
+        return out
+
     def _context(self, cell: int) -> tuple[int, int, bool, bool]:
         """What every icon drawn at ``cell`` shares: free sheep after a draw there (a sheep beside
         its last empty square is no longer free), the same when the draw is a sheep (free itself
@@ -230,6 +252,22 @@ class SheetBase:
                 spare = 1
         rail_in = cell in self.rail_in
         return free, free + spare, rail_in, rail_in or cell in self.house_next
+
+    def joins(self) -> tuple[set[int], set[int]]:
+        """``(house_joins, sheep_joins)``: the squares where a new house / sheep can join a unit (method 1,
+        and 7 (1) villages and flocks), for ``prune.Bounds``; worked out once per analysis (``derive``
+        keeps them: a flower or rail moves no house or sheep)."""
+        got = self._joins
+        if got is None:
+            nbr = self.board.nbr  # ``flock`` is keyed by the sheep squares (no units under beginner rule 1)
+            sheep_next = {j for i in self.flock for j in nbr[i]} if self.rule != "beginner1" else set()
+            if self.normal:
+                both = sheep_next | self.house_next
+                got = (both, both)
+            else:
+                got = (sheep_next, self.house_next)
+            self._joins = got
+        return got
 
     def quiet_rail(self, cell: int) -> bool:
         """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""

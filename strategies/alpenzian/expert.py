@@ -17,6 +17,7 @@ from pydantic import Field
 
 from .planner import ExpressParams, Planner
 from .prune import scores
+from .turn import plan_turn, replay
 
 
 class ExpertParams(ExpressParams):
@@ -43,27 +44,32 @@ class ExpertStrategy(Planner):
         self._rival = Planner()  # how the next player values its moves (the default weights)
 
     def choose(self, obs, legal, rng):
+        if self._plan is not None and obs.prompt == "area":  # planned at the die step (``turn.plan_turn``)
+            got = replay(self, obs, legal)
+            if got is not None:
+                return got
         if self.p.denial and obs.prompt in ("die", "area") and obs.left[obs.seat]:
             rival = self._next_seat(obs)
             if rival >= 0:
                 self._prepare(obs)
                 loss = self._losses(obs, rival)
+                d = self.p.denial
                 bounds = self._pruner()
-                if bounds:  # exact pruning of house and sheep draws (``prune``): the same choices
-                    d = self.p.denial
-                    if obs.prompt == "area":
-                        items = [(a, obs.face, (a.colour,)) for a in legal]
-                    else:
-                        areas = self._legal_areas()
-                        items = [(a, a.face, areas) for a in legal]
-                    return self._best(scores(self, bounds, items, lambda f, c: d * loss(f, c)), rng)
                 if obs.prompt == "area":
-                    face = obs.face
-                    return self._best([(a, self.area_value(face, a.colour) + self.p.denial * loss(face, a.colour))
-                                       for a in legal], rng)
+                    if bounds:  # exact pruning of house and sheep draws (``prune``): the same choices
+                        scored = scores(self, bounds, [(a, obs.face, (a.colour,)) for a in legal],
+                                        lambda f, c: d * loss(f, c))
+                    else:
+                        face = obs.face
+                        scored = [(a, self.area_value(face, a.colour) + d * loss(face, a.colour)) for a in legal]
+                    return self._best(scored, rng)
                 areas = self._legal_areas()
-                return self._best([(a, max(self.area_value(a.face, c) + self.p.denial * loss(a.face, c)
-                                            for c in areas)) for a in legal], rng)
+                if bounds:
+                    scored = scores(self, bounds, [(a, a.face, areas) for a in legal], lambda f, c: d * loss(f, c))
+                else:
+                    scored = [(a, max(self.area_value(a.face, c) + d * loss(a.face, c) for c in areas))
+                              for a in legal]
+                return plan_turn(self, self._best(scored, rng), areas, bounds, rng, lambda f, c: d * loss(f, c))
         return super().choose(obs, legal, rng)
 
     @staticmethod

@@ -6,7 +6,8 @@ evaluated after drawing the icon (the real scoring of section 7 on the own sheet
 majority categories estimated against the other sheets as they stand) plus the plan's
 potential terms. The best move wins; ties are broken with the seat's ``rng`` over the tie set
 in a fixed order (never the order of ``legal``). The die, area and square steps score the same
-moves, so a turn follows through on the move chosen at the die step.
+moves, so a turn follows through on the move chosen at the die step; the die step takes the
+area and square choices too, as those steps would (``turn``: same tie sets, same ``rng`` draws).
 
 Speed: the own sheet is analysed once per sheet state (``evaluator.SheetBase``) and each
 candidate is scored incrementally; the majority estimates are tabulated once per decision
@@ -41,7 +42,8 @@ from strategies.common import ScriptedStrategy
 
 from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
-from .prune import QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
+from .prune import NONE, QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
+from .turn import plan_turn, replay
 
 ICON_RANK = {icon: k for k, icon in enumerate((HOUSE, SHEEP, *STRAIGHT_ICONS, *CURVED_ICONS, SOLID, OUTLINE))}
 
@@ -98,6 +100,7 @@ class Planner(ScriptedStrategy):
         super().__init__(**params)
         self._key = None
         self._sheet_key = None
+        self._plan = None  # (seat, round, turn, face, colour, Draw or None): ``turn.plan_turn``
         # the weights, read once: a pydantic attribute read (and a missing ``w_express``) is slow
         p = self.p
         self._weights = (p.w_ranch, p.w_alpenzian, getattr(p, "w_express", 1.0), p.w_colour, p.w_resident,
@@ -105,17 +108,19 @@ class Planner(ScriptedStrategy):
 
     # ----------------------------------------------------------- decisions
     def choose(self, obs: Observation, legal, rng):
-        self._prepare(obs)
         prompt = obs.prompt
+        if self._plan is not None and prompt != "die":
+            got = replay(self, obs, legal)
+            if got is not None:
+                return got
+        self._prepare(obs)
         if prompt == "first_house":
             return self._best([(a, self.value(a.cell, HOUSE)) for a in legal], rng)
         if obs.left[obs.seat] == 0:  # sheet full: nothing to draw, any die and area
             return sorted(legal, key=canonical)[int(rng.random() * len(legal))]
         bounds = self._pruner()  # exact pruning of house and sheep draws (``prune``): same choices
         if prompt == "square":
-            if bounds:
-                return self._best(square_scores(self, bounds, legal), rng)
-            return self._best([(a, self.value(a.cell, a.icon)) for a in legal], rng)
+            return self._best(self._draw_scores(bounds, legal), rng)
         if prompt == "area":
             if bounds:
                 return self._best(area_scores(self, bounds, legal, obs.face), rng)
@@ -123,9 +128,17 @@ class Planner(ScriptedStrategy):
         if prompt == "die":
             areas = self._legal_areas()
             if bounds:
-                return self._best(die_scores(self, bounds, legal, areas), rng)
-            return self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
+                die = self._best(die_scores(self, bounds, legal, areas), rng)
+            else:
+                die = self._best([(a, self.die_value(a.face, areas)) for a in legal], rng)
+            return plan_turn(self, die, areas, bounds, rng)
         return self._best([(a, 0.0) for a in legal], rng)
+
+    def _draw_scores(self, bounds, draws) -> list[tuple]:
+        """``(Draw, value)`` of the square step (``prune.square_scores`` when bounded)."""
+        if bounds:
+            return square_scores(self, bounds, draws)
+        return [(a, self.value(a.cell, a.icon)) for a in draws]
 
     def _pruner(self) -> Bounds | bool:
         """The decision point's ``prune.Bounds`` (False when the weights or the evaluator rule it out)."""
@@ -174,26 +187,55 @@ class Planner(ScriptedStrategy):
             cells = self.obs.my_cells
             return max(value(c, SOLID) for c in self.obs.board.drawable if not cells[c])
         icons = FACE_ICONS[face]
+        counts = self._fast and not self._has_extra  # flowers and quiet rails built in one loop
         if len(icons) == 1:
             icon = icons[0]
+            if counts and (icon == SOLID or icon == OUTLINE):
+                return self._count_best(squares, icon)
             return max([value(c, icon) for c in squares])
         if not self._fast:
             return max([value(c, i) for c in squares for i in icons])
         base = self._base
-        if self._has_extra or base.want_open:
+        if self._has_extra:
             quiet = base.quiet_rail  # a rail meeting no track scores alike in every orientation
-            first = icons[0] if self._has_extra else QUIET_RAIL  # and alike straight or curved: scored once
-            return max([value(c, first) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
-        # open ends not counted: a rail with an opening facing no house or track links nothing, so it
-        # scores as a rail meeting no track (once per square)
-        live, got = base.live_sides, []
-        for c in squares:
-            m = live(c)
-            if m:
-                got.extend([value(c, QUIET_RAIL if i & 15 & ~m else i) for i in icons])
-            else:
-                got.append(value(c, QUIET_RAIL))
+            return max([value(c, icons[0]) if quiet(c) else max([value(c, i) for i in icons]) for c in squares])
+        if base.want_open:  # a rail meeting no track scores alike in every orientation, straight or curved
+            quiet = base.quiet_rail
+            calm = [c for c in squares if quiet(c)]
+            got = [value(c, i) for c in squares if not quiet(c) for i in icons]
+        else:  # open ends not counted: a rail with an opening facing no house or track links nothing, so it
+            # scores as a rail meeting no track (once per square)
+            live, calm, got = base.live_sides, [], []
+            for c in squares:
+                m = live(c)
+                if not m:
+                    calm.append(c)
+                    continue
+                linking = [i for i in icons if not i & 15 & ~m]
+                if len(linking) < len(icons):
+                    calm.append(c)
+                got.extend([value(c, i) for i in linking])
+        if calm:
+            got.append(self._count_best(calm, QUIET_RAIL))
         return max(got)
+
+    def _count_best(self, cells: list[int], icon: int) -> float:
+        """``max(value(c, icon) for c in cells)`` for a flower or ``QUIET_RAIL`` (``SheetBase.count_figures``:
+        the same figures and values, kept in the value memo, without a ``value`` call each)."""
+        figs = self._base.count_figures(cells, icon)
+        memo, by_fig, combine, best = self._memo, self._by_fig, self._combine, NONE
+        reserve = self._reserve if icon == QUIET_RAIL else 0.0  # as ``value``: flowers keep their squares
+        mnext = self._mnext
+        for c, fig in zip(cells, figs, strict=True):
+            v = by_fig.get(fig)
+            if v is None:
+                v = by_fig[fig] = combine(fig)
+            if reserve:
+                v -= reserve * mnext[c]
+            memo[c << 5 | icon] = v
+            if v > best:
+                best = v
+        return best
 
     # ----------------------------------------------------------- evaluation
     def _prepare(self, obs: Observation) -> None:
@@ -294,7 +336,7 @@ class Planner(ScriptedStrategy):
         got = self._best_others
         if got is None:
             others = self._other_flowers
-            got = self._best_others = [max(f[c] for f in others) if others else 0 for c in range(5)]
+            got = self._best_others = list(map(max, zip(*others, strict=True))) if others else [0] * 5
         return got
 
     def _resident(self, residents: int) -> float:

@@ -75,11 +75,7 @@ class Bounds:
         self.sheep1 = w_ranch * (rp * ps1 + ru * (h - ps1)) + k_sheep
         self.ss = ss
         self.spare_house, self.spare_sheep = min(3, s - p) if ss else 0, min(3, s + 1 - p) if ss else 0
-        # squares where a new house or sheep can join a unit (method 1, and 7 (1) villages and flocks)
-        nbr = b.board.nbr  # ``flock`` is keyed by the sheep squares (no units under beginner rule 1)
-        sheep_next = {j for i in b.flock for j in nbr[i]} if b.rule != "beginner1" else set()
-        self.house_joins = sheep_next | b.house_next if b.normal else sheep_next
-        self.sheep_joins = sheep_next | b.house_next if b.normal else b.house_next
+        self.house_joins, self.sheep_joins = b.joins()
 
     def _ctx(self, cell: int) -> tuple:
         b = self.b
@@ -157,7 +153,7 @@ def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     return best
 
 
-def _known(plan, face: int, colour: int) -> float:
+def known(plan, face: int, colour: int) -> float:
     """A value of ``face`` in ``colour`` already found at this decision point (exact or under a bar)."""
     key = face << 3 | colour
     v = plan._area_memo.get(key)
@@ -175,7 +171,7 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
     floor = NONE
     for _a, face, colours in (items if plan._area_memo or plan._area_lb else ()):
         for c in colours:
-            v = _known(plan, face, c)
+            v = known(plan, face, c)
             if v > NONE:
                 v = v + extra(face, c) if extra else v
                 if v > floor:
@@ -222,10 +218,10 @@ def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
         icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~live(a.cell) else a.icon for a in legal]
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
         return [(a, value(a.cell, icon)) for a, icon in zip(legal, icons, strict=True)]
-    known = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
-    floor = max([v for v in known if v is not None], default=NONE)
+    seen = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
+    floor = max([v for v in seen if v is not None], default=NONE)
     out = []
-    for a, v, icon in zip(legal, known, icons, strict=True):
+    for a, v, icon in zip(legal, seen, icons, strict=True):
         if v is None:
             if (icon == HOUSE and bounds.house(a.cell) < floor - MARGIN) or \
                     (icon == SHEEP and bounds.sheep(a.cell) < floor - MARGIN):
