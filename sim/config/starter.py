@@ -3,7 +3,6 @@ config from command-line flags (``sim run --game``) and a commented starter file
 
 from __future__ import annotations
 
-import math
 import typing
 from typing import Any
 
@@ -11,6 +10,7 @@ import yaml
 
 from ..api import SimError
 from ..registry import check_plays, games, get_game, resolve_strategy, strategies
+from ..seeding import deal_assignments
 from .models import did_you_mean
 
 
@@ -81,13 +81,13 @@ def command_line_config(game: str, players: int | None, games: int, seed: int, n
 
 
 def _whole_deals(games: int, players: int, listed: list[str]) -> int:
-    """``games`` rounded up to whole deals of ``seating: permute``: a deal plays every distinct
-    assignment of the seats' strategies (``listed`` repeated to fill the seats) once, so it holds
-    ``players! / prod(count!)`` games (``sim.runs.fixed.deal_size``)."""
+    """``games`` rounded up to whole deals of ``seating: permute`` (``listed`` repeated to fill the
+    seats): a deal holds one game per distinct assignment of the strategies, as the run plays it
+    (``sim.seeding.deal_assignments``, ``sim.setup.deal_size``)."""
     seats = [listed[i % len(listed)] for i in range(players)]
     if len(set(seats)) < 2:
         return games
-    deal = math.factorial(players) // math.prod(math.factorial(seats.count(s)) for s in set(seats))
+    deal = len(deal_assignments(tuple(seats.index(s) for s in seats)))
     return -(-games // deal) * deal
 
 
