@@ -266,12 +266,11 @@ def _verdict_balance(x: Inputs) -> str:
     reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
                 for t in tables for r in t.iter_rows(named=True))
     who = "seat or strategy" if x.strategy.height > 1 else "seat"
+    none = f"no {who} wins significantly more or less than a fair share"
+    span, tail = f"±{reach * 100:.1f} points", f"({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}"
     if reach > TOO_WIDE:  # "none differs by more than ±56 points" would read as a finding (fresh-user 9)
-        return (f"Verdict: too few games to tell: no {who} wins significantly more or less than a fair share, but "
-                f"the intervals still allow any of them to be up to ±{reach * 100:.1f} points from it ({x.lev} "
-                f"intervals, {x.complete:,} complete games).{_ahead_anyway(x)}")
-    return (f"Verdict: no {who} wins significantly more or less than a fair share, and none differs by more than "
-            f"±{reach * 100:.1f} points ({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}")
+        return f"Verdict: too few games to tell: {none}, but the intervals still allow any of them to be up to {span} from it {tail}"
+    return f"Verdict: {none}, and none differs by more than {span} {tail}"
 
 
 def _ahead_anyway(x: Inputs) -> str:
