@@ -289,8 +289,10 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     for r in results:
         click.echo(r.line())
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
-    click.echo(f"{counts['pass']} of {len(results)} checks passed, {counts['fail']} failed, {counts['inconclusive']}"
-               f" inconclusive; report: {out_dir / 'report.html'}")
+    lenient = sum(r.lenient for r in results)  # undecided, passing only because strict is false
+    click.echo(f"{counts['pass']} of {len(results)} checks passed"
+               + (f" ({lenient} of them undecided: strict is false)" if lenient else "")
+               + f", {counts['fail']} failed, {counts['inconclusive']} inconclusive; report: {out_dir / 'report.html'}")
     if junit:
         check_run.junit(Path(junit), results, t, config or str(out_dir), time.perf_counter() - t0)
         click.echo(f"junit: {junit}")
