@@ -185,3 +185,14 @@ def test_option_pairs_are_checked_before_anything_runs(tmp_path):
         assert res.exit_code == 2 and "--option" in res.output
     res = CliRunner().invoke(cli, ["run", "c.yaml", "--option", "draw=forced"])
     assert res.exit_code == 2 and "go with --game" in res.output
+
+
+def test_sweep_keys_and_values_get_the_same_help(tmp_path):
+    text = ("game: xanadu\n" + HEAD + "sweep:\n  options.markers_per_player: [5, 6]\n"
+            "  options.sale_bonus: [[0, 0, 1]]\n")
+    code, out = validate(tmp_path, text)
+    assert code == 2
+    assert "key 'sweep.options.markers_per_player': unknown option 'markers_per_player': an option of" \
+           " taiwan_formosa, not of xanadu" in out
+    assert "key 'sweep.options.sale_bonus.0': expects 4 integers (one per colour: brown, blue, yellow, green)," \
+           " got 3" in out

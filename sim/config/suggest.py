@@ -1,5 +1,6 @@
 """Hints added to a config's validation errors: the closest known key for a misspelt one, the
-closest choice for a misspelt value (``seating: rotaet``), how to write a share (``confidence: 95``)."""
+closest choice for a misspelt value (``seating: rotaet``), how to write a share (``confidence: 95``),
+and whose key it is when it belongs to another game (an option) or another strategy (a parameter)."""
 
 from __future__ import annotations
 
