@@ -311,8 +311,11 @@ def test_check_passes_with_exit_0_and_writes_junit(tmp_path):
     cfg = write(tmp_path, BASE + CHECKS)
     res = invoke("check", cfg, "--out", tmp_path / "r", "--quiet", "--junit", tmp_path / "j.xml")
     assert res.exit_code == 0, res.output
-    lines = [line for line in res.output.splitlines() if line.startswith(("PASS", "FAIL"))]
-    assert len(lines) == 6 and all(line.startswith("PASS") for line in lines)
+    lines = [line for line in res.output.splitlines() if line.startswith(("PASS", "FAIL", "UNDECIDED"))]
+    # an undecided strict: false check passes, and its line says it is undecided (session 7)
+    lenient = [line for line in lines if line.startswith("UNDECIDED (passes: strict is false) ")]
+    assert len(lines) == 6 and all(line.startswith("PASS") for line in lines if line not in lenient)
+    assert all(" min_strategy_win_rate: " in line for line in lenient)
     assert "6 of 6 checks passed" in res.output
     root = ET.parse(tmp_path / "j.xml").getroot()
     suite = root.find("testsuite")
@@ -322,7 +325,7 @@ def test_check_passes_with_exit_0_and_writes_junit(tmp_path):
         "max_failed_games", "min_balance"]
     assert suite.find("testcase/failure") is None
     html = (tmp_path / "r" / "report.html").read_text()
-    assert "<h2>Checks</h2>" in html and html.count("class='pass'") == 6
+    assert "<h2>Checks</h2>" in html and html.count("class='pass'") == 6 - len(lenient)
 
 
 @pytest.mark.integration

@@ -3,7 +3,9 @@
 Each check ends in one of three states, judged on its interval (at the run's confidence level):
 **pass** when the whole interval is on the good side of the threshold, **fail** when the whole
 interval is on the bad side, **inconclusive** when the interval straddles it (more games would
-decide). ``strict: false`` counts an inconclusive check as a pass. ``max_*`` checks over several
+decide; for a share with a Wilson interval the line says about how many games would, if the share
+stays as observed: ``games_to_decide``). ``strict: false`` counts an inconclusive check as a pass,
+and its line says so: ``UNDECIDED (passes: strict is false)``. ``max_*`` checks over several
 seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
 ``max_failed_games`` is a count (pass or fail). Exit status of ``sim check``: 0 all pass, 1 any
 fails, 3 none fails but some are inconclusive (``--inconclusive pass|fail`` maps it), 2 bad input.
@@ -17,6 +19,7 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import NormalDist
 
 import polars as pl
 
@@ -54,6 +57,7 @@ class CheckResult:
     ci_high: float
     detail: str = ""
     level: str = "95%"
+    lenient: bool = False  # undecided, counted as a pass because ``strict: false``
 
     @property
     def passed(self) -> bool:
@@ -99,6 +103,8 @@ class CheckResult:
         return f"{self.level} interval wholly {'<=' if self.name.startswith('max') else '>='} {thr}"
 
     def word(self) -> str:
+        if self.lenient:
+            return "UNDECIDED (passes: strict is false)"
         return {PASS: "PASS", FAIL: "FAIL", UNDECIDED: "INCONCLUSIVE"}[self.status]
 
     def line(self) -> str:
@@ -108,7 +114,9 @@ class CheckResult:
 
     def row(self) -> dict:
         return {"check": self.name, "worst": self.subject, f"estimate ({self.level} CI)": self.value_text(),
-                "test": self.test_text(), "result": self.status if self.status != FAIL else "FAIL"}
+                "test": self.test_text(),
+                "result": "undecided (passes: strict is false)" if self.lenient else
+                self.status if self.status != FAIL else "FAIL"}
 
 
 def judge(kind: str, est: float, lo: float, hi: float, thr: float) -> str:
@@ -124,18 +132,64 @@ def judge(kind: str, est: float, lo: float, hi: float, thr: float) -> str:
 
 
 def _lenient(r: CheckResult) -> CheckResult:
-    """``strict: false``: an inconclusive check counts as a pass (said in its detail)."""
+    """``strict: false``: an inconclusive check counts as a pass (its word says so: ``lenient``)."""
     if r.status == UNDECIDED and not r.strict:
-        r.status = PASS
-        r.detail = "; ".join(filter(None, [r.detail, "undecided, counted as a pass (strict: false)"]))
+        r.status, r.lenient = PASS, True
     return r
+
+
+def _wilson_share(share: float, m: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval (Newcombe 1998, method 3; ``stats.wilson``) of an observed share
+    over m trials, the share kept as it is (not rounded to a count): it narrows as m grows."""
+    denom = 2 * (m + z**2)
+    center, delta = (2 * m * share + z**2) / denom, z / denom * math.sqrt(4 * m * share * (1 - share) + z**2)
+    return max(0.0, center - delta), min(1.0, center + delta)
+
+
+def games_to_decide(share: float, n: int, thr: float, kind: str, confidence: float, cap: int = 10**9) -> int | None:
+    """The smallest number of trials m >= n at which the Wilson interval (the check's method) of the
+    same observed ``share`` lies wholly on one side of ``thr`` (``judge``): "about" that many would
+    decide a ``max``/``min`` check if the share stays. None when no m up to ``cap`` does (the share
+    is at the threshold). The interval narrows as m grows, so doubling then bisection finds it."""
+    z = NormalDist().inv_cdf(0.5 + 0.5 * confidence)
+
+    def decided(m: int) -> bool:
+        return judge(kind, share, *_wilson_share(share, m, z), thr) != UNDECIDED
+
+    if n <= 0 or share == thr or math.isnan(share):
+        return None
+    low, high = n, n
+    while not decided(high):
+        if high > cap:
+            return None
+        low, high = high, high * 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if decided(mid) else (mid, high)
+    return high  # low is undecided, high decided
+
+
+def _decide_text(games: list[int | None], stays: str) -> str:
+    """``about N games would decide it (if ... stays ...)`` from each undecided part's games needed."""
+    if any(g is None for g in games) or not games:
+        return f"no number of games decides it while {stays} at the threshold"
+    most = max(games)
+    most = most if most < 1000 else round(most, 2 - len(str(most)))  # "about": two significant digits
+    return f"about {most:,} games in all would decide it (if {stays} as observed)"
+
+
+def _confidence(tables: dict) -> float:
+    """The confidence level of the report's intervals (the ``end_reasons`` table records it)."""
+    t = tables.get("end_reasons")
+    return float(t["confidence"][0]) if t is not None and t.height and "confidence" in t.columns else 0.95
 
 
 def _none(name: str, thr: float, strict: bool, why: str, subject: str = "") -> CheckResult:
     return CheckResult(name, thr, strict, FAIL, subject, math.nan, math.nan, math.nan, why)
 
 
-def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, strict: bool) -> CheckResult:
+def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, strict: bool,
+            played: int = 0, confidence: float = 0.95) -> CheckResult:
     if table is None or table.is_empty():
         return _none(name, thr, strict, "no complete game")
     rows = list(table.iter_rows(named=True))
@@ -151,6 +205,11 @@ def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, stri
     plural = "strategies" if by == "strategy" else f"{by}s"
     detail = ", ".join(filter(None, [f"{n_fail} of {len(rows)} {plural} fail" if n_fail else "",
                                      f"{n_und} of {len(rows)} undecided" if n_und else ""]))
+    if overall == UNDECIDED and played:  # a row's games (seat-games) grow in proportion to the games played
+        open_ = [r for r, s in zip(rows, status, strict=True) if s == UNDECIDED]
+        need = [games_to_decide(r["win_rate"], r["games"], thr, kind, confidence) for r in open_]
+        detail += "; " + _decide_text([None if m is None else math.ceil(m * played / r["games"])
+                                       for m, r in zip(need, open_, strict=True)], "the win rates stay")
     return CheckResult(name, thr, strict, overall, f"{by} {worst[by]}", worst["win_rate"], worst["ci_low"],
                        worst["ci_high"], detail)
 
@@ -163,17 +222,21 @@ def _share(name: str, t: pl.DataFrame | None, reasons: tuple[str, ...], thr: flo
     count, games = int(r["count"].sum()), int(t["games"][0])
     lo, hi = wilson(count, games, float(t["confidence"][0]) if "confidence" in t.columns else 0.95)
     est = count / games if games else math.nan
-    return CheckResult(name, thr, strict, judge("max", est, lo, hi, thr), " or ".join(reasons), est, lo, hi,
-                       f"{count} of {games} games")
+    status = judge("max", est, lo, hi, thr)
+    detail = f"{count} of {games} games"
+    if status == UNDECIDED:
+        conf = float(t["confidence"][0]) if "confidence" in t.columns else 0.95
+        detail += "; " + _decide_text([games_to_decide(est, games, thr, "max", conf)], "the share stays")
+    return CheckResult(name, thr, strict, status, " or ".join(reasons), est, lo, hi, detail)
 
 
 def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: int, failed: int) -> CheckResult:
     thr, strict = float(spec["threshold"]), bool(spec.get("strict", True))
     kind = name[:3]
     if name in ("max_seat_win_rate", "min_seat_win_rate"):
-        return _groups(name, kind, tables.get("seat"), "seat", thr, strict)
+        return _groups(name, kind, tables.get("seat"), "seat", thr, strict, games_played, _confidence(tables))
     if name in ("max_strategy_win_rate", "min_strategy_win_rate"):
-        return _groups(name, kind, tables.get("strategy"), "strategy", thr, strict)
+        return _groups(name, kind, tables.get("strategy"), "strategy", thr, strict, games_played, _confidence(tables))
     if name == "max_first_player_advantage":
         fp = tables.get("first_player")
         if fp is None or fp.is_empty():
@@ -198,7 +261,12 @@ def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: i
             return _none(name, thr, strict, "no complete game", fig)
         lo = r["ci_low"] if r["ci_low"] is not None else math.nan
         hi = r["ci_high"] if r["ci_high"] is not None else math.nan
-        return CheckResult(name, thr, strict, judge(kind, r["value"], lo, hi, thr), fig, r["value"], lo, hi)
+        res = CheckResult(name, thr, strict, judge(kind, r["value"], lo, hi, thr), fig, r["value"], lo, hi)
+        if res.status == UNDECIDED and fig != "Balance" and r.get("games"):  # Balance: a bootstrap interval
+            need = games_to_decide(r["value"], r["games"], thr, kind, _confidence(tables))
+            res.detail = _decide_text([None if need is None else math.ceil(need * games_played / r["games"])],
+                                      "the share stays")
+        return res
     raise KeyError(name)  # pragma: no cover - config validation rejects unknown names
 
 

@@ -28,6 +28,7 @@ from .options import (
     figures_option,
     no_grid,
     no_plugins_option,
+    option_values,
     report_hint,
     resume_hint,
     run_folder,
@@ -143,17 +144,19 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     return out_dir, rc, outcome
 
 
-def _from_flags(config, game, players, strategy, games, jobs, seed):
-    """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game."""
+def _from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=()):
+    """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game.
+    ``--option KEY=VALUE`` pairs become the config's ``options:`` (the same checks and messages)."""
     if game is None:
-        if players is not None or strategy:
-            raise SimError("--players and --strategy go with --game GAME (a config file sets them itself)")
+        if players is not None or strategy or option_pairs:
+            raise SimError("--players, --strategy and --option go with --game GAME (a config file sets them itself)")
         return None, None
     if config:
         raise SimError("give either CONFIG or --game GAME, not both")
     if games is not None and games < 1 or players is not None and players < 1:
         raise SimError(f"--games and --players must be at least 1, got {games if games is not None else players}")
-    text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed, list(strategy))
+    text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed,
+                               list(strategy), option_values(option_pairs))
     return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})
 
 
@@ -167,21 +170,25 @@ def _from_flags(config, game, players, strategy, games, jobs, seed):
 @click.option("--strategy", multiple=True,
               help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
                    "game's expert if it has one, else random).")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="With --game: a rule option (repeatable; `sim list options GAME`), read and checked as a config's "
+                   "options: are, e.g. --option allow_two_players=true for a 2-player Forwarder of Xanadu run.")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy) -> None:
+        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy, option_pairs) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
 
     Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
     --strategy random` plays the same as a config file would and writes that config into the run
-    folder (config.yaml), so `sim run RUN_DIR/config.yaml` reruns it.
+    folder (config.yaml), so `sim run RUN_DIR/config.yaml` reruns it. `--option KEY=VALUE` (repeat)
+    sets a rule option as the config's `options:` would.
 
     \b
     Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
     after an interruption: sim run --resume reports/demo
     """
-    text, given = _from_flags(config, game, players, strategy, games, jobs, seed)
+    text, given = _from_flags(config, game, players, strategy, games, jobs, seed, option_pairs)
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
                           until_ci, max_games, confidence, no_plugins, break_lock, given)
     if text is not None:
@@ -282,8 +289,10 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     for r in results:
         click.echo(r.line())
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
-    click.echo(f"{counts['pass']} of {len(results)} checks passed, {counts['fail']} failed, {counts['inconclusive']}"
-               f" inconclusive; report: {out_dir / 'report.html'}")
+    lenient = sum(r.lenient for r in results)  # undecided, passing only because strict is false
+    click.echo(f"{counts['pass']} of {len(results)} checks passed"
+               + (f" ({lenient} of them undecided: strict is false)" if lenient else "")
+               + f", {counts['fail']} failed, {counts['inconclusive']} inconclusive; report: {out_dir / 'report.html'}")
     if junit:
         check_run.junit(Path(junit), results, t, config or str(out_dir), time.perf_counter() - t0)
         click.echo(f"junit: {junit}")

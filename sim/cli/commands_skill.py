@@ -11,7 +11,7 @@ from ..api import SimError
 from ..config.starter import known_game
 from ..runs.skill import BASELINE, run_skill
 from .group import cli
-from .options import check_out, say
+from .options import check_out, option_values, say
 
 
 @cli.command()
@@ -61,21 +61,3 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
         say(line)
     say(f"skill: {folder / 'skill.md'}")
 
-
-def option_values(pairs: tuple[str, ...]) -> dict:
-    """``("KEY=VALUE", ...)`` -> ``{KEY: VALUE}``, each VALUE read as YAML (``true``, ``7``, ``per_player``).
-    Raises ``SimError`` for an item without ``=``; the game's options model checks names and values."""
-    import yaml
-
-    out = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise SimError(f"--option {pair!r}: expected KEY=VALUE, e.g. --option allow_two_players=true")
-        if key.strip() in out:
-            raise SimError(f"--option {key.strip()} is given twice: give each option once")
-        try:
-            out[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise SimError(f"--option {pair!r}: the value is not a plain YAML value") from None
-    return out

@@ -160,3 +160,23 @@ def report_hint(where: Path | str):
     """A stop while the report is written (every game on disk) says how to write it: ``sim report``."""
     return _told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
                               f"  sim report {where}")
+
+
+def option_values(pairs: tuple[str, ...]) -> dict:
+    """``("KEY=VALUE", ...)`` -> ``{KEY: VALUE}``, each VALUE read as YAML (``true``, ``7``, ``[0, 0, 1, 2]``),
+    as a config's ``options:`` values are read (``sim skill --option``, ``sim run --game ... --option``).
+    Raises ``SimError`` for an item without ``=``; the game's options model checks names and values."""
+    import yaml
+
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise SimError(f"--option {pair!r}: expected KEY=VALUE, e.g. --option allow_two_players=true")
+        if key.strip() in out:
+            raise SimError(f"--option {key.strip()} is given twice: give each option once")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise SimError(f"--option {pair!r}: the value is not a plain YAML value") from None
+    return out

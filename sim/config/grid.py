@@ -30,7 +30,9 @@ from pydantic import ValidationError
 from ..api import SimError
 from ..data import Located, parse_yaml, quote, read_yaml
 from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
+from .lists import length_problem
 from .models import RunConfig, StrategySpec, build_game, did_you_mean, seat_labels
+from .suggest import foreign_option
 
 KEY_FORMS = ("players, seating, options.<option>, data.<file>.<key>[.<key>...], strategies.<N>.name or"
              " strategies.<N>.params.<param>")
@@ -117,6 +119,8 @@ def _check_key(rc: RunConfig, key: str) -> None:
         _check_strategy_key(rc, key)
     elif kind == "options":
         fields = get_game(rc.game).Options.model_fields
+        if rest not in fields and foreign_option(rest, rc.game):  # another game's option: no misleading "did you mean"
+            raise SimError(f"unknown option '{rest}'{foreign_option(rest, rc.game)}")
         if rest not in fields:
             raise SimError(f"unknown option '{rest}'{did_you_mean(rest, fields)}; options of {rc.game}: {', '.join(fields)}")
     elif kind == "data":
@@ -149,7 +153,11 @@ def _sweep_problem(rc: RunConfig, doc: Located | None, key: str, values: list) -
         _check_key(rc, key)
     except SimError as exc:
         return f"{where(key)}: {exc}"
+    fields = get_game(rc.game).Options.model_fields
     for i, v in enumerate(values):
+        short = length_problem(fields[key[8:]], v) if key.startswith("options.") else None  # key checked above
+        if short:
+            return f"{where(key, i)}: {short}"
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 _point_config(rc, {key: v}, Path(tmp), 0)

@@ -23,11 +23,11 @@ from ..registry import (
     make_strategy,
     resolve_strategy,
     strategies,
-    strategy_params,
 )
 from ..store import need_folder
 from .design import discover_plan, tune_plan
 from .grid import data_files, validate_sweep
+from .lists import short_lists
 from .models import (
     COMMAND_LINE_SOURCE,
     MULTIPLAYER_CHECKS,
@@ -43,6 +43,7 @@ from .models import (
     usable_cores,
 )
 from .models import seat_labels as _labels
+from .suggest import foreign_option, param_hint
 from .suggest import suggest as _suggest
 from .suggest import top_fields as _top_fields
 
@@ -128,7 +129,7 @@ def _check_strategies(doc: Located, game: str, specs: list, problems: list[str],
         except SimError as exc:
             key = getattr(exc, "key", "")
             path = ("strategies", i, "params") + ((key,) if key in params else ())
-            hint = did_you_mean(key, strategy_params(resolve_strategy(name))) if "unknown parameter" in str(exc) else ""
+            hint = param_hint(key, name, game) if "unknown parameter" in str(exc) else ""
             problems.append(f"{doc.where(path)}: {exc}{hint}")
 
 
@@ -262,8 +263,10 @@ def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict 
     if not isinstance(options, dict):
         return None  # reported by the Config model
     model, named = cls.Options, lambda loc: cls.Options.model_fields
-    converted = []
+    converted, foreign = short_lists(doc, model, options, problems), lambda key: foreign_option(key, cls.info.name)
     for key, value in options.items():
+        if key in converted:
+            continue  # its length is wrong: said once, plainly
         try:
             no_coercion(model, {key: value})
         except ValueError:
@@ -271,11 +274,11 @@ def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict 
             try:
                 model.model_validate({key: value})
             except ValidationError as exc:
-                problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), named))
+                problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), named, foreign))
     try:
         valid = model(**{k: v for k, v in options.items() if k not in converted}).model_dump()
     except ValidationError as exc:
-        lines = _suggest(exc, format_validation(exc, doc, ("options",)), named)
+        lines = _suggest(exc, format_validation(exc, doc, ("options",)), named, foreign)
         # with values left out, an error about the options together may come from their absence
         problems.extend(line for line, err in zip(lines, exc.errors(), strict=False) if err["loc"] or not converted)
         return None

@@ -11,6 +11,7 @@ import yaml
 from ..api import SimError
 from ..registry import check_plays, games, get_game, resolve_strategy, strategies
 from ..seeding import deal_assignments
+from .lists import shape_text
 from .models import did_you_mean
 
 
@@ -39,7 +40,8 @@ def _type_name(ann: Any) -> str:
 
 
 def _allowed(info: Any) -> str:
-    """``>= 1``, ``0 .. 10``, ``one of 'a', 'b'`` or ``any`` from a field's constraints."""
+    """``>= 1``, ``0 .. 10``, ``one of 'a', 'b'``, ``4 integers, one per colour: ...`` (a fixed-length
+    list, ``config.lists``) or ``any`` from a field's constraints."""
     args = typing.get_args(info.annotation)
     lits = [a for a in ([info.annotation] + list(args)) if typing.get_origin(a) is typing.Literal]
     if lits:
@@ -50,7 +52,7 @@ def _allowed(info: Any) -> str:
             if getattr(m, k, None) is not None:
                 bounds[k] = getattr(m, k)
     if not bounds:
-        return "true/false" if info.annotation is bool else "any"
+        return "true/false" if info.annotation is bool else shape_text(info) or "any"
     low = f">= {bounds['ge']}" if "ge" in bounds else f"> {bounds['gt']}" if "gt" in bounds else ""
     high = f"<= {bounds['le']}" if "le" in bounds else f"< {bounds['lt']}" if "lt" in bounds else ""
     return " and ".join(x for x in (low, high) if x) + (" (or null: by player count)" if type(None) in args else "")
@@ -68,13 +70,17 @@ def default_strategy(game: str) -> str:
     return "random"
 
 
-def command_line_config(game: str, players: int | None, games: int, seed: int, names: list[str]) -> str:
-    """The YAML config equivalent to ``sim run --game GAME --players N --games N --strategy ...``
-    (players default: the game's minimum; strategies default: ``default_strategy``)."""
+def command_line_config(game: str, players: int | None, games: int, seed: int, names: list[str],
+                        options: dict | None = None) -> str:
+    """The YAML config equivalent to ``sim run --game GAME --players N --games N --strategy ...
+    --option KEY=VALUE`` (players default: the game's minimum; strategies default: ``default_strategy``;
+    ``options`` become the config's ``options:``, validated as a file's are when it is resolved)."""
     cls = known_game(game)
     n = players or cls.info.min_players
     doc = {"game": game, "players": n, "games": games, "seed": seed,
            "strategies": [{"name": s} for s in (names or [default_strategy(game)])]}
+    if options:
+        doc["options"] = dict(options)
     head = ("# written by `sim run --game`; rerun with `sim run config.yaml`\n"
             "# a strategies list shorter than players is repeated in order to fill the seats\n")
     return head + yaml.safe_dump(doc, sort_keys=False)

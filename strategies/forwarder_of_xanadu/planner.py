@@ -70,8 +70,8 @@ class Planner(Goals, ScriptedStrategy):
         growth: tuple[str, ...] = Field(("transport", "warehouse", "skill", "quality", "workers"),
                                         description="growth tracks in order of preference")
         mark_weight: float = Field(1.0, ge=0, description="VP-equivalent per area mark of the share token an order places")
-        upper_weight: float = Field(0.0, description="extra VP-equivalent for an upper-grade order")
-        daily_weight: float = Field(0.0, description="extra VP-equivalent for a daily card")
+        upper_weight: float = Field(0.0, description="extra VP-equivalent for an upper-grade order (negative: avoid them)")
+        daily_weight: float = Field(0.0, description="extra VP-equivalent for a daily card (negative: avoid them)")
         distance_cost: float = Field(1.0, ge=0, description="VP-equivalent cost per missing resource per transport step")
         upgrade_cost: float = Field(1.0, ge=0, description="VP-equivalent cost per improvement a goal still needs")
         proxy_adjust: bool = Field(True, description="use proxy workers to raise a Fulfilment's or Transport's action count")

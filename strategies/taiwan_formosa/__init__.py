@@ -35,7 +35,7 @@ class LandmarkStrategy(Planner):
         coin_reserve: int = Field(8, ge=0)
         max_dice: int = Field(6, ge=2, le=7)
         engine_weight: float = Field(0.5, ge=0)
-        landmark_bonus: float = Field(3.0)
+        landmark_bonus: float = Field(3.0, ge=0)
         majority_weight: float = Field(1.5, ge=0)
         charity: float = Field(3.0, ge=0)
 
@@ -48,7 +48,7 @@ class EconomyStrategy(Planner):
         coin_reserve: int = Field(15, ge=0)
         max_dice: int = Field(4, ge=2, le=7)
         engine_weight: float = Field(2.5, ge=0)
-        landmark_bonus: float = Field(0.0)
+        landmark_bonus: float = Field(0.0, ge=0)
         majority_weight: float = Field(0.7, ge=0)
         charity: float = Field(0.0, ge=0)
         min_value: float = Field(1.5)

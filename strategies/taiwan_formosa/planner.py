@@ -40,18 +40,18 @@ class Planner(ScriptedStrategy):
         - ``coin_reserve``: coins (coins) kept back when buying dice and exchanging coins.
         - ``max_dice``: most dice (dice) rolled in a round.
         - ``engine_weight``: multiplier (VP per VP) on the value of income abilities.
-        - ``landmark_bonus``: VP added to every landmark card (VP).
+        - ``landmark_bonus``: VP added to every landmark card (VP, >= 0).
         - ``majority_weight``: multiplier (VP per VP) on the area-majority swing of a marker.
         - ``charity``: contribute to charity when a marker is worth at least this (VP; 0: never).
         - ``overtime``: work overtime with spare workers (bool).
-        - ``min_value``: buy a card only when its value is at least this (VP).
+        - ``min_value``: buy a card only when its value is at least this (VP; may be negative: buy at a loss).
         - ``item_coins``: coins one worker or resource is worth, for value per cost (coins).
         """
 
         coin_reserve: int = Field(10, ge=0)
         max_dice: int = Field(5, ge=2, le=7)
         engine_weight: float = Field(1.0, ge=0)
-        landmark_bonus: float = Field(0.0)
+        landmark_bonus: float = Field(0.0, ge=0)
         majority_weight: float = Field(1.0, ge=0)
         charity: float = Field(0.0, ge=0)
         overtime: bool = False

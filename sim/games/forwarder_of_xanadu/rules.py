@@ -17,6 +17,8 @@ from pydantic import BaseModel, Field, model_validator
 from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
+_PER_MARK = {"per": "area mark 1, 2, 3", "items": "(1st, 2nd) VP pairs"}  # interim_vp, final_vp
+
 
 class Options(BaseOptions):
     """Rule options (defaults from the rulebook and RULINGS §6)."""
@@ -31,7 +33,8 @@ class Options(BaseOptions):
     company_cards: int = Field(4, ge=0, description="'Standard': skill cards of the company's colour")
     dealt_cards: int = Field(2, ge=0, description="'Standard': skill cards dealt at random")
     draft_cards: int = Field(6, ge=0, description="'Custom': skill cards dealt and drafted")
-    space_resources: tuple[int, int, int] = Field((2, 1, 0), description="RULINGS §6: space n gives 3 - n standard resources (and n actions)")
+    space_resources: tuple[int, int, int] = Field((2, 1, 0), json_schema_extra={"per": "action space 1, 2, 3"},
+                                                  description="RULINGS §6: space n gives 3 - n standard resources (and n actions)")
     proxies_from_round: int = Field(2, ge=1, description="'1. Main Phase': proxy workers usable from round 2")
     growth: tuple[int, ...] = Field((1, 1, 1, 2, 2), description="'Company Growth': unlocks after rounds 1, 2, ... (RULINGS §6)")
     late_skill_round: int = Field(4, ge=1, description="'Company Growth': skill spaces 3-4 only from this round's growth on")
@@ -39,8 +42,10 @@ class Options(BaseOptions):
     upper_exclusive_quality: int = Field(3, ge=1, description="'Quality Improvement' (docs ruling 3): the space (1-based) allowing upper exclusive orders")
     stock_superior: int = Field(30, ge=0, description="'Components': superior resource cubes")
     stock_special: int = Field(15, ge=0, description="'Components': special resource cubes")
-    interim_vp: tuple[tuple[int, int], ...] = Field(((3, 1), (4, 2), (5, 3)), description="'Interim Scoring': 1st/2nd VP by area mark 1, 2, 3")
-    final_vp: tuple[tuple[int, int], ...] = Field(((3, 1), (6, 3), (9, 6)), description="'Final Scoring': 1st/2nd VP by area mark 1, 2, 3")
+    interim_vp: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = Field(
+        ((3, 1), (4, 2), (5, 3)), json_schema_extra=_PER_MARK, description="'Interim Scoring': 1st/2nd VP by area mark 1, 2, 3")
+    final_vp: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = Field(
+        ((3, 1), (6, 3), (9, 6)), json_schema_extra=_PER_MARK, description="'Final Scoring': 1st/2nd VP by area mark 1, 2, 3")
     proxy_vp_per: int = Field(2, ge=1, description="'Final Scoring': 1 VP per this many unused proxy workers")
     start_player_tie: Literal["clockwise", "choice"] = Field(
         "clockwise", description="RULINGS §6 / 'After Growing': fewest-VP tie after a full cycle goes to the seat farthest "
@@ -57,8 +62,6 @@ class Options(BaseOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Options:
-        if len(self.interim_vp) != 3 or len(self.final_vp) != 3:
-            raise ValueError("interim_vp and final_vp need one (1st, 2nd) pair per area mark 1, 2, 3")
         if min(self.space_resources) < 0 or min(self.growth, default=0) < 0:
             raise ValueError("space_resources and growth must be non-negative")
         if self.interim_round >= self.rounds:

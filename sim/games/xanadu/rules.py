@@ -44,7 +44,7 @@ class Options(BaseOptions):
     builds_per_turn: int | None = Field(None, ge=1, description="'Egy kártya megépítése', 'Haladó játék': cards built "
                                         "per turn (1; advanced: unlimited, given as 99)")
     sale_bonus: tuple[int, int, int, int] | None = Field(
-        None, description="'5 vagy 6 személyes változat': tong bao added to each sale by colour "
+        None, json_schema_extra={"per": "colour: brown, blue, yellow, green"}, description="'5 vagy 6 személyes változat': tong bao added to each sale by colour "
         "brown/blue/yellow/green ((0,0,0,0); 5-6 players (0,0,1,2))")
     hand_limit: int = Field(7, ge=1, description="'Kártyák húzása': never more than this many cards in hand; refill target")
     draw_nothing_sold: int = Field(1, ge=0, description="'Kártyák húzása': cards drawn when nothing was sold in phase 1")
