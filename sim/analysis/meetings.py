@@ -19,16 +19,17 @@ import math
 import polars as pl
 
 from .stats import _z, binom_p, holm, wilson
+from .streamed import streaming
 
 
 def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
     """One row per game and ordered pair of strategies meeting in it: ``m`` meetings, ``a`` with A
     above, ``b`` with B above (lazy; grouped by game only when a strategy holds two seats of a game)."""
     p = players.lazy().select("game_index", "seat", "strategy", "rank")
-    if players.lazy().select(pl.col("strategy").n_unique()).collect(engine="streaming").item() < 2:  # no pairs: skip the self-join
+    if streaming(players.lazy().select(pl.col("strategy").n_unique())).item() < 2:  # no pairs: skip the self-join
         p = p.head(0)  # the same (empty) table, without joining every seat with every seat (memory)
     both = p.join(p, on="game_index", suffix="_b").filter(pl.col("seat") != pl.col("seat_b"))
-    twice = both.filter(pl.col("strategy") == pl.col("strategy_b")).select(pl.len()).collect(engine="streaming").item()
+    twice = streaming(both.filter(pl.col("strategy") == pl.col("strategy_b")).select(pl.len())).item()
     pairs = both.filter(pl.col("strategy") != pl.col("strategy_b")).select(
         "game_index", strategy_a="strategy", strategy_b="strategy_b",
         a=(pl.col("rank") < pl.col("rank_b")).cast(pl.Int64), b=(pl.col("rank") > pl.col("rank_b")).cast(pl.Int64))
@@ -41,11 +42,11 @@ def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
 def _counts(players: pl.DataFrame) -> pl.DataFrame:
     """Per ordered pair: meetings and games, with the sums the design effect needs."""
     a, b, m = pl.col("a"), pl.col("b"), pl.col("m")
-    return (_per_game(players).group_by("strategy_a", "strategy_b")
+    return streaming(_per_game(players).group_by("strategy_a", "strategy_b")
             .agg(meetings=m.sum(), a_above=a.sum(), b_above=b.sum(), ties=(m - a - b).sum(), games=pl.len(),
                  a_games=(a > b).sum(), b_games=(b > a).sum(), a2=(a * a).sum(), am=(a * m).sum(), m2=(m * m).sum(),
                  most=m.max())
-            .sort("strategy_a", "strategy_b").collect(engine="streaming"))
+            .sort("strategy_a", "strategy_b"))
 
 
 def clustered_wilson(r: dict, confidence: float = 0.95) -> tuple[float, float]:

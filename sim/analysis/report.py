@@ -16,6 +16,7 @@ from . import findings as fnd
 from .checks import evaluate
 from .document import Report, pct, write_report
 from .seating import seating
+from .streamed import release_heap
 from .tables import COLUMNS, RunTables, load_tables
 
 SOLO_SECTIONS = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
@@ -65,16 +66,18 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
     """
     level = confidence if confidence is not None else float(t.config.get("confidence", 0.95))
     d = sections.Draft(t, min_sample, n_resamples, level)
-    sections.stopping(d)
-    sections.ludii(d)
+    streamed = isinstance(t.players, pl.LazyFrame)  # each stage's freed heap returned before the next (memory)
+    stage = (lambda f, *a: (f(*a), release_heap())[0]) if streamed else (lambda f, *a: f(*a))
+    stage(sections.stopping, d)
+    stage(sections.ludii, d)
     inputs = None
     if d.complete_rows:
-        inputs = sections.win_rates(d)
-        inputs["h2h"] = sections.head_to_head(d)
-        sections.scores(d)
-    sections.length(d)
-    seating(d)
-    comp = sections.components(d)
+        inputs = stage(sections.win_rates, d)
+        inputs["h2h"] = stage(sections.head_to_head, d)
+        stage(sections.scores, d)
+    stage(sections.length, d)
+    stage(seating, d)
+    comp = stage(sections.components, d)
     sections.component_distribution(d)
     found, verdict = _findings(t, d, inputs, comp)
     solo = d.players == 1 and "score_strategy" in d.tables

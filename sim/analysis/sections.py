@@ -129,7 +129,7 @@ def ludii(d: Draft) -> None:
     d.sections.append(Section(
         "ludii", "Whole-game balance (Ludii figures)",
         "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; the interval, from a "
-        "bootstrap over games, covers every pairwise gap at once and always holds the estimate). Advantage = the "
+        f"{_balance_method(d)}, covers every pairwise gap at once and always holds the estimate). Advantage = the "
         "start player's win rate. Drawishness = share of complete games with a shared win or no winner. "
         "Completion = share of games played that end with a winner.",
         rows(lf, lambda r: {"figure": r["figure"], f"value ({d.lev} CI)": ci(r["value"], r["ci_low"], r["ci_high"], 3),
@@ -137,6 +137,14 @@ def ludii(d: Draft) -> None:
     d.charts["ludii"] = (f"Ludii balance figures with {d.lev} intervals",
                          partial(charts.interval_chart, lf, "figure", "value", "Whole-game balance figures (Ludii)",
                                  "value", unit="%", level=d.lev))
+
+
+def _balance_method(d: Draft) -> str:
+    """How Balance's interval was made, as the Ludii section says it."""
+    if not d.analytic:
+        return "bootstrap over games"
+    return (f"normal approximation of the bootstrap over games, the report's stand-in from {ANALYTIC_FROM:,} "
+            "complete games on, docs/analysis.md")
 
 
 def _exp_note(exp: float, n: int) -> str:

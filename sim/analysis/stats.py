@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from .exact import binomtest_p, bootstrap_percentile
+from .streamed import streaming
 
 # spawn-key prefix for the analysis streams: far from any game index (game streams use (game_index,))
 BOOT_KEY = 2**31 - 7
@@ -121,7 +122,7 @@ def pooled_win_rate(players: pl.DataFrame) -> float:
     Equals ``1/players`` when every game has exactly one winner; higher with shared wins.
     """
     if isinstance(players, pl.LazyFrame):  # a scan (``streamed``): a streamed mean
-        rate = players.select(pl.col("won").cast(pl.Float64).mean()).collect(engine="streaming").item()
+        rate = streaming(players.select(pl.col("won").cast(pl.Float64).mean())).item()
         return math.nan if rate is None else float(rate)
     if players.is_empty():
         return math.nan
