@@ -33,7 +33,7 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tup
     verdict = "Verdict: no game completed, so nothing can be said about balance."
     if inputs is not None:
         x = fnd.Inputs(players=n, components=comp, min_sample=d.min_sample, games=games.height,
-                       complete=stats.complete_games(games).height, truncated=trunc, failed=failed,
+                       complete=stats.complete_count(games), truncated=trunc, failed=failed,
                        seating=t.config.get("seating", "rotate"), confidence=d.confidence, ended=ended, **inputs)
         found, verdict = fnd.findings(x), fnd.verdict(x)
     else:
@@ -96,7 +96,7 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     ``figures``: ``always``, ``auto`` or ``never`` (``figure_policy``; the commands default to ``auto``)."""
     # not the per-seat figures, only the rows of complete games: memory (issue 20 item 5)
     t = load_tables(Path(run_dir), list(COLUMNS["players"]), complete_only=True)
-    complete = stats.complete_games(t.games).height
+    complete = stats.complete_count(t.games)
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
     if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)

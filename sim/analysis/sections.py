@@ -61,7 +61,7 @@ class Draft:
     def analytic(self) -> bool:
         """Whether the means get normal intervals, not the bootstrap (``analytic``: from
         ``ANALYTIC_FROM`` complete games on)."""
-        return stats.complete_games(self.t.games).height >= ANALYTIC_FROM
+        return stats.complete_count(self.t.games) >= ANALYTIC_FROM
 
     def interval_text(self, n: int | None = None, short: bool = False) -> str:
         """How a mean's interval was made, as the sections say it (``n``: the games it is over;
@@ -77,13 +77,13 @@ class Draft:
 def facts(t: RunTables) -> list[tuple[str, str]]:
     """The run's facts: game, players, games played and complete, seed, seating, strategies, options."""
     cfg, games = t.config, t.games
-    done = stats.complete_games(games)
+    done = stats.complete_count(games)
     trunc = int(games["truncated"].sum()) if games.height else 0
     failed = int(games["failed"].sum()) if games.height else t.errors.height
     out = [
         ("game", f"{cfg['game']} (engine version {t.manifest.get('engine_version', '?')})"),
         ("players", str(cfg["players"])),
-        ("games", f"{games.height} played, {done.height} complete"),
+        ("games", f"{games.height} played, {done} complete"),
         ("truncated", str(trunc)),
         ("failed", str(failed)),
         ("seed", str(cfg["seed"])),

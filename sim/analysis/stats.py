@@ -95,6 +95,11 @@ def complete_games(games: pl.DataFrame) -> pl.DataFrame:
     return games.filter(~pl.col("failed") & ~pl.col("truncated"))
 
 
+def complete_count(games: pl.DataFrame) -> int:
+    """``complete_games(games).height`` without the filtered copy (a million games: ~25 MB)."""
+    return int((~games["failed"] & ~games["truncated"]).sum()) if games.height else 0
+
+
 def complete_players(players: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
     """Player rows of complete games only, sorted by ``(game_index, seat)``. When every game is
     complete and the rows are in that order already (as a run's merge writes them), ``players``
