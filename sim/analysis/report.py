@@ -99,11 +99,14 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     complete = stats.complete_count(t.games)
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    played, failed = t.games.height, int(t.games["failed"].sum()) if t.games.height else 0
     if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)
         t.players = t.players.clear()
+    t.games = t.games.clear()  # nor the games' (27 MB at a million games)
+    if isinstance(t.players, pl.LazyFrame):
+        release_heap()
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
-        checks = evaluate(t.config["checks"], rep.tables, t.games.height,
-                          int(t.games["failed"].sum()) if t.games.height else 0, rep.level)
+        checks = evaluate(t.config["checks"], rep.tables, played, failed, rep.level)
     figure_policy.draw(rep, figures, complete, run_dir)
     write_report(Path(run_dir), rep, checks)
     return rep

@@ -143,8 +143,8 @@ def _balance_method(d: Draft) -> str:
     """How Balance's interval was made, as the Ludii section says it."""
     if not d.analytic:
         return "bootstrap over games"
-    return (f"normal approximation of the bootstrap over games, the report's stand-in from {ANALYTIC_FROM:,} "
-            "complete games on, docs/analysis.md")
+    return (f"normal approximation of the bootstrap over games [the report's stand-in from {ANALYTIC_FROM:,} "
+            "complete games on: docs/analysis.md]")
 
 
 def _exp_note(exp: float, n: int) -> str:
