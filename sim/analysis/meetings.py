@@ -18,8 +18,9 @@ import math
 
 import polars as pl
 
+from . import streamed
 from .stats import _z, binom_p, holm, wilson
-from .streamed import streaming
+from .streamed import streaming, whole_game_parts
 
 
 def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
@@ -39,8 +40,19 @@ def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
                                                                         b=pl.col("b").sum())
 
 
-def _counts(players: pl.DataFrame) -> pl.DataFrame:
-    """Per ordered pair: meetings and games, with the sums the design effect needs."""
+def _counts(players: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """Per ordered pair: meetings and games, with the sums the design effect needs. A scan: summed
+    over parts of whole games (``streamed.whole_game_parts``: the self-join of every row held
+    about 430 MB at a million games); every figure is a sum over games, ``most`` a maximum."""
+    if isinstance(players, pl.LazyFrame):
+        parts = [_counts(part) for part in whole_game_parts(players.select("game_index", "seat", "strategy", "rank"),
+                                                            streamed.JOIN_PART_GAMES)]
+        if not parts:  # no rows: the empty table, with its columns and types
+            return _counts(players.head(0).collect())
+        sums = [pl.col(c).sum() for c in ("meetings", "a_above", "b_above", "ties", "games", "a_games", "b_games",
+                                            "a2", "am", "m2")]
+        return (pl.concat(parts).group_by("strategy_a", "strategy_b").agg(*sums, pl.col("most").max())
+                .sort("strategy_a", "strategy_b"))
     a, b, m = pl.col("a"), pl.col("b"), pl.col("m")
     return streaming(_per_game(players).group_by("strategy_a", "strategy_b")
             .agg(meetings=m.sum(), a_above=a.sum(), b_above=b.sum(), ties=(m - a - b).sum(), games=pl.len(),

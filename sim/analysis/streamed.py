@@ -24,6 +24,9 @@ PREFETCH = "POLARS_ROW_GROUP_PREFETCH_SIZE"
 # games of one part read by ``whole_game_parts`` (four player rows of a few columns each: ~4 MB;
 # 125,000 games a part held about 40 MB more at the peak of a million-game report for 0.2 CPU-s less)
 PART_GAMES = 50_000
+# games of one part of the self-joins part by part (head to head, who sits before you): a game of
+# four seats joins into 12 pairs of rows, so a part of ``PART_GAMES`` held about 40 MB
+JOIN_PART_GAMES = 10_000
 
 
 def gather(frame: Rows, query: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.DataFrame:

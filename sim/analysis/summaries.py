@@ -106,13 +106,14 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    table = gather(players, lambda f: f.select("game_index", "seat", "strategy", "rank"))  # a scan: read here
-    if not in_seat_order(table):
-        table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
-    for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
-        rate_games(model, part, rating, count)
+    # a scan: part by part of whole games in game-index order, never held (issue 20 item 5: memory)
+    for table in whole_game_parts(players.select("game_index", "seat", "strategy", "rank")):
+        if not in_seat_order(table):
+            table = table.sort("game_index", "seat")
+        for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
+            rate_games(model, part, rating, count)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,
