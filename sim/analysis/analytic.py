@@ -15,6 +15,7 @@ switch point and how closely it agrees with the bootstrap.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -94,3 +95,48 @@ def score_intervals(players: Rows, bys: Sequence[str], values: Sequence[list], c
         sums, counts = zip(*(group_sums(part, by, v) for by, v in zip(bys, values, strict=True)), strict=True)
         m.add(np.hstack(sums), np.hstack(counts))
     return ratio_intervals(m, confidence)
+
+
+# draws of the normal approximation of Balance's bootstrap (``balance_normal``): its quantile's
+# Monte Carlo error is then about 0.3% of the half-width, against about 3% for 1,000 resamples
+BALANCE_DRAWS = 200_000
+
+
+@dataclass
+class WinSums:
+    """The seats' per-game 0/1 wins summed part by part (``add``): ``n`` games, ``wins`` (per seat,
+    ``(k,)``) and ``cross`` = sum over games of ``w_g w_g^T`` (``(k, k)``: games both seats won)."""
+
+    k: int
+    n: int = 0
+    wins: np.ndarray = field(init=False)
+    cross: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.wins, self.cross = np.zeros(self.k), np.zeros((self.k, self.k))
+
+    def add(self, rows: np.ndarray) -> None:
+        """Add games: ``rows`` of shape ``(k, games)``, one 0/1 row per seat (``per_game.seat_wins``)."""
+        self.n += rows.shape[1]
+        self.wins += rows.sum(axis=1)
+        self.cross += np.einsum("kn,jn->kj", rows, rows)  # one thread, as ``stats.weighted_sums``
+
+
+def balance_normal(m: WinSums, rng: np.random.Generator, confidence: float = 0.95,
+                   draws: int = BALANCE_DRAWS) -> tuple[float, float]:
+    """Balance's interval (``stats.balance_interval``: ``1 - G`` widened by ``c``, the ``confidence``
+    quantile of the range of ``r* - r``) with the bootstrap's distribution of the seats' resampled
+    win rates ``r*`` replaced by its normal limit: ``r* - r ~ N(0, S / n)``, ``S`` the covariance of
+    a game's 0/1 win row (divisor ``n``, as resampling whole games gives it) from ``m``'s sums.
+    ``c`` is the quantile of the range over ``draws`` draws of that normal (``rng``). Returns
+    ``(low, high)``, within [0, 1]; NaN with fewer than two games or one seat."""
+    if m.n < 2 or m.k < 2:
+        return math.nan, math.nan
+    r = m.wins / m.n
+    gap = float(np.ptp(r))
+    lam, vec = np.linalg.eigh((m.cross / m.n - np.outer(r, r)) / m.n)
+    if not (lam > 0).any():  # no seat's results vary: nothing to resample (as the bootstrap)
+        return 1 - gap, 1 - gap
+    z = np.einsum("dk,jk->dj", rng.standard_normal((draws, m.k)) * np.sqrt(np.clip(lam, 0.0, None)), vec)
+    c = float(np.quantile(np.ptp(z, axis=1), confidence))
+    return max(0.0, 1 - gap - c), min(1.0, 1 - max(0.0, gap - c))

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from .analytic import ANALYTIC_FROM, mean_intervals
+from .analytic import ANALYTIC_FROM, RatioSums, mean_intervals, ratio_intervals
+from .counted import quantile
 from .stats import analysis_rng, bootstrap_ratio_rows, complete_games
 from .streamed import Rows, gather, height, schema
 
@@ -17,11 +18,13 @@ def describe_columns(df: Rows, columns: Sequence[str], seed: int, key: int, unit
                      n_resamples: int = 1000, confidence: float = 0.95) -> pl.DataFrame:
     """One row per numeric column of a one-row-per-game table: ``figure, games, mean, ci_low,
     ci_high`` (bootstrap over games; from ``ANALYTIC_FROM`` games on the normal interval of
-    ``analytic``, column by column: a scan ``df`` is then read one column at a time), ``sd, min,
-    median, max``."""
+    ``analytic``: a scan ``df`` then gives each column's figures and sums by a streamed query, its
+    median from value counts, and no column is held), ``sd, min, median, max``."""
     n = height(df)
     if n < ANALYTIC_FROM and isinstance(df, pl.LazyFrame):
         df = df.select(columns).collect()
+    if isinstance(df, pl.LazyFrame):  # streamed sums, no column held (memory: issue 20 item 5)
+        return _frame([r for c in columns if (r := _streamed_row(df, c, n, confidence)) is not None])
     column = (lambda c: df[c]) if isinstance(df, pl.DataFrame) else (lambda c: gather(df, lambda f: f.select(c)).to_series())
     rows, ends = [], {}
     for c in columns:
@@ -38,10 +41,34 @@ def describe_columns(df: Rows, columns: Sequence[str], seed: int, key: int, unit
                      "min": v.min(), "median": v.median(), "max": v.max()})
     if rows and not ends:  # the bootstrap: every column's resamples in one pass
         ends = _bootstrap_columns(df, [r["figure"] for r in rows], seed, key, n_resamples, confidence)
-    rows = [{**r, "ci_low": ends[r["figure"]][0], "ci_high": ends[r["figure"]][1]} for r in rows]
+    return _frame([{**r, "ci_low": ends[r["figure"]][0], "ci_high": ends[r["figure"]][1]} for r in rows])
+
+
+def _frame(rows: list[dict]) -> pl.DataFrame:
     schema_ = {"figure": pl.Utf8, "games": pl.Int64, **{c: pl.Float64 for c in
                                                          ("mean", "ci_low", "ci_high", "sd", "min", "median", "max")}}
     return pl.DataFrame(rows, schema=schema_).select(list(schema_))
+
+
+def _streamed_row(df: pl.LazyFrame, c: str, n: int, confidence: float) -> dict | None:
+    """``describe_columns``' row of column ``c`` of a scan of ``n`` games (at least ``ANALYTIC_FROM``):
+    one streamed query of the figures and the normal interval's sums (a mean over games: ``C_g``
+    is 1 where the value is present, neither null nor NaN, so ``sum S C = sum S``, ``sum C^2 =
+    sum C``), the median from value counts (``counted``). ``None`` when every value is null."""
+    x = pl.col(c).cast(pl.Float64)
+    here = x.is_not_null() & ~x.is_nan().fill_null(True)
+    sv = pl.when(here).then(x).otherwise(0.0)
+    r = gather(df, lambda f: f.select(games=x.is_not_null().sum(), mean=x.mean(), sd=x.std(), min=x.min(),
+                                      max=x.max(), s=sv.sum(), c=here.sum(), ss=(sv * sv).sum())).row(0, named=True)
+    if not r["games"]:
+        return None
+    m = RatioSums(1)
+    m.n, m.s[0], m.c[0], m.ss[0], m.sc[0], m.cc[0] = n, r["s"], r["c"], r["ss"], r["s"], r["c"]
+    lo, hi = ratio_intervals(m, confidence)
+    counts = gather(df, lambda f: f.select(x).drop_nulls().group_by(c).agg(n=pl.len()).sort(c))
+    median = quantile(counts[c].to_numpy(), counts["n"].to_numpy(), 0.5, "linear")
+    return {"figure": c, "games": r["games"], "mean": r["mean"], "sd": r["sd"] if r["games"] > 1 else None,
+            "min": r["min"], "median": median, "max": r["max"], "ci_low": float(lo[0]), "ci_high": float(hi[0])}
 
 
 def _present(v: pl.Series) -> np.ndarray:

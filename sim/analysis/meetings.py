@@ -18,17 +18,19 @@ import math
 
 import polars as pl
 
+from . import streamed
 from .stats import _z, binom_p, holm, wilson
+from .streamed import streaming, whole_game_parts
 
 
 def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
     """One row per game and ordered pair of strategies meeting in it: ``m`` meetings, ``a`` with A
     above, ``b`` with B above (lazy; grouped by game only when a strategy holds two seats of a game)."""
     p = players.lazy().select("game_index", "seat", "strategy", "rank")
-    if players.lazy().select(pl.col("strategy").n_unique()).collect(engine="streaming").item() < 2:  # no pairs: skip the self-join
+    if streaming(players.lazy().select(pl.col("strategy").n_unique())).item() < 2:  # no pairs: skip the self-join
         p = p.head(0)  # the same (empty) table, without joining every seat with every seat (memory)
     both = p.join(p, on="game_index", suffix="_b").filter(pl.col("seat") != pl.col("seat_b"))
-    twice = both.filter(pl.col("strategy") == pl.col("strategy_b")).select(pl.len()).collect(engine="streaming").item()
+    twice = streaming(both.filter(pl.col("strategy") == pl.col("strategy_b")).select(pl.len())).item()
     pairs = both.filter(pl.col("strategy") != pl.col("strategy_b")).select(
         "game_index", strategy_a="strategy", strategy_b="strategy_b",
         a=(pl.col("rank") < pl.col("rank_b")).cast(pl.Int64), b=(pl.col("rank") > pl.col("rank_b")).cast(pl.Int64))
@@ -38,14 +40,25 @@ def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
                                                                         b=pl.col("b").sum())
 
 
-def _counts(players: pl.DataFrame) -> pl.DataFrame:
-    """Per ordered pair: meetings and games, with the sums the design effect needs."""
+def _counts(players: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """Per ordered pair: meetings and games, with the sums the design effect needs. A scan: summed
+    over parts of whole games (``streamed.whole_game_parts``: the self-join of every row held
+    about 430 MB at a million games); every figure is a sum over games, ``most`` a maximum."""
+    if isinstance(players, pl.LazyFrame):
+        parts = [_counts(part) for part in whole_game_parts(players.select("game_index", "seat", "strategy", "rank"),
+                                                            streamed.JOIN_PART_GAMES)]
+        if not parts:  # no rows: the empty table, with its columns and types
+            return _counts(players.head(0).collect())
+        sums = [pl.col(c).sum() for c in ("meetings", "a_above", "b_above", "ties", "games", "a_games", "b_games",
+                                            "a2", "am", "m2")]
+        return (pl.concat(parts).group_by("strategy_a", "strategy_b").agg(*sums, pl.col("most").max())
+                .sort("strategy_a", "strategy_b"))
     a, b, m = pl.col("a"), pl.col("b"), pl.col("m")
-    return (_per_game(players).group_by("strategy_a", "strategy_b")
+    return streaming(_per_game(players).group_by("strategy_a", "strategy_b")
             .agg(meetings=m.sum(), a_above=a.sum(), b_above=b.sum(), ties=(m - a - b).sum(), games=pl.len(),
                  a_games=(a > b).sum(), b_games=(b > a).sum(), a2=(a * a).sum(), am=(a * m).sum(), m2=(m * m).sum(),
                  most=m.max())
-            .sort("strategy_a", "strategy_b").collect(engine="streaming"))
+            .sort("strategy_a", "strategy_b"))
 
 
 def clustered_wilson(r: dict, confidence: float = 0.95) -> tuple[float, float]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from .streamed import whole_game_parts
+
 
 def game_rows(game_index: pl.Series) -> tuple[np.ndarray, int]:
     """``(row, n)``: for each player row, the position of its game among the distinct game indices
@@ -23,9 +25,9 @@ def game_rows(game_index: pl.Series) -> tuple[np.ndarray, int]:
 
 def game_count(players: pl.DataFrame | pl.LazyFrame) -> int:
     """The number of distinct games of ``players`` (the rows of ``group_sums``' matrices); of a
-    scan, counted on polars' streaming engine."""
-    if isinstance(players, pl.LazyFrame):
-        return int(players.select(pl.col("game_index").n_unique()).collect(engine="streaming").item())
+    scan, counted part by part of whole games (``streamed.whole_game_parts``)."""
+    if isinstance(players, pl.LazyFrame):  # part by part: a streamed n_unique holds every game index in a hash set
+        return sum(game_count(part) for part in whole_game_parts(players.select("game_index", "seat")))
     p = whole_games_layout(players)
     return players.height // p if p else game_rows(players["game_index"])[1]
 

@@ -16,6 +16,7 @@ from . import findings as fnd
 from .checks import evaluate
 from .document import Report, pct, write_report
 from .seating import seating
+from .streamed import release_heap
 from .tables import COLUMNS, RunTables, load_tables
 
 SOLO_SECTIONS = ("stopping", "score_strategy", "component_distribution", "length", "outcomes")
@@ -32,7 +33,7 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tup
     verdict = "Verdict: no game completed, so nothing can be said about balance."
     if inputs is not None:
         x = fnd.Inputs(players=n, components=comp, min_sample=d.min_sample, games=games.height,
-                       complete=stats.complete_games(games).height, truncated=trunc, failed=failed,
+                       complete=stats.complete_count(games), truncated=trunc, failed=failed,
                        seating=t.config.get("seating", "rotate"), confidence=d.confidence, ended=ended, **inputs)
         found, verdict = fnd.findings(x), fnd.verdict(x)
     else:
@@ -65,16 +66,18 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
     """
     level = confidence if confidence is not None else float(t.config.get("confidence", 0.95))
     d = sections.Draft(t, min_sample, n_resamples, level)
-    sections.stopping(d)
-    sections.ludii(d)
+    streamed = isinstance(t.players, pl.LazyFrame)  # each stage's freed heap returned before the next (memory)
+    stage = (lambda f, *a: (f(*a), release_heap())[0]) if streamed else (lambda f, *a: f(*a))
+    stage(sections.stopping, d)
+    stage(sections.ludii, d)
     inputs = None
     if d.complete_rows:
-        inputs = sections.win_rates(d)
-        inputs["h2h"] = sections.head_to_head(d)
-        sections.scores(d)
-    sections.length(d)
-    seating(d)
-    comp = sections.components(d)
+        inputs = stage(sections.win_rates, d)
+        inputs["h2h"] = stage(sections.head_to_head, d)
+        stage(sections.scores, d)
+    stage(sections.length, d)
+    stage(seating, d)
+    comp = stage(sections.components, d)
     sections.component_distribution(d)
     found, verdict = _findings(t, d, inputs, comp)
     solo = d.players == 1 and "score_strategy" in d.tables
@@ -93,14 +96,17 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     ``figures``: ``always``, ``auto`` or ``never`` (``figure_policy``; the commands default to ``auto``)."""
     # not the per-seat figures, only the rows of complete games: memory (issue 20 item 5)
     t = load_tables(Path(run_dir), list(COLUMNS["players"]), complete_only=True)
-    complete = stats.complete_games(t.games).height
+    complete = stats.complete_count(t.games)
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    played, failed = t.games.height, int(t.games["failed"].sum()) if t.games.height else 0
     if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)
         t.players = t.players.clear()
+    t.games = t.games.clear()  # nor the games' (27 MB at a million games)
+    if isinstance(t.players, pl.LazyFrame):
+        release_heap()
     if checks is None and t.config.get("checks"):  # a config with `checks:` shows them (verdict: `sim check`)
-        checks = evaluate(t.config["checks"], rep.tables, t.games.height,
-                          int(t.games["failed"].sum()) if t.games.height else 0, rep.level)
+        checks = evaluate(t.config["checks"], rep.tables, played, failed, rep.level)
     figure_policy.draw(rep, figures, complete, run_dir)
     write_report(Path(run_dir), rep, checks)
     return rep

@@ -7,11 +7,11 @@ from functools import partial
 
 import polars as pl
 
-from . import charts
+from . import charts, streamed
 from .document import Section, ci, rows
 from .sections import Draft
 from .stats import with_wilson
-from .streamed import gather
+from .streamed import gather, whole_game_parts
 
 
 def deal_facts(games: pl.DataFrame, k: int | None = None) -> tuple[int, int, int]:
@@ -51,14 +51,22 @@ def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame,
 
 def predecessor_table(players: pl.DataFrame, n_seats: int, confidence: float = 0.95) -> pl.DataFrame:
     """Win rate of each strategy by the strategy in the seat just before it (seat − 1, seat 0's is
-    seat n − 1). In: player rows of complete games. Out: ``strategy, before, games, wins,
-    win_rate, ci_low, ci_high`` (Wilson), sorted."""
-    p = players.select("game_index", "seat", "strategy", "won")
-    prev = p.select("game_index", seat=(pl.col("seat") + 1) % n_seats, before=pl.col("strategy"))
-    t = (p.join(prev, on=["game_index", "seat"], how="inner").group_by("strategy", "before")
-         .agg(games=pl.len(), wins=pl.col("won").sum()).sort("strategy", "before"))
+    seat n − 1). In: player rows of complete games (a frame, or a scan read part by part of whole
+    games). Out: ``strategy, before, games, wins, win_rate, ci_low, ci_high`` (Wilson), sorted."""
+    p = players.select("game_index", "seat", "strategy", "won")  # a scan: part by part of whole games (memory)
+    parts = [_predecessor_counts(part, n_seats) for part in whole_game_parts(p, streamed.JOIN_PART_GAMES)]
+    parts = parts or [_predecessor_counts(p.lazy().head(0).collect(), n_seats)]  # no rows: the empty table
+    t = (pl.concat(parts).group_by("strategy", "before").agg(games=pl.col("games").sum(), wins=pl.col("wins").sum())
+         .sort("strategy", "before")) if len(parts) > 1 else parts[0]
     return with_wilson(t, confidence=confidence).select("strategy", "before", "games", "wins", "win_rate", "ci_low",
                                                         "ci_high")
+
+
+def _predecessor_counts(p: pl.DataFrame, n_seats: int) -> pl.DataFrame:
+    """``strategy, before, games, wins`` of the player rows ``p`` (whole games), sorted."""
+    prev = p.select("game_index", seat=(pl.col("seat") + 1) % n_seats, before=pl.col("strategy"))
+    return (p.join(prev, on=["game_index", "seat"], how="inner").group_by("strategy", "before")
+            .agg(games=pl.len(), wins=pl.col("won").sum()).sort("strategy", "before"))
 
 
 def seating(d: Draft) -> None:
@@ -70,8 +78,6 @@ def seating(d: Draft) -> None:
     d.sections.append(Section("seating", "Seating", text))
     if d.players < 3 or distinct < 2 or not d.complete_rows:
         return  # with two seats the one before you is your only opponent: the head-to-head table says it
-    if isinstance(complete, pl.LazyFrame):  # a scan (``streamed``): the columns the join reads
-        complete = gather(complete, lambda f: f.select("game_index", "seat", "strategy", "won"))
     t = predecessor_table(complete, d.players, d.confidence)
     d.tables["before_you"] = t
     d.sections.append(Section(

@@ -61,7 +61,7 @@ class Draft:
     def analytic(self) -> bool:
         """Whether the means get normal intervals, not the bootstrap (``analytic``: from
         ``ANALYTIC_FROM`` complete games on)."""
-        return stats.complete_games(self.t.games).height >= ANALYTIC_FROM
+        return stats.complete_count(self.t.games) >= ANALYTIC_FROM
 
     def interval_text(self, n: int | None = None, short: bool = False) -> str:
         """How a mean's interval was made, as the sections say it (``n``: the games it is over;
@@ -77,13 +77,13 @@ class Draft:
 def facts(t: RunTables) -> list[tuple[str, str]]:
     """The run's facts: game, players, games played and complete, seed, seating, strategies, options."""
     cfg, games = t.config, t.games
-    done = stats.complete_games(games)
+    done = stats.complete_count(games)
     trunc = int(games["truncated"].sum()) if games.height else 0
     failed = int(games["failed"].sum()) if games.height else t.errors.height
     out = [
         ("game", f"{cfg['game']} (engine version {t.manifest.get('engine_version', '?')})"),
         ("players", str(cfg["players"])),
-        ("games", f"{games.height} played, {done.height} complete"),
+        ("games", f"{games.height} played, {done} complete"),
         ("truncated", str(trunc)),
         ("failed", str(failed)),
         ("seed", str(cfg["seed"])),
@@ -129,7 +129,7 @@ def ludii(d: Draft) -> None:
     d.sections.append(Section(
         "ludii", "Whole-game balance (Ludii figures)",
         "Balance = 1 − the largest gap between two seats' win rates (1 is perfectly even; the interval, from a "
-        "bootstrap over games, covers every pairwise gap at once and always holds the estimate). Advantage = the "
+        f"{_balance_method(d)}, covers every pairwise gap at once and always holds the estimate). Advantage = the "
         "start player's win rate. Drawishness = share of complete games with a shared win or no winner. "
         "Completion = share of games played that end with a winner.",
         rows(lf, lambda r: {"figure": r["figure"], f"value ({d.lev} CI)": ci(r["value"], r["ci_low"], r["ci_high"], 3),
@@ -137,6 +137,14 @@ def ludii(d: Draft) -> None:
     d.charts["ludii"] = (f"Ludii balance figures with {d.lev} intervals",
                          partial(charts.interval_chart, lf, "figure", "value", "Whole-game balance figures (Ludii)",
                                  "value", unit="%", level=d.lev))
+
+
+def _balance_method(d: Draft) -> str:
+    """How Balance's interval was made, as the Ludii section says it."""
+    if not d.analytic:
+        return "bootstrap over games"
+    return (f"normal approximation of the bootstrap over games [the report's stand-in from {ANALYTIC_FROM:,} "
+            "complete games on: docs/analysis.md]")
 
 
 def _exp_note(exp: float, n: int) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from .exact import binomtest_p, bootstrap_percentile
+from .streamed import streaming
 
 # spawn-key prefix for the analysis streams: far from any game index (game streams use (game_index,))
 BOOT_KEY = 2**31 - 7
@@ -94,6 +95,11 @@ def complete_games(games: pl.DataFrame) -> pl.DataFrame:
     return games.filter(~pl.col("failed") & ~pl.col("truncated"))
 
 
+def complete_count(games: pl.DataFrame) -> int:
+    """``complete_games(games).height`` without the filtered copy (a million games: ~25 MB)."""
+    return int((~games["failed"] & ~games["truncated"]).sum()) if games.height else 0
+
+
 def complete_players(players: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
     """Player rows of complete games only, sorted by ``(game_index, seat)``. When every game is
     complete and the rows are in that order already (as a run's merge writes them), ``players``
@@ -121,7 +127,7 @@ def pooled_win_rate(players: pl.DataFrame) -> float:
     Equals ``1/players`` when every game has exactly one winner; higher with shared wins.
     """
     if isinstance(players, pl.LazyFrame):  # a scan (``streamed``): a streamed mean
-        rate = players.select(pl.col("won").cast(pl.Float64).mean()).collect(engine="streaming").item()
+        rate = streaming(players.select(pl.col("won").cast(pl.Float64).mean())).item()
         return math.nan if rate is None else float(rate)
     if players.is_empty():
         return math.nan

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from .analytic import ANALYTIC_FROM, score_intervals
+from .analytic import ANALYTIC_FROM, WinSums, balance_normal, score_intervals
 from .by_value import per_value
+from .counted import describe_counts, value_counts
 from .describe import BASE_GAME_COLUMNS, describe_columns, length_table  # noqa: F401  (summary tables)
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
 from .per_game import game_count, group_sums, seat_wins, whole_games_layout
@@ -105,13 +106,14 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    table = gather(players, lambda f: f.select("game_index", "seat", "strategy", "rank"))  # a scan: read here
-    if not in_seat_order(table):
-        table = table.sort("game_index", "seat")
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
-    for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
-        rate_games(model, part, rating, count)
+    # a scan: part by part of whole games in game-index order, never held (issue 20 item 5: memory)
+    for table in whole_game_parts(players.select("game_index", "seat", "strategy", "rank")):
+        if not in_seat_order(table):
+            table = table.sort("game_index", "seat")
+        for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
+            rate_games(model, part, rating, count)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,
@@ -136,11 +138,7 @@ def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resampl
     """``score_table`` for each column of ``bys``, from one bootstrap: every table resamples the
     same games with the same generator, so their resamples are the same and are drawn once
     (issue 20 item 1); each table equals the one ``score_table`` gives alone."""
-    descs = [per_value(players, by, rows=pl.len(), mean=pl.col("score").mean(), sd=pl.col("score").std(),
-                       min=pl.col("score").min(), q25=pl.col("score").quantile(0.25),
-                       median=pl.col("score").median(), q75=pl.col("score").quantile(0.75),
-                       max=pl.col("score").max())
-             for by in bys]  # value by value: a group-by's std and quantiles held ~220 MB each at 1M games
+    descs = [_score_desc(players, by) for by in bys]
     values = [desc[by].to_list() for desc, by in zip(descs, bys, strict=True)]
     k = sum(len(v) for v in values)
     n = game_count(players)
@@ -162,6 +160,17 @@ def score_tables(players: pl.DataFrame, bys: Sequence[str], seed: int, n_resampl
         out.append(desc.with_columns(ci_low=pl.Series(lo, dtype=pl.Float64), ci_high=pl.Series(hi, dtype=pl.Float64))
                    .select(by, "rows", "mean", "ci_low", "ci_high", "sd", "min", "q25", "median", "q75", "max"))
     return out
+
+
+def _score_desc(players: Rows, by: str) -> pl.DataFrame:
+    """``by, rows, mean, sd, min, q25, median, q75, max`` of the scores per value of ``by``; of a
+    scan, from value counts (``counted``: polars' quantile gathers a group's scores, and a filter
+    per value costs a pass over the rows each)."""
+    s = pl.col("score")
+    if isinstance(players, pl.DataFrame):  # value by value: a group-by's std and quantiles held ~220 MB each at 1M games
+        return per_value(players, by, rows=pl.len(), mean=s.mean(), sd=s.std(), min=s.min(), q25=s.quantile(0.25),
+                         median=s.median(), q75=s.quantile(0.75), max=s.max())
+    return describe_counts(value_counts(players, by), by)
 
 
 def margins(players: pl.DataFrame) -> pl.DataFrame:
@@ -246,7 +255,8 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     """Whole-game balance figures as the Ludii system defines them, with intervals at ``confidence``.
 
     - Balance: 1 - the largest gap between any two seats' win rates (complete games; interval
-      from a bootstrap over games, ``balance_interval``);
+      from a bootstrap over games, ``balance_interval``; from ``ANALYTIC_FROM`` complete games on
+      from its normal limit, ``analytic.balance_normal``, on streamed sums);
     - Advantage: seat 0's (the start player's) win rate (Wilson);
     - Drawishness: share of complete games whose win is shared or that nobody wins (Wilson);
     - Completion: share of all games played that end with a winner, i.e. neither truncated,
@@ -258,7 +268,14 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
     done = complete_games(games.select("failed", "truncated", "n_winners"))  # not a copy of every column (memory)
     cp = players if complete else complete_players(players, games)
     rows = []
-    if height(cp):
+    if done.height >= ANALYTIC_FROM and height(cp):  # the normal limit of the bootstrap, from streamed sums
+        m = _seat_win_sums(cp)
+        fp = first_player_advantage(cp, confidence=confidence)
+        value = float(1 - np.ptp(m.wins / m.n))
+        lo, hi = balance_normal(m, analysis_rng(seed, 3), confidence)
+        rows.append(("Balance", value, lo, hi, done.height, "1 - largest gap between two seats' win rates"))
+        rows.append(("Advantage", fp["rate"], fp["ci_low"], fp["ci_high"], fp["games"], "start player's (seat 0) win rate"))
+    elif height(cp):
         seats, by_seat = _seat_win_rows(cp, done.height)
         mats = list(by_seat)
         fp = first_player_advantage(cp, confidence=confidence)
@@ -280,6 +297,16 @@ def ludii_figures(games: pl.DataFrame, players: pl.DataFrame, seed: int, n_resam
         rows.append(("Completion", won / games.height, lo, hi, games.height, "share of games played that end with a winner"))
     return pl.DataFrame(rows, schema={"figure": pl.Utf8, "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "games": pl.Int64, "meaning": pl.Utf8}, orient="row")
+
+
+def _seat_win_sums(cp: Rows) -> WinSums:
+    """The seats' win sums of the complete player rows ``cp`` (``analytic.WinSums``), from their
+    0/1 win rows made part by part of whole games (``seat_wins``; a scan is never held)."""
+    seats = sorted(gather(cp, lambda f: f.select(pl.col("seat").unique()))["seat"].to_list())
+    m = WinSums(len(seats))
+    for part in whole_game_parts(cp.select("game_index", "seat", "won")):
+        m.add(np.vstack(seat_wins(part, seats)))
+    return m
 
 
 def _seat_win_rows(cp: Rows, games: int) -> tuple[list[int], np.ndarray]:

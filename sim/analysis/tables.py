@@ -11,6 +11,7 @@ from .. import integrity, store
 from ..api import SimError
 from ..data import read_json
 from .analytic import ANALYTIC_FROM
+from .streamed import streaming
 
 # the columns every run writes, and the kind of values they hold (a table may have more columns)
 COLUMNS = {
@@ -117,7 +118,7 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
 def _complete_count(run_dir: Path) -> int:
     """The complete games (neither failed nor truncated) of ``games.parquet``, counted by a streamed scan."""
     q = pl.scan_parquet(run_dir / "games.parquet").select((~pl.col("failed") & ~pl.col("truncated")).sum())
-    return int(q.collect(engine="streaming").item() or 0)
+    return int(streaming(q).item() or 0)
 
 
 def _streamed_tables(run_dir: Path, config: dict, players_columns: list[str] | None, read) -> RunTables:
@@ -127,7 +128,7 @@ def _streamed_tables(run_dir: Path, config: dict, players_columns: list[str] | N
     kinds = pl.read_parquet_schema(g)
     base = [pl.col(c).cast(pl.Categorical) if c == "end_reason" else pl.col(c)
             for c in ("game_index", "truncated", "failed", "n_winners", "end_reason", "deal_index") if c in kinds]
-    games = pl.scan_parquet(g).select(base).collect(engine="streaming")
+    games = streaming(pl.scan_parquet(g).select(base))
     drop = games.filter(pl.col("failed") | pl.col("truncated"))["game_index"]
     cols = [c for c in pl.read_parquet_schema(p) if players_columns is None or c in players_columns]
     players = pl.scan_parquet(p).select(cols).filter(~pl.col("game_index").is_in(drop.implode()))
@@ -148,7 +149,7 @@ def _complete_players(run_dir: Path, games: pl.DataFrame, columns: list[str] | N
     try:
         cols = [c for c in pl.read_parquet_schema(p) if columns is None or c in columns]
         lf = pl.scan_parquet(p).select(cols)
-        return (lf.filter(~pl.col("game_index").is_in(drop.implode())) if drop.len() else lf).collect(engine="streaming")
+        return streaming(lf.filter(~pl.col("game_index").is_in(drop.implode())) if drop.len() else lf)
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
