@@ -19,15 +19,15 @@ demo: install
 
 # CI runs `make test` (.ci/run): every test but the nightly `slow` ones, on 2 processes (pytest-xdist)
 test: install
-	$(BIN)/python -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" $(PYTEST_ARGS)
 
 # while editing: unit and conformance tests of every module, no whole runs (under a minute)
 test-fast: install
-	$(BIN)/python -m pytest -n 2 -m "not slow and not integration" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow and not integration" $(PYTEST_ARGS)
 
 # nightly (docs/ci/nightly-slow.yml): the long runs at full statistical power
 test-slow: install
-	$(BIN)/python -m pytest -n 2 -m slow $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check sim strategies tests

@@ -67,9 +67,25 @@ LONGEST_FIRST = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     def rank(item):
         name = getattr(item, "originalname", None) or item.name
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # stable: every other test keeps its order
+    for item in items:
+        _group_if_it_shares_a_module_fixture(item)
+
+
+def _group_if_it_shares_a_module_fixture(item):
+    """Tests that share a module-scoped fixture (a run played once for several claims) go to one
+    pytest-xdist worker (`make test` uses `--dist loadgroup`); with plain `--dist load` each worker
+    that got one of them played the run again."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None or item.get_closest_marker("xdist_group"):
+        return
+    shared = sorted(name for name, defs in info.name2fixturedefs.items() if defs[-1].scope == "module")
+    if shared:
+        item.add_marker(pytest.mark.xdist_group(f"{item.module.__name__}::{shared[0]}"))
+

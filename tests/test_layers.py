@@ -10,6 +10,7 @@ ground (sim.api, sim.seeding, sim.data, sim) < games < strategies < registry < p
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import os
 import subprocess
@@ -36,6 +37,7 @@ def layer(module: str) -> str:
             "analysis": "analysis", "runs": "runs", "cli": "cli", "fuzz": "runs", "setup": "play", "replay": "play", "limits": "play"}[head]
 
 
+@functools.cache  # parsed when a test first asks, not at collection in every xdist worker
 def project_imports() -> dict[str, set[str]]:
     """Module -> the project modules it imports (relative imports resolved)."""
     out = {}
@@ -56,19 +58,17 @@ def project_imports() -> dict[str, set[str]]:
     return out
 
 
-IMPORTS = project_imports()
-
 
 def _real(target: str) -> str:
     """``sim.analysis.stats.wilson`` -> ``sim.analysis.stats`` (the longest known module prefix)."""
-    while target and target not in IMPORTS:
+    while target and target not in project_imports():
         target = target.rpartition(".")[0]
     return target
 
 
 def test_no_import_runs_from_a_lower_layer_to_a_higher_one():
     wrong = []
-    for mod, targets in IMPORTS.items():
+    for mod, targets in project_imports().items():
         for t in filter(None, map(_real, targets)):
             if ORDER.index(layer(t)) > ORDER.index(layer(mod)):
                 wrong.append(f"{mod} ({layer(mod)}) imports {t} ({layer(t)})")
@@ -77,7 +77,7 @@ def test_no_import_runs_from_a_lower_layer_to_a_higher_one():
 
 def test_games_strategies_analysis_and_runs_keep_their_own_rules():
     wrong = []
-    for mod, targets in IMPORTS.items():
+    for mod, targets in project_imports().items():
         real = set(filter(None, map(_real, targets)))
         if mod.startswith("sim.games."):  # a game imports the ground and its own package only
             own = ".".join(mod.split(".")[:3])

@@ -108,7 +108,8 @@ def full_and_interrupted(tmp_path, games: int, played) -> tuple[Path, Path]:
     interrupted after the chunks ``played(ranges)`` picks."""
     cfg = write(tmp_path, games=games, extra="chunk_size: 20\n")
     full = tmp_path / "full"
-    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet"]).exit_code == 0
+    # --figures never here and in the resumes below: the claims are about tables, not charts
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet", "--figures", "never"]).exit_code == 0
     rc = load_config(cfg)
     part = tmp_path / "part"
     prepare_output(part, False)
@@ -123,7 +124,7 @@ def test_resume_plays_only_missing_games_and_matches_a_full_run(tmp_path):
     (part / "chunks" / "players-000000000100.parquet.tmp").write_bytes(b"half written")
     rep = CliRunner().invoke(cli, ["report", str(part)])
     assert rep.exit_code == 2 and f"complete it with `sim run --resume {part}`" in rep.output
-    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
+    res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet", "--figures", "never"])
     assert res.exit_code == 0, res.output
     assert "played 60 games (60 were already on disk)" in res.output  # only the missing three chunks
     for t in ("games", "players", "metrics", "errors"):
@@ -208,10 +209,12 @@ def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path, games, chun
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / "games.parquet").exists()
-    res = CliRunner().invoke(cli, ["run", "--resume", str(out), "--quiet", "--jobs", "2"])
+    # --figures never: the claim is about the tables; drawing the 12 charts twice cost ~12 CPU-s
+    res = CliRunner().invoke(cli, ["run", "--resume", str(out), "--quiet", "--jobs", "2", "--figures", "never"])
     assert res.exit_code == 0, res.output
     full = tmp_path / "full"
-    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet", "--jobs", "2"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--out", str(full), "--quiet", "--jobs", "2",
+                                    "--figures", "never"]).exit_code == 0
     for t in ("games", "players", "metrics"):
         assert pl.read_parquet(full / f"{t}.parquet").equals(pl.read_parquet(out / f"{t}.parquet")), t
 

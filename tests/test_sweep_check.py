@@ -140,10 +140,11 @@ def test_sweep_combination_errors_leave_no_data_files(tmp_path):
 def test_sweep_force_replaces_a_sweep_folder_and_no_resume_hint(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")
     out = tmp_path / "sw"
-    assert invoke("sweep", cfg, "--out", out, "--quiet", "--no-point-reports").exit_code == 0
+    # --figures never: the claims are about the folder, not its charts (drawing them cost most of this test)
+    assert invoke("sweep", cfg, "--out", out, "--quiet", "--no-point-reports", "--figures", "never").exit_code == 0
     res = invoke("sweep", cfg, "--out", out, "--quiet")
     assert res.exit_code == 2 and "use --force to replace it" in res.output and "--resume" not in res.output
-    res = invoke("sweep", cfg, "--out", out, "--quiet", "--force")
+    res = invoke("sweep", cfg, "--out", out, "--quiet", "--force", "--figures", "never")
     assert res.exit_code == 0, res.output
     assert (out / "point-001" / "report.md").is_file()  # the second sweep wrote point reports
     (out / "notes.txt").write_text("mine")
