@@ -17,17 +17,22 @@ install: $(BIN)/sim
 demo: install
 	$(BIN)/sim run configs/traders_of_osaka/baseline.yaml --out reports/demo --force
 
+# the machines set PYTHONDONTWRITEBYTECODE=1: then every xdist worker rewrites and compiles every
+# test module, and every `python -m sim` child and pool worker compiles the project's modules again
+# (about 0.2-0.3 CPU-s a process); the tests write bytecode (__pycache__ is git-ignored)
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --dist loadgroup
+
 # CI runs `make test` (.ci/run): every test but the nightly `slow` ones, on 2 processes (pytest-xdist)
 test: install
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
 # while editing: unit and conformance tests of every module, no whole runs (under a minute)
 test-fast: install
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow and not integration" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow and not integration" $(PYTEST_ARGS)
 
 # nightly (docs/ci/nightly-slow.yml): the long runs at full statistical power
 test-slow: install
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow $(PYTEST_ARGS)
+	$(PYTEST) -m slow $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check sim strategies tests
