@@ -297,14 +297,6 @@ class Planner(ScriptedStrategy):
             self._memo[key] = got
         return got
 
-    def fig_value(self, fig: tuple) -> float:
-        """The plan's value of a sheet with figures ``fig`` (``SheetBase.figures``), before the mountain
-        reserve and ``extra``; kept per decision point."""
-        got = self._by_fig.get(fig)
-        if got is None:
-            got = self._by_fig[fig] = self._combine(fig)
-        return got
-
     def _full_figures(self, cell: int, icon: int) -> tuple:
         obs = self.obs
         cells = list(obs.my_cells)

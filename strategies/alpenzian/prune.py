@@ -178,7 +178,7 @@ class Bounds:
             return max(map(self.house, squares))
         if face == F_SHEEP:
             return max(map(self.sheep, squares))
-        plan, b = self.plan, self.b
+        b = self.b
         if face >= F_SOLID:
             if not self.alp_up:
                 return INF
@@ -187,7 +187,7 @@ class Bounds:
             mnext = self.mnext
             fig = (b.houses, b.sheep, b.paired, b.express, b.alp + max(map(mnext.__getitem__, squares)),
                    b.board.terrain[squares[0]], res, b.open, b.free)
-            return plan.fig_value(fig)
+            return self._value(fig)
         if b.want_open:  # a rail meeting a track may open one
             quiet = b.quiet_rail
             if not all(map(quiet, squares)):
@@ -200,7 +200,15 @@ class Bounds:
                     return INF
         fig = (b.houses, b.sheep, b.paired, b.express, b.alp, -1, b.residents, b.open, b.free)
         reserve, mnext = self.reserve, self.mnext
-        return plan.fig_value(fig) - min([reserve * mnext[c] for c in squares])
+        return self._value(fig) - min([reserve * mnext[c] for c in squares])
+
+    def _value(self, fig: tuple) -> float:
+        """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
+        plan = self.plan
+        got = plan._by_fig.get(fig)
+        if got is None:
+            got = plan._by_fig[fig] = plan._combine(fig)
+        return got
 
     def sheep(self, cell: int) -> float:
         b = self.b
