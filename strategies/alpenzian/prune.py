@@ -173,7 +173,8 @@ class Bounds:
         empty): the most of the per-square bounds for houses and sheep; for flowers the area's figures
         with the most mountains beside any square, the open ends and free sheep as they are (a flower
         only closes tracks and takes empty squares); for rails the figures of a rail meeting no track
-        with the least mountain reserve, or ``inf`` when a rail there may link or open a track."""
+        with the least mountain reserve (and one more open track when a rail there meets one), or
+        ``inf`` when a rail there may link houses."""
         if face == F_HOUSE:
             return max(map(self.house, squares))
         if face == F_SHEEP:
@@ -188,17 +189,16 @@ class Bounds:
             fig = (b.houses, b.sheep, b.paired, b.express, b.alp + max(map(mnext.__getitem__, squares)),
                    b.board.terrain[squares[0]], res, b.open, b.free)
             return self._value(fig)
-        if b.want_open:  # a rail meeting a track may open one
-            quiet = b.quiet_rail
-            if not all(map(quiet, squares)):
-                return INF
-        else:  # a rail links houses only where two of its sides face a house or a rail opening back
-            live = b.live_sides
-            for c in squares:
-                m = live(c)
+        # a rail links houses only where two of its sides face a house or a rail opening into its square;
+        # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
+        live, more = b.live_sides, 0
+        for c in squares:
+            m = live(c)
+            if m:
                 if m & (m - 1):
                     return INF
-        fig = (b.houses, b.sheep, b.paired, b.express, b.alp, -1, b.residents, b.open, b.free)
+                more = OPEN_RAILS if b.want_open else 0
+        fig = (b.houses, b.sheep, b.paired, b.express, b.alp, -1, b.residents, b.open + more, b.free)
         reserve, mnext = self.reserve, self.mnext
         return self._value(fig) - min([reserve * mnext[c] for c in squares])
 
