@@ -204,3 +204,41 @@ def test_square_and_area_bounds_on_random_sheets(squares, rule, name):
             assert ub >= plan._area_best(face, colour) - 1e-9, (face, colour)
             if face <= F_SHEEP:
                 assert bounds.coarse(face, sq) >= ub - 1e-9, (face, colour)
+
+
+def test_the_experts_rival_losses_equal_every_part_scored():
+    """Die denial (``alpenzian.expert``): the rival's loss for every die face and colour area, found by
+    scoring the rival's parts best bound first (``expert._Best``), equals the loss from the whole table
+    of the rival's values (every face in every open area scored, as ``Planner.area_value`` gives them):
+    the rival's best before, less its best over the dice and areas left."""
+    seen = {"checked": 0}
+
+    class Probe:
+        def __init__(self):
+            self.inner = make_strategy("alpenzian.expert", {}, "alpenzian")
+
+        def choose(self, obs, legal, rng):
+            plan = self.inner
+            rival = plan._next_seat(obs)
+            if obs.prompt == "die" and obs.left[obs.seat] and rival >= 0:
+                plan._prepare(obs)
+                loss = plan._losses(obs, rival)
+                ref = type(plan._rival)()
+                view = obs.as_seat(rival)
+                ref._prepare(view)
+                empties = [c for c in range(5) if obs.areas[c] < 0]
+                areas = [c for c in empties if view.squares(c)] or empties
+                table = {(f, c): ref.area_value(f, c) for f in set(obs.dice) for c in areas}
+                before = max(table.values())
+                for face in set(obs.dice):
+                    left = list(obs.dice)
+                    left.remove(face)
+                    for colour in empties:
+                        rest = [v for (f, c), v in table.items() if f in left and c != colour]
+                        assert loss(face, colour) == (before - max(rest) if rest else 0.0), (face, colour)
+                        seen["checked"] += 1
+            return plan.choose(obs, legal, rng)
+
+    others = [make_strategy(n, {}, "alpenzian") for n in ("alpenzian.ranch", "alpenzian.express", "alpenzian.flowers")]
+    _play(Alpenzian(4), [Probe(), *others], seed=3)
+    assert seen["checked"] > 300
