@@ -148,8 +148,7 @@ class Bounds:
         top = self._tops.get(face)
         if top is None:
             top = self._tops[face] = self._top_house() if face == F_HOUSE else self._top_sheep()
-        reserve, mnext = self.reserve, self.mnext
-        return top - min([reserve * mnext[c] for c in squares])
+        return top - self._least_reserve(squares)
 
     def _top_house(self) -> float:
         b, v = self.b, self.house0 + self.pair * self.up_house
@@ -191,16 +190,22 @@ class Bounds:
             return self._value(fig)
         # a rail links houses only where two of its sides face a house or a rail opening into its square;
         # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
-        live, more = b.live_sides, 0
+        live, known, more = b.live_sides, b._live, 0
         for c in squares:
-            m = live(c)
+            m = known.get(c)
+            if m is None:
+                m = live(c)
             if m:
                 if m & (m - 1):
                     return INF
                 more = OPEN_RAILS if b.want_open else 0
         fig = (b.houses, b.sheep, b.paired, b.express, b.alp, -1, b.residents, b.open + more, b.free)
+        return self._value(fig) - self._least_reserve(squares)
+
+    def _least_reserve(self, squares: list[int]) -> float:
+        """The least mountain reserve a non-flower icon pays on ``squares`` (0 without a reserve)."""
         reserve, mnext = self.reserve, self.mnext
-        return self._value(fig) - min([reserve * mnext[c] for c in squares])
+        return min([reserve * mnext[c] for c in squares]) if reserve else 0.0
 
     def _value(self, fig: tuple) -> float:
         """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
