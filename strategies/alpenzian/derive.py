@@ -20,7 +20,7 @@ draw can change them. ``tests/test_alpenzian_derive.py`` compares the result wit
 
 from __future__ import annotations
 
-from sim.games.alpenzian.actions import OUTLINE, RAIL, SOLID
+from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
 from .evaluator import SheetBase
 from .tracks import OPEN_RAILS, sheet_tracks
@@ -31,7 +31,7 @@ def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
     square ``x``), or None when the draw moves a house, a sheep or a rail link."""
     flower = icon == SOLID or icon == OUTLINE
     if not flower and icon < RAIL:
-        return None
+        return _lone(base, cells, x, icon) if icon == HOUSE or icon == SHEEP else None
     b = base.board
     walked = None
     if not flower and not base.quiet_rail(x):
@@ -67,4 +67,43 @@ def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
             empty[s] -= 1
         new.free = sum(1 for v in empty.values() if v)
         new.last_free = {s for s, v in empty.items() if v == 1}
+    return new
+
+
+def _lone(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
+    """A house or sheep at ``x`` beside no house, sheep or rail opening into ``x``: a unit of its own
+    (its village or flock, rail group, express set and house-sheep component, with no pairs), so every
+    other unit and matching stands (session 7); None for any other house or sheep."""
+    nbr = base.board.nbr[x]
+    if x in base.rail_in or any(j >= 0 and (cells[j] == HOUSE or cells[j] == SHEEP) for j in nbr):
+        return None
+    new = object.__new__(SheetBase)
+    new.__dict__.update(base.__dict__)
+    new.cells, new._ctx, new._joins = cells, {}, None
+    t = base.t
+    if icon == HOUSE:
+        new.houses = base.houses + 1
+        new.residents = base.residents + t.resident_house
+        new.group, new.group_houses = {**base.group, x: x}, {**base.group_houses, x: [x]}
+        new.xroot, new.xsize = {**base.xroot, x: x}, {**base.xsize, x: 1}
+        new.express = base.express + t.express_points(1)
+        new.house_next = base.house_next | set(nbr)
+        new._live = {}  # the squares beside ``x`` face a house now
+    else:
+        new.sheep = base.sheep + 1
+        empty = base.board.terrain
+        n = sum(1 for j in nbr if j >= 0 and empty[j] < 5 and not cells[j])
+        new._empty = {**base._empty, x: n}
+        new.free = base.free + (n > 0)
+        new.last_free = base.last_free | {x} if n == 1 else base.last_free
+    if base.rule == "beginner1":
+        new.paired = min(new.houses, new.sheep)
+        return new
+    if icon == HOUSE:
+        new.village, new.village_houses = {**base.village, x: x}, {**base.village_houses, x: [x]}
+        new.touch, new.vedges = {**base.touch, x: set()}, {**base.vedges, x: set()}
+    else:
+        new.flock, new.flock_sheep = {**base.flock, x: x}, {**base.flock_sheep, x: [x]}
+    new.ucomp, new.comp_units = {**base.ucomp, x: x}, {**base.comp_units, x: [x]}
+    new.comp_match = {**base.comp_match, x: 0}
     return new

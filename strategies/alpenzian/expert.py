@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .planner import ExpressParams, Planner
-from .prune import scores
+from .prune import INF, MARGIN, NONE, scores
 from .turn import plan_turn, replay
 
 
@@ -89,9 +89,10 @@ class ExpertStrategy(Planner):
         empties = [c for c in range(5) if obs.areas[c] < 0]
         faces = sorted(set(obs.dice) | ({obs.face} if obs.prompt == "area" else set()))
         pool = list(obs.dice) + ([obs.face] if obs.prompt == "area" else [])
-        open_areas = [c for c in empties if view.squares(c)] or empties
-        table = {(f, c): r.area_value(f, c) for f in faces for c in open_areas}
-        before = max(table.values())
+        squares = {c: view.squares(c) for c in empties}
+        open_areas = [c for c in empties if squares[c]] or empties
+        best = _Best(r, faces, open_areas, squares)
+        before = best.top(lambda f, c: True)
         cache: dict = {}
 
         def loss(face: int, colour: int) -> float:
@@ -99,8 +100,43 @@ class ExpertStrategy(Planner):
             if got is None:
                 left = list(pool)
                 left.remove(face)
-                rest = [v for (f, c), v in table.items() if f in left and c != colour]
-                got = cache[(face, colour)] = before - max(rest) if rest else 0.0
+                rest = best.top(lambda f, c: f in left and c != colour)
+                got = cache[(face, colour)] = before - rest if rest > NONE else 0.0
             return got
 
         return loss
+
+
+class _Best:
+    """The rival's best ``area_value(face, colour)`` over the parts a predicate keeps, scoring as few
+    parts as it can: the parts in order of an upper bound (``prune.Bounds.area``), each scored when
+    its bound does not lie ``MARGIN`` below the best found, so the best is exact (the same value as
+    scoring every part)."""
+
+    def __init__(self, rival, faces, areas, squares):
+        self.rival = rival
+        bounds = rival._pruner()
+        parts = []
+        for f in faces:
+            for c in areas:
+                cells = squares[c]
+                if cells:
+                    rival._squares[c] = cells
+                parts.append([bounds.area(f, cells) if bounds and cells else INF, f, c, None])
+        parts.sort(key=lambda p: -p[0])  # stable: faces, then areas, among equal bounds
+        self.parts = parts
+
+    def top(self, keep) -> float:
+        """The best value of the parts ``(face, colour)`` that ``keep`` keeps (``-inf`` when none)."""
+        best = NONE
+        for part in self.parts:
+            ub, f, c, v = part
+            if ub < best - MARGIN:
+                break
+            if not keep(f, c):
+                continue
+            if v is None:
+                v = part[3] = self.rival.area_value(f, c)
+            if v > best:
+                best = v
+        return best

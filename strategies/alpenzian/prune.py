@@ -7,27 +7,34 @@ scored: the choice, the tie set and the ``rng`` draws stay exactly those of scor
 
 ``Bounds`` bounds a house or sheep draw (the costly candidates: their pairs need a matching) from
 the sheet analysis (``evaluator.SheetBase``) without matching: every figure of section 7 is exact
-except the pairs, bounded by one more pair when the new icon can join a unit and the other side
-still has an unpaired icon (a draw adds one house or sheep, so the maximum matching grows by at
-most one; with every sheep paired a new house cannot pair, and the other way round); the open track
+except the pairs. A maximum matching grows by at most the number of vertices whose edges change,
+so the pairs after a house gain at most one per house of the new house's unit (itself, the villages
+it joins and those of the rail groups its tracks link) and never more than the unpaired sheep (a
+sheep likewise, by its flock); session 7 found the first version's "one more pair at most" wrong
+when a house joins a village or rail group that gains new sheep (or a sheep a flock); the open track
 ends after a house count at most 2 per rail opening into its square (``tracks.OPEN_RAILS``). Used
 only when the weights make the value grow with the pairs and the open ends (``usable``).
 
 ``die_scores``, ``area_scores`` and ``square_scores`` give the values of a decision's legal actions:
 exact for every action that can be the best or tie with it, and below the tie threshold (a lower
-value found, or ``-inf``) for the others. The die step scores the cheap faces first (flowers, rails)
-so that the bar is high when the houses and sheep come; an area scored under a bar keeps the bar it
-was scored under, and a later step reuses it only under a bar at least as high.
+value found, or ``-inf``) for the others. The die step bounds every (face, area) first
+(``Bounds.area``: flowers and rails meeting no track from the sheet's figures, houses and sheep from
+their squares' bounds) and scores them best bound first, stopping at the first bound below the best
+found (session 7); an area scored under a bar keeps the bar it was scored under, and a later step
+reuses it only under a bar at least as high.
 """
 
 from __future__ import annotations
 
-from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, HOUSE, RAIL, SHEEP
+from heapq import heapify, heappop, heappush
+
+from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, F_SOLID, HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
 from .tracks import OPEN_RAILS
 
 MARGIN = 1e-6  # well above the 1e-9 of the tie set and any rounding of the sums
 NONE = float("-inf")
+INF = float("inf")
 FACE_ORDER = (4, 5, 2, 3, 1, 0)  # rank of each face in the die step: flowers, rails, sheep, houses last
 PRUNED = {F_HOUSE: HOUSE, F_SHEEP: SHEEP}
 QUIET_RAIL = RAIL  # the key a rail meeting no track is scored under (a rail with no openings: figures alike)
@@ -47,9 +54,9 @@ def usable(plan) -> bool:
 class Bounds:
     """Upper bounds of ``plan.value(cell, HOUSE)`` and ``plan.value(cell, SHEEP)`` at one decision point.
 
-    The terms shared by every house (or sheep) candidate are summed once: ``house0`` / ``house1`` with
-    the pairs as they are / one more (``sheep0`` / ``sheep1`` likewise), with the express and open
-    track ends as they are; a candidate adds what its square changes.
+    The terms shared by every house (or sheep) candidate are summed once: ``house0`` (``sheep0``) with
+    the pairs, the express and the open track ends as they are; a candidate adds what its square
+    changes (``pair`` per pair it may gain).
     """
 
     def __init__(self, plan):
@@ -64,18 +71,20 @@ class Bounds:
         k_house = common + w_res * plan._resident(b.residents + t.resident_house)
         k_sheep = common + w_res * plan._resident(b.residents)
         if b.rule == "beginner1":  # min(houses, sheep) pairs, wherever the icon goes
-            ph0 = ph1 = min(h + 1, s)
-            ps0 = ps1 = min(h, s + 1)
-        else:  # one more pair at most, and none when the other side is all paired
-            ph0, ph1 = p, p + (s > p)
-            ps0, ps1 = p, p + (h > p)
-        self.house0 = w_ranch * (rp * ph0 + ru * (h + 1 - ph0)) + k_house
-        self.house1 = w_ranch * (rp * ph1 + ru * (h + 1 - ph1)) + k_house
-        self.sheep0 = w_ranch * (rp * ps0 + ru * (h - ps0)) + k_sheep
-        self.sheep1 = w_ranch * (rp * ps1 + ru * (h - ps1)) + k_sheep
+            ph, ps, self.up_house, self.up_sheep = min(h + 1, s), min(h, s + 1), 0, 0
+        else:  # pairs as they are, plus at most what the draw's units can gain (``_gain``)
+            ph, ps, self.up_house, self.up_sheep = p, p, s - p, h - p
+        self.house0 = w_ranch * (rp * ph + ru * (h + 1 - ph)) + k_house
+        self.sheep0 = w_ranch * (rp * ps + ru * (h - ps)) + k_sheep
+        self.pair = w_ranch * (rp - ru)  # the value of one more pair
         self.ss = ss
         self.spare_house, self.spare_sheep = min(3, s - p) if ss else 0, min(3, s + 1 - p) if ss else 0
         self.house_joins, self.sheep_joins = b.joins()
+        self.plan = plan
+        self._tops: dict[int, float] = {}  # ``coarse``: per face
+        # a flower's value grows with the Alpenzian contacts (and, as every candidate's, with the open ends
+        # and free sheep): bounded by the most mountains beside any square of its area (``area``)
+        self.alp_up = w_alp * t.alpenzian_per_flower >= 0
 
     def _ctx(self, cell: int) -> tuple:
         b = self.b
@@ -84,27 +93,133 @@ class Bounds:
             ctx = b._ctx[cell] = b._context(cell)
         return ctx
 
+    def _houses_gaining(self, cell: int, arr) -> int:
+        """How many houses may pair anew after a house at ``cell``: itself and every house of the villages
+        whose reach it widens (those beside it, and those of the rail groups its arriving tracks join).
+        A matching grows by at most the number of vertices whose edges change, so this bounds the gain."""
+        b = self.b
+        village, cells = b.village, b.cells
+        vs = {village[j] for j in b.board.nbr[cell] if j >= 0 and cells[j] == HOUSE} if b.normal else set()
+        if arr:
+            gh, group = b.group_houses, b.group
+            for _s, _n, e in arr:
+                vs.update([village[x] for x in gh[group[e]]])
+        vh = b.village_houses
+        return 1 + sum([len(vh[v]) for v in vs])
+
+    def _sheep_gaining(self, cell: int) -> int:
+        """How many sheep may pair anew after a sheep at ``cell``: itself and the sheep of the flocks it
+        joins (section 7 (1)); the bound of the gain, as ``_houses_gaining``."""
+        b = self.b
+        if not b.normal:
+            return 1
+        flock, cells, fs = b.flock, b.cells, b.flock_sheep
+        return 1 + sum([len(fs[f]) for f in {flock[j] for j in b.board.nbr[cell] if j >= 0 and cells[j] == SHEEP}])
+
     def house(self, cell: int) -> float:
         b = self.b
         arr = b.arriving.get(cell)
-        v = self.house1 if arr or cell in self.house_joins else self.house0
+        v = self.house0
+        if self.up_house and (arr or cell in self.house_joins):
+            v += self.pair * min(self.up_house, self._houses_gaining(cell, arr))
         if arr:
             v += self.w_x * (b._express_join([(e, n) for _s, n, e in arr]) - b.express)
-        if self.ot and cell in b.rail_in:  # closes the tracks arriving here, may open one per other rail
-            nbr, cells, rails_in = b.board.nbr[cell], b.cells, 0
-            for k in range(4):
-                j = nbr[k]
-                if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
-                    rails_in += 1
-            arr = arr or ()
-            v += self.ot * (OPEN_RAILS * max(0, rails_in - len(arr)) - sum(min(n, OPEN_RAILS) for _s, n, _e in arr))
+        if self.ot and cell in b.rail_in:
+            v += self.ot * self._open(cell, arr)
         if self.spare_house > 0:
             v += self.ss * min(self.spare_house, self._ctx(cell)[0])
         return v - self.reserve * self.mnext[cell]
 
+    def _open(self, cell: int, arr) -> int:
+        """At most the change of the open track ends after a house at ``cell`` (a rail opens into it): the
+        tracks arriving here close, and one may open along each other rail opening into it."""
+        nbr, cells, rails_in = self.b.board.nbr[cell], self.b.cells, 0
+        for k in range(4):
+            j = nbr[k]
+            if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
+                rails_in += 1
+        arr = arr or ()
+        return OPEN_RAILS * max(0, rails_in - len(arr)) - sum(min(n, OPEN_RAILS) for _s, n, _e in arr)
+
+    def coarse(self, face: int, squares: list[int]) -> float:
+        """A looser bound of a house or sheep area than ``area`` (``squares`` not empty): each term of
+        ``house`` / ``sheep`` at its most over the sheet (summed once per decision point), less the
+        area's least mountain reserve."""
+        top = self._tops.get(face)
+        if top is None:
+            top = self._tops[face] = self._top_house() if face == F_HOUSE else self._top_sheep()
+        return top - self._least_reserve(squares)
+
+    def _top_house(self) -> float:
+        b, v = self.b, self.house0 + self.pair * self.up_house
+        arriving = b.arriving
+        w_x, x0, join = self.w_x, b.express, b._express_join
+        v += max([w_x * (join([(e, n) for _s, n, e in arr]) - x0) for arr in arriving.values()], default=0.0)
+        if self.ot:
+            v += self.ot * max([self._open(c, arriving.get(c)) for c in b.rail_in], default=0)
+        if self.spare_house > 0:
+            v += self.ss * min(self.spare_house, b.free)
+        return v
+
+    def _top_sheep(self) -> float:
+        v = self.sheep0 + self.pair * self.up_sheep  # the open ends only fall
+        if self.spare_sheep > 0:  # free sheep after a sheep: at most one more than now
+            v += self.ss * min(self.spare_sheep, self.b.free + 1)
+        return v
+
+    def area(self, face: int, squares: list[int]) -> float:
+        """An upper bound of ``plan.area_value(face, colour)`` (``squares``: the area's listed squares, not
+        empty): the most of the per-square bounds for houses and sheep; for flowers the area's figures
+        with the most mountains beside any square, the open ends and free sheep as they are (a flower
+        only closes tracks and takes empty squares); for rails the figures of a rail meeting no track
+        with the least mountain reserve (and one more open track when a rail there meets one), or
+        ``inf`` when a rail there may link houses."""
+        if face == F_HOUSE:
+            return max(map(self.house, squares))
+        if face == F_SHEEP:
+            return max(map(self.sheep, squares))
+        b = self.b
+        if face >= F_SOLID:
+            if not self.alp_up:
+                return INF
+            icon = SOLID if face == F_SOLID else OUTLINE
+            res = b.residents + (b.t.resident_outline if icon == OUTLINE else 0)
+            mnext = self.mnext
+            fig = (b.houses, b.sheep, b.paired, b.express, b.alp + max(map(mnext.__getitem__, squares)),
+                   b.board.terrain[squares[0]], res, b.open, b.free)
+            return self._value(fig)
+        # a rail links houses only where two of its sides face a house or a rail opening into its square;
+        # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
+        live, known, more = b.live_sides, b._live, 0
+        for c in squares:
+            m = known.get(c)
+            if m is None:
+                m = live(c)
+            if m:
+                if m & (m - 1):
+                    return INF
+                more = OPEN_RAILS if b.want_open else 0
+        fig = (b.houses, b.sheep, b.paired, b.express, b.alp, -1, b.residents, b.open + more, b.free)
+        return self._value(fig) - self._least_reserve(squares)
+
+    def _least_reserve(self, squares: list[int]) -> float:
+        """The least mountain reserve a non-flower icon pays on ``squares`` (0 without a reserve)."""
+        reserve, mnext = self.reserve, self.mnext
+        return min([reserve * mnext[c] for c in squares]) if reserve else 0.0
+
+    def _value(self, fig: tuple) -> float:
+        """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
+        plan = self.plan
+        got = plan._by_fig.get(fig)
+        if got is None:
+            got = plan._by_fig[fig] = plan._combine(fig)
+        return got
+
     def sheep(self, cell: int) -> float:
         b = self.b
-        v = self.sheep1 if cell in self.sheep_joins else self.sheep0
+        v = self.sheep0
+        if self.up_sheep and cell in self.sheep_joins:
+            v += self.pair * min(self.up_sheep, self._sheep_gaining(cell))
         if self.ot:
             arr = b.arriving.get(cell)
             if arr:  # the tracks arriving here close
@@ -166,8 +281,9 @@ def known(plan, face: int, colour: int) -> float:
 def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
     """``(action, value)`` for ``items`` ``(action, face, colours)``: the action's value is its best
     over ``colours`` of the area value plus ``extra(face, colour)`` (the expert's denial; none for the
-    plans). Exact for every action that can be the best or tie with it; cheap faces scored first,
-    the bar seeded with the values already found at this decision point."""
+    plans). Exact for every action that can be the best or tie with it: the areas are scored best
+    bound first (``Bounds.area``) and those whose bound lies below the best found are not scored;
+    the bar is seeded with the values already found at this decision point."""
     floor = NONE
     for _a, face, colours in (items if plan._area_memo or plan._area_lb else ()):
         for c in colours:
@@ -176,21 +292,34 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
                 v = v + extra(face, c) if extra else v
                 if v > floor:
                     floor = v
-    val = {}
-    for a, face, colours in sorted(items, key=lambda it: FACE_ORDER[it[1]]):
-        best = NONE
+    todo = []
+    squares, area, coarse = plan._squares, bounds.area, bounds.coarse
+    for k, (_a, face, colours) in enumerate(items):
         for c in colours:
-            if extra:
-                e = extra(face, c)
-                v = _area(plan, bounds, face, c, floor - e) + e
+            e = extra(face, c) if extra else 0.0
+            cells = squares.get(c)
+            if not cells:
+                ub, fine = INF, True
+            elif face <= F_SHEEP:  # refined by ``area`` when it comes first
+                ub, fine = coarse(face, cells) + e, False
             else:
-                v = _area(plan, bounds, face, c, floor)
-            if v > best:
-                best = v
-                if v > floor:
-                    floor = v
-        val[id(a)] = best
-    return [(a, val[id(a)]) for a, _f, _c in items]
+                ub, fine = area(face, cells) + e, True
+            todo.append((-ub, FACE_ORDER[face], c, k, face, e, fine))
+    heapify(todo)
+    val = [NONE] * len(items)
+    while todo:
+        ub, rank, c, k, face, e, fine = heappop(todo)
+        if -ub < floor - MARGIN:  # this area and every later one: below the best found
+            break
+        if not fine:
+            heappush(todo, (-(area(face, squares[c]) + e), rank, c, k, face, e, True))
+            continue
+        v = _area(plan, bounds, face, c, floor - e) + e
+        if v > val[k]:
+            val[k] = v
+            if v > floor:
+                floor = v
+    return [(a, v) for (a, _f, _c), v in zip(items, val, strict=True)]
 
 
 def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:

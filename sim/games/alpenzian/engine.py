@@ -131,6 +131,10 @@ class Alpenzian:
                        RollDice: self._roll, FirstHouseRoll: self._first_roll, PlaceFirstHouse: self._first_place,
                        ChooseSheet: self._choose_sheet}
         self._final = None  # (key, GameScore) of the last final_score
+        # the views' fields fixed for the whole game, handed over eagerly (a lazy read costs a descriptor call)
+        self._constant = {"ranch_rules": self.ranch_rules, "ranch_link": o.ranch_link,
+                          "colour_table": self.colour_table, "resident_table": self.resident_table,
+                          "pioneer": o.pioneer_town, "tables": self.tables}
 
     @classmethod
     def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
@@ -278,7 +282,7 @@ class Alpenzian:
         ph = s.phase
         active = s.seat if DIE <= ph <= SQUARE or ph == FIRST_CHOICE else -1
         return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(ph, "none"), phase=ph,
-                           active=active)
+                           active=active, round=s.round, turn=s.turn, face=s.face, **self._constant)
 
     def boards_of(self, s: State) -> tuple:
         """The ``Board`` of each seat's sheet (``None`` before the sheets are drawn), one tuple per sheet choice."""

@@ -42,13 +42,14 @@ class Observation(LazyObservation):
     (``sim.api.LazyObservation``, issue 20 item 3): a strategy pays only for the fields it reads.
 
     Eager: ``seat``, ``num_players``, ``prompt`` (``first_house`` | ``die`` | ``area`` | ``square`` |
-    ``none``), ``phase`` and ``active`` (the seat deciding, or -1). Lazy (plain ints, bools and
-    tuples; the view holds no reference to the state or the game): ``boards``, ``sheet_ids``,
-    ``cells`` (``cells[seat][cell]`` is an icon, see ``actions``), ``left`` (empty squares per seat),
-    ``ranch_rules``, ``ranch_link``, ``colour_table``, ``resident_table``, ``pioneer``, ``tables``,
-    ``start``, ``round``, ``turn`` (player turns already taken this round), ``dice`` (faces of the
-    unused dice this round), ``areas`` (``areas[colour]``: the face placed there or -1), ``face`` and
-    ``area`` (this turn's choices so far), ``exceptional`` (the 5.4 rule applies this turn),
+    ``none``), ``phase``, ``active`` (the seat deciding, or -1), ``round``, ``turn`` (player turns
+    already taken this round), ``face`` (this turn's die so far, or -1), and the game's constants
+    ``ranch_rules``, ``ranch_link``, ``colour_table``, ``resident_table``, ``pioneer``, ``tables``
+    (the plans read them at every decision). Lazy (plain ints, bools and tuples; the view holds no
+    reference to the state or the game): ``boards``, ``sheet_ids``, ``cells`` (``cells[seat][cell]``
+    is an icon, see ``actions``), ``left`` (empty squares per seat), ``start``, ``dice`` (faces of the
+    unused dice this round), ``areas`` (``areas[colour]``: the face placed there or -1), ``area``
+    (this turn's area so far), ``exceptional`` (the 5.4 rule applies this turn),
     ``first_roll``, ``first_house``, ``turns``, ``exceptions``, ``idle`` (per seat). Built by the
     engine as ``Observation((state, game), seat, num_players=..., prompt=..., phase=..., active=...)``.
     """
