@@ -16,6 +16,7 @@ import inspect
 import pkgutil
 import re
 import sys
+import traceback
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -147,12 +148,24 @@ def _import_string(name: str, plugins: bool) -> Any:
             obj = getattr(obj, part)
     except (ImportError, AttributeError, ValueError) as exc:
         raise SimError(f"strategy import string '{name}' does not resolve: {exc}") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed: say where, no traceback
+        raise SimError(f"strategy import string '{name}': importing '{module_name}' failed"
+                       f"{_where(exc)}: {type(exc).__name__}: {exc}") from None
     if not inspect.isclass(obj) or not callable(getattr(obj, "choose", None)):
         what = repr(obj)
         what = what if len(what) <= 80 else what[:80] + "..."
         raise SimError(f"strategy import string '{name}' resolves to {what}, which is not a strategy factory: it must"
                        " name a class with a choose(obs, legal, rng) method")
     return obj
+
+
+def _where(exc: BaseException) -> str:
+    """`` at FILE, line N``: where a plugin's import failed (a ``SyntaxError``'s own place, else
+    the innermost frame of its traceback), or "" when neither is known."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f" at {exc.filename}, line {exc.lineno}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f" at {frames[-1].filename}, line {frames[-1].lineno}" if frames else ""
 
 
 def project_strategies(strategies: Any, game: str) -> bool:

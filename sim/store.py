@@ -223,16 +223,36 @@ def locked(out: Path, keep: bool = False):
 
 
 def break_lock(out: Path) -> str | None:
-    """Remove the run folder's lock whoever holds it (``--break-lock``: a lock whose pid now
-    belongs to an unrelated process). Returns a sentence naming the lock file and its pid, or None
-    when there was no lock."""
+    """Remove the run folder's lock (``--break-lock``: a lock whose pid now belongs to an
+    unrelated process, after a restart). Returns a sentence naming the lock file and its pid, or
+    None when there was no lock. Raises ``SimError`` when the pid is a live sim process (its
+    command line names ``sim``: README "Reliability"): taking its lock over would let ``--force``
+    delete a folder that process is still writing."""
     path = Path(out) / ".lock"
     try:
         pid = path.read_text().strip()
-        path.unlink()
     except OSError:
         return None
+    command = _sim_command(int(pid)) if pid.isdigit() else None
+    if command is not None:
+        raise SimError(f"run folder '{out}' is in use by a running sim process (pid {pid}: {command}); --break-lock"
+                       " takes over only a lock whose pid belongs to a process that is not sim: stop that run first")
+    path.unlink(missing_ok=True)
     return f"removed lock file {path} (it named pid {pid or '?'})"
+
+
+def _sim_command(pid: int) -> str | None:
+    """The command line of live process ``pid`` when it runs sim (an argument named ``sim``, or
+    ``-m sim``), else None (gone, not sim, or no /proc to read: then the lock is taken over)."""
+    if pid == os.getpid() or not _alive(pid):
+        return None
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return None
+    runs_sim = any(Path(a).name == "sim" for a in args) or any(
+        a == "-m" and b.split(".")[0] == "sim" for a, b in zip(args, args[1:]))
+    return " ".join(a for a in args if a)[:120] if runs_sim else None
 
 
 def unlock(out: Path) -> None:

@@ -355,6 +355,26 @@ def test_13_a_stale_lock_names_its_file_and_can_be_broken(tmp_path):
         sleeper.wait()
 
 
+# 13b. --break-lock refuses a lock whose pid is a live sim process: with --force it would delete a
+# folder that run is still writing (its finished games lost)
+def test_13b_break_lock_refuses_a_live_sim_process(tmp_path):
+    _, part = interrupted(tmp_path, 20, lambda r: r[:1])
+    # a live process whose command line is that of a sim run (argv[0] "sim"), without running one
+    fake = subprocess.Popen(["bash", "-c", "exec -a sim sleep 60"])
+    try:
+        for _ in range(100):  # until exec has replaced bash's command line
+            if Path(f"/proc/{fake.pid}/cmdline").read_bytes().startswith(b"sim\0"):
+                break
+            time.sleep(0.02)
+        (part / ".lock").write_text(str(fake.pid))
+        res = sim("run", "--resume", part, "--quiet", "--break-lock")
+        assert res.exit_code == 2 and "running sim process" in res.output and str(fake.pid) in res.output, res.output
+        assert (part / ".lock").read_text() == str(fake.pid)  # the lock is left to its owner
+    finally:
+        fake.kill()
+        fake.wait()
+
+
 # 14. a sweep killed after its first point resumes from the finished points
 @pytest.mark.integration
 def test_14_a_sweep_resumes_from_its_finished_points(tmp_path):
