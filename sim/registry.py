@@ -8,6 +8,7 @@ every ``strategies.<game>`` subpackage, installed packages registering in the en
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import importlib
@@ -197,21 +198,61 @@ def _strings(value: Any) -> list[str]:
 
 
 def plugin_hashes(names: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """SHA-256 of the source file of every module the import strings among ``names`` load
-    (``{module: hash}``, registry names skipped), for the run manifest: resuming with edited
-    plugin code would mix two versions of a strategy. A module without a source file hashes to "?"."""
-    out = {}
+    """SHA-256 of the source file of every module the import strings among ``names`` load, and of
+    the modules of the same folder those import in turn (``{module: hash}``, registry names
+    skipped), for the run manifest: resuming with edited plugin code, a helper module included,
+    would mix two versions of a strategy. A module without a source file hashes to "?"."""
+    out: dict[str, str] = {}
     for name in names:
-        if ":" not in name:
-            continue
-        module = name.partition(":")[0]
-        try:
-            spec = importlib.util.find_spec(module)
-            origin = spec.origin if spec is not None else None
-            out[module] = hashlib.sha256(Path(origin).read_bytes()).hexdigest() if origin else "?"
-        except (ImportError, ValueError, OSError):
-            out[module] = "?"
+        if ":" in name:
+            _hash_module(name.partition(":")[0], None, out)
     return dict(sorted(out.items()))
+
+
+def _hash_module(module: str, root: Path | None, out: dict[str, str]) -> None:
+    """Add ``module``'s hash to ``out``, then those of the modules it imports that live under
+    ``root`` (the first module's folder: a plugin's own helpers, not installed libraries)."""
+    if module in out:
+        return
+    try:
+        spec = importlib.util.find_spec(module)
+        origin = Path(spec.origin) if spec is not None and spec.origin and spec.has_location else None
+        source = origin.read_bytes() if origin else None
+    except (ImportError, ValueError, OSError):
+        origin = source = None
+    out[module] = hashlib.sha256(source).hexdigest() if source is not None else "?"
+    if source is None or origin is None:
+        return
+    root = root or origin.parent
+    for imported in _imports(source, module, spec.submodule_search_locations is not None):
+        try:
+            found = importlib.util.find_spec(imported)
+        except (ImportError, ValueError):
+            continue
+        if found is not None and found.origin and found.has_location and Path(found.origin).is_relative_to(root):
+            _hash_module(imported, root, out)
+
+
+def _imports(source: bytes, module: str, is_package: bool) -> list[str]:
+    """The absolute names of the modules ``source`` (module ``module``) imports (``import a.b``,
+    ``from .c import d``: both ``c`` and ``c.d``, which may be a module), read from its syntax tree."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    package = module if is_package else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            try:
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level \
+                    else node.module or ""
+            except ImportError:
+                continue
+            names += [base] + [f"{base}.{a.name}" for a in node.names if a.name != "*"]
+    return [n for n in names if n and n.split(".")[0] not in sys.stdlib_module_names]
 
 
 def strategy_params(factory: Any) -> dict[str, Any]:

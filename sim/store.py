@@ -251,7 +251,7 @@ def _sim_command(pid: int) -> str | None:
     except OSError:
         return None
     runs_sim = any(Path(a).name == "sim" for a in args) or any(
-        a == "-m" and b.split(".")[0] == "sim" for a, b in zip(args, args[1:]))
+        a == "-m" and b.split(".")[0] == "sim" for a, b in zip(args, args[1:], strict=False))
     return " ".join(a for a in args if a)[:120] if runs_sim else None
 
 

@@ -183,6 +183,18 @@ def test_05_resume_refuses_an_edited_plugin_module(tmp_path):
     assert res.exit_code == 2 and "plug_issue19" in res.output and "changed" in res.output, res.output
 
 
+def test_05_resume_refuses_an_edited_helper_of_a_plugin_module(tmp_path):
+    """The plugin imports a helper module of its folder: editing the helper is editing the strategy."""
+    (tmp_path / "plug_helper19.py").write_text("PICK = 0\n")
+    (tmp_path / "plug_main19.py").write_text(
+        "import plug_helper19\nfrom strategies.common import RandomStrategy\n\nclass Mine(RandomStrategy):\n    pass\n")
+    cfg = write(tmp_path, 40, second="'plug_main19:Mine'")
+    _, part = interrupted(tmp_path, 40, lambda r: r[:2], cfg)
+    (tmp_path / "plug_helper19.py").write_text("PICK = -1\n")
+    res = sim("run", "--resume", part, "--quiet")
+    assert res.exit_code == 2 and "plug_helper19" in res.output and "changed" in res.output, res.output
+
+
 # 6. `sim check OTHER.yaml --run RUN` with another seed or another game: refused, report untouched
 @pytest.mark.parametrize("other, named", [
     (CFG.format(games=40, second="osaka.shipper", chunk=10).replace("seed: 5", "seed: 6"), "seed = 5"),
