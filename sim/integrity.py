@@ -24,6 +24,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -240,8 +241,10 @@ def run_problems(out: Path) -> list[str]:
     """Why the finished run in ``out`` cannot be trusted (empty when it can): a table that is not
     the file the merge recorded, or tables that do not cover exactly the manifest's games."""
     man = read_json(out / "manifest.json", missing_ok=True) or {}
-    problems = []
-    for name, rec in (man.get("tables") or {}).items():
+    problems = _manifest_shape_problems(man)
+    if problems:
+        return problems
+    for name, rec in man["tables"].items():
         p = out / f"{name}.parquet"
         if not p.is_file():
             problems.append(f"{name}.parquet is missing (the run wrote {rec.get('rows')} rows)")
@@ -253,6 +256,22 @@ def run_problems(out: Path) -> list[str]:
     if isinstance(man.get("games"), int) and isinstance(man.get("players"), int):
         problems += coverage_problems(out, man["games"], man["players"])
     return problems
+
+
+def _manifest_shape_problems(man: Any) -> list[str]:
+    """What is missing or of the wrong kind in a finished run's ``manifest.json`` (empty when
+    nothing): without the merge's table record (``tables``: rows and hash per table) the tables
+    cannot be verified, so a report on them would claim what nobody checked."""
+    if not isinstance(man, dict):
+        return ["manifest.json is damaged: it should hold a JSON object"]
+    tables = man.get("tables")
+    if not tables:
+        return ["manifest.json has no record of the merged tables ('tables': their rows and content hashes),"
+                " so they cannot be verified"]
+    bad = [] if isinstance(tables, dict) and all(isinstance(r, dict) for r in tables.values()) else ["tables"]
+    bad += [k for k in ("games", "players") if k in man and not isinstance(man[k], int)]
+    bad += ["experiment"] if not isinstance(man.get("experiment", {}), dict) else []
+    return [f"manifest.json is damaged: '{k}' is not what a run writes" for k in bad]
 
 
 def _config_problems(out: Path, man: dict) -> list[str]:

@@ -351,6 +351,27 @@ def test_12_a_wrong_column_type_is_named(tmp_path):
     assert res.exit_code == 2 and "players.parquet" in res.output and "'score'" in res.output, res.output
 
 
+# 12b. a manifest whose table record is gone or of the wrong kind: the tables cannot be verified,
+# so no report is computed on them (an edited players.parquet would otherwise pass silently)
+@pytest.mark.parametrize("edit, said", [
+    (lambda m: m.pop("tables"), "no record of the merged tables"),
+    (lambda m: m.update(tables="x"), "'tables' is not what a run writes"),
+    (lambda m: m.update(experiment=[1]), "'experiment' is not what a run writes"),
+    (lambda m: m.update(players="4"), "'players' is not what a run writes"),
+])
+def test_12b_a_damaged_manifest_is_named_and_nothing_is_reported(tmp_path, edit, said):
+    out = finished(tmp_path, 20)
+    players = pl.read_parquet(out / "players.parquet")
+    players.with_columns(pl.when(pl.col("game_index") == 0).then(~pl.col("won")).otherwise(pl.col("won"))
+                         .alias("won")).write_parquet(out / "players.parquet")
+    man = json.loads((out / "manifest.json").read_text())
+    edit(man)
+    (out / "manifest.json").write_text(json.dumps(man))
+    res = sim("report", out)
+    assert res.exit_code == 2 and "manifest.json" in res.output and said in res.output, res.output
+    assert "Traceback" not in res.output
+
+
 # 13. a lock naming a live unrelated pid: the message names the lock file; --break-lock takes it over
 def test_13_a_stale_lock_names_its_file_and_can_be_broken(tmp_path):
     _, part = interrupted(tmp_path, 20, lambda r: r[:1])
