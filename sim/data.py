@@ -50,6 +50,7 @@ class Located:
 _SAFE_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
+MAX_BYTES = 1_000_000  # the largest shipped data file is about 30 kB; the limit keeps /dev/zero-like input out
 MAX_NODES = 200_000  # a config or data file is small; this stops alias bombs ("billion laughs")
 
 
@@ -102,9 +103,14 @@ def parse_yaml(text: str, source: str) -> Located:
 
 
 def read_yaml(path: str | Path) -> Located:
-    """Read and parse a YAML file. Raises ``SimError`` when it is missing, unreadable or not YAML."""
+    """Read and parse a YAML file of at most ``MAX_BYTES``. Raises ``SimError`` when it is missing,
+    not a regular file (a folder, a pipe, a device such as /dev/zero), larger, unreadable or not YAML."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():
+            raise SimError(f"{p}: not a regular file (a folder, pipe or device): a config or data file is a YAML file")
+        if p.exists() and p.stat().st_size > MAX_BYTES:
+            raise SimError(f"{p}: {p.stat().st_size:,} bytes; a config or data file is at most {MAX_BYTES:,} bytes")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SimError(f"{p}: file not found") from None
