@@ -339,7 +339,7 @@ def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
     was held as: a card built and sold is one card), largest effect first, then the notes."""
     if comp.is_empty():
         return []
-    out = []
+    out, comp = [], comp if "outcome" in comp.columns else comp.with_columns(outcome=pl.lit(False))
     claims = comp.filter(pl.col("claim")).with_columns(effect=(pl.col("win_rate") - pl.col("expected")).abs()) \
         .sort(["effect", "kind"], descending=[True, False])
     by_name: dict[str, list[dict]] = {}
@@ -365,7 +365,10 @@ def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
     if few:
         out.append((f"{few} of {comp.height} component(s) appear in fewer than {min_sample} seat-games: no claim is "
                     "made about them.", 0.0, False))
-    if not claims.height and comp.filter(pl.col("enough")).height:
+    for kind in comp.filter(pl.col("outcome"))["kind"].unique(maintain_order=True).to_list():
+        out.append((f"The {kind} is a band of the final score, so its holders' win rates are true by definition and no "
+                    "claim is made about them (see the components table).", 0.0, False))
+    if not claims.height and comp.filter(pl.col("enough") & ~pl.col("outcome")).height:
         out.append(("No component's win rate differs significantly from the expected share.", 0.0, False))
     return out
 
