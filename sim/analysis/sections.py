@@ -176,7 +176,10 @@ def win_rates(d: Draft) -> dict:
         f"Win rate per seat over complete games, {d.lev} Wilson intervals; {note}. Chi-square test of equal seat "
         f"win rates: statistic {num(chi[0])}, p {p_text(chi[1])}. First-player advantage (seat 0 − expected): "
         f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
-        f"binomial test p {p_text(fp['p'])}.", _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
+        f"binomial test p {p_text(fp['p'])}." + (" With two seats the binomial test of seat 0 is the seat question (the "
+                                                 "findings and the verdict use it); the chi-square and the per-seat Holm "
+                                                 "column ask it again (Holm over two seats doubles its p)." if by_seat.height == 2 else ""),
+        _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
     d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} Wilson intervals",
                                     partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat", d.lev))
     d.sections.append(Section("strategy", "Win rate by strategy",
