@@ -130,3 +130,21 @@ def test_report_html_renders_in_headless_chromium(tmp_path):
     assert img.shape[:2] == (9000, 1200)
     assert inked.max() > 4000  # tables and the inline figures reach far down the page
     assert (img < 0.9).any(axis=2).mean() > 0.02  # not a blank page
+
+
+@pytest.mark.integration
+def test_alpenzian_title_is_tabulated_as_a_band_of_the_score_and_never_claimed(tmp_path):
+    """The title is the band of the final score (fresh-user finding 2, session 7): the best title
+    goes with winning by definition, so the report makes no claim about it whatever its p-value."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: alpenzian\nplayers: 2\ngames: 40\nseed: 3\nstrategies:\n  - {name: alpenzian.flowers}\n"
+                   "  - {name: random}\n")
+    out = tmp_path / "r"
+    run(load_config(cfg), out, progress=False)
+    assert json.loads((out / "manifest.json").read_text())["outcome_components"] == ["title"]
+    rep = build_report(out, min_sample=5)
+    titles = rep.tables["components"].filter(pl.col("kind") == "title")
+    assert titles.height and titles["outcome"].all() and not titles["claim"].any()
+    assert not any("(title)" in f for f in rep.findings)  # no "Seats with '... mayor' (title) win" sentence
+    assert any(f.startswith("The title is a band of the final score") for f in rep.findings)
+    assert "title (band of the score)" in (out / "report.md").read_text()

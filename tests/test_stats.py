@@ -332,3 +332,25 @@ def test_win_table_by_strategy_and_seat():
                      ("C", 1): (1, 0), ("C", 2): (2, 1)}
     a0 = t.filter((pl.col("strategy") == "A") & (pl.col("seat") == 0)).row(0, named=True)
     assert (a0["ci_low"], a0["ci_high"]) == pytest.approx(stats.wilson(1, 2)) and a0["mean_score"] == 6.5
+
+
+def test_an_outcome_component_is_tabulated_but_never_claimed_nor_in_the_holm_family():
+    # 200 games, 2 seats, one strategy; seat 0 wins the even games. "crown": the winner's band of the
+    # score (kind "title", declared an outcome), so its holders win 200 of 200 by definition; "gold":
+    # held by seat 0 in games 0..99, which it wins when even: 50 of 100 against the expected 50%.
+    rows = [(g, s, "a", 0.0, 1 if (g % 2 == 0) == (s == 0) else 2, (g % 2 == 0) == (s == 0))
+            for g in range(200) for s in (0, 1)]
+    comps = [(g, 0 if g % 2 == 0 else 1, "title", "crown") for g in range(200)]
+    comps += [(g, 0, "item", "gold") for g in range(100)]
+    cdf = pl.DataFrame(comps, schema=["game_index", "seat", "kind", "component"], orient="row")
+    t = summaries.component_table(cdf, players_table(rows), min_sample=30, outcome_kinds=("title",))
+    crown = t.filter(pl.col("component") == "crown").row(0, named=True)
+    gold = t.filter(pl.col("component") == "gold").row(0, named=True)
+    # crown: 200/200 against 50% is p < 1e-50, yet no claim and no Holm-adjusted p (out of the family)
+    assert (crown["wins"], crown["holders"], crown["outcome"], crown["claim"]) == (200, 200, True, False)
+    assert crown["p"] < 1e-50 and math.isnan(crown["p_holm"])
+    # gold alone in the family: Holm over one test is the raw p (binomial 50 of 100 at 0.5: p = 1)
+    assert gold["p_holm"] == pytest.approx(gold["p"]) == pytest.approx(1.0) and not gold["outcome"]
+    said = fnd.component_findings(t, 30)
+    assert not any("'crown'" in s for s in said)
+    assert any(s.startswith("The title is a band of the final score") and "no claim" in s for s in said)

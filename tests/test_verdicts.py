@@ -331,8 +331,10 @@ def test_verdict_names_the_largest_significant_imbalance_with_its_interval():
     v = fnd.verdict(x)
     assert v.startswith("Verdict: seat 0 (the start player) ") and want in v, v
     found = fnd.findings(x)
-    assert found[0].startswith("Seat 0 (start player) wins 40.0%")  # the largest effect first
-    assert f"+15.0 points (95% CI {(lo - 0.25) * 100:+.1f} to {(hi - 0.25) * 100:+.1f} points)" in found[0]
+    # the omnibus test first (wins 400/200/200/200 against 250 each: (150² + 3·50²) / 250 = 120), then which seat
+    assert found[0].startswith("Seat win rates differ (chi-square over the 4 seats 120.0, p < 0.001)")
+    assert found[1].startswith("Seat 0 (start player) wins 40.0%")  # the largest effect first
+    assert f"+15.0 points (95% CI {(lo - 0.25) * 100:+.1f} to {(hi - 0.25) * 100:+.1f} points)" in found[1]
 
 
 def test_verdict_states_the_precision_when_nothing_is_significant():
@@ -341,8 +343,10 @@ def test_verdict_states_the_precision_when_nothing_is_significant():
     lo, hi = _wilson(200, 400)
     assert fnd.verdict(x) == (f"Verdict: no seat wins significantly more or less than a fair share, and none differs by more "
                               f"than ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points (95% intervals, 1,000 complete games).")
-    assert any(f.startswith("First-player advantage: seat 0 wins 50.0%") and "not significant" in f
-               for f in fnd.findings(x))
+    # two seats: one question, asked once (binomtest(200, 400, 0.5) has p = 1)
+    seat = [f for f in fnd.findings(x) if f.startswith(("Seat", "First-player")) or "chi-square" in f]
+    assert len(seat) == 1 and seat[0].startswith("Seat 0 (start player) wins 50.0%")
+    assert "no significant first-player advantage (binomial test, p = 1.000)" in seat[0]
     x.ended = {"stalled": 20, "decision_cap": 5}  # more than 1% of the games left out: said in the verdict
     assert fnd.verdict(x).endswith("Beware: 0.5% of the games hit the decision cap, 2.0% of the games stalled; they"
                                    " are left out.")
@@ -494,24 +498,62 @@ def test_a_confidence_level_just_below_1_is_not_printed_as_100_percent():
     assert level(0.9999999999999) == "99.99999999999%"
 
 
-def test_seat_sentences_agree_with_the_holm_adjusted_seat_table():
-    """Fresh-user finding 1 (session 5): seat 0 wins 50 of 80 two-player games. Each seat's binomial
-    p is 0.033 (scipy's binomtest(50, 80)), so its interval excludes 50%, but Holm over the two seats
-    makes it 0.066: no seat claim. The report said "no single seat's interval excludes the expected
-    share" (false) and called the first-player advantage significant without saying why both hold."""
+def test_two_seats_ask_the_seat_question_once_and_the_verdict_answers_it():
+    """Fresh-user finding 3 (session 7): seat 0 wins 50 of 80 two-player games. The binomial test of
+    seat 0 against 50% (scipy's binomtest(50, 80): p = 0.033) is the whole seat question; the
+    chi-square over the two seats and Holm over two mirror-image seats (0.066) only ask it again, so
+    the findings give one seat sentence and the verdict states the advantage."""
     from scipy.stats import binomtest
 
     rows = [(g, s, "same", 0.0, 1 if s == (0 if g < 50 else 1) else 2, s == (0 if g < 50 else 1))
             for g in range(80) for s in range(2)]
     x = _inputs(rows, 2)
     p = binomtest(50, 80, 0.5).pvalue
-    seat0 = x.seat.filter(pl.col("seat") == 0).row(0, named=True)
-    assert seat0["p_holm"] == pytest.approx(2 * p) and seat0["ci_low"] > 0.5
+    assert f"{p:.3f}" == "0.033"
     found = fnd.findings(x)
-    assert any("no single seat differs significantly from the expected share after Holm's correction" in f for f in found)
-    first = next(f for f in found if f.startswith("First-player advantage"))
-    assert "significant (binomial test, p = 0.033) as a question of its own, not among all seats" in first
-    assert "Holm-adjusted p = 0.066 in the seat table" in first
+    seat = [f for f in found if f.startswith(("Seat", "First-player")) or "chi-square" in f]
+    assert len(seat) == 1 and not any("chi-square" in f or "Holm" in f for f in seat)
+    lo, hi = _wilson(50, 80)
+    assert seat[0].startswith("Seat 0 (start player) wins 62.5%") and "a first-player advantage of +12.5 points" in seat[0]
+    assert "significant (binomial test, p = 0.033); with two seats this one test answers the seat question" in seat[0]
+    assert fnd.verdict(x) == (f"Verdict: seat 0 (the start player) wins 12.5 points more than a fair share (95% CI "
+                              f"{(lo - 0.5) * 100:.1f}–{(hi - 0.5) * 100:.1f}; 62.5% against 50.0%, binomial test p = 0.033).")
+
+
+def test_three_or_more_seats_omnibus_first_and_the_verdict_says_the_seats_differ():
+    """Four seats win 80/120/100/100 of 400 games: chi-square (20² + 20²) / 100 = 8.0 on 3 degrees of
+    freedom (scipy: p = 0.046) says the seats differ, but no seat survives Holm over the four
+    (seat 0: binomtest(80, 400, 0.25) p ≈ 0.02, times 4 > 0.05), while seat 0 asked alone does."""
+    from scipy.stats import binomtest, chisquare
+
+    win = [0] * 80 + [1] * 120 + [2] * 100 + [3] * 100
+    rows = [(g, s, "same", 0.0, 1 if s == w else 2, s == w) for g, w in enumerate(win) for s in range(4)]
+    x = _inputs(rows, 4)
+    chi = chisquare([80, 120, 100, 100])
+    p0 = binomtest(80, 400, 0.25).pvalue
+    assert chi.pvalue < 0.05 and p0 < 0.05 and min(4 * p0, 1) > 0.05
+    found = fnd.findings(x)
+    assert found[0].startswith(f"Seat win rates differ (chi-square over the 4 seats 8.0, p = {chi.pvalue:.3f}): the "
+                               "seats are not equally likely to win, but no single seat can be named")
+    assert found[1].startswith("First-player advantage: seat 0 wins 20.0%")
+    assert f"significant (binomial test, p = {p0:.3f}) as a question of its own, not among all seats" in found[1]
+    v = fnd.verdict(x)
+    assert v.startswith(f"Verdict: the seats are not equally likely to win (chi-square over the 4 seats 8.0, "
+                        f"p = {chi.pvalue:.3f}), but no single seat differs significantly from a fair share after Holm's")
+    assert f"asked about on its own, seat 0 (the start player) wins 20.0% against 25.0% (binomial test, p = {p0:.3f})" in v
+
+
+def test_a_two_strategy_verdict_leads_with_the_one_that_wins_more():
+    """Fresh-user finding 9 (session 7): a and b rotate over two seats, b wins 70% of 400 games. Both
+    rows differ by 20 points (the same fact); the verdict says it of b, the winner, though a sorts first."""
+    rows = []
+    for g in range(400):
+        b_wins = g % 10 < 7
+        for s in range(2):
+            name = "ab"[(s + g) % 2]
+            rows.append((g, s, name, 0.0, 1 if (name == "b") == b_wins else 2, (name == "b") == b_wins))
+    v = fnd.verdict(_inputs(rows, 2))
+    assert v.startswith("Verdict: strategy b wins 20.0 points more than a fair share"), v
 
 
 def _rotated(games, winner):

@@ -14,25 +14,10 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .document import level
+from .seats import omnibus_only, seat_findings, seat_imbalances
+from .wording import Finding, claimed, expected_note, pct, pint, pval
 
 ALPHA = 0.05
-
-
-def pct(x: float | None, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x * 100:.{digits}f}%"
-
-
-def pint(rate: float, low: float, high: float) -> str:
-    """``31.2% (30.3–32.1%)``"""
-    return f"{pct(rate)} ({pct(low)[:-1]}–{pct(high)})"
-
-
-def pval(p: float) -> str:
-    if p is None or math.isnan(p):
-        return "p n/a"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 @dataclass
@@ -64,79 +49,6 @@ class Inputs:
         return level(self.confidence)
 
 
-@dataclass
-class Finding:
-    """One sentence; ``effect`` (a proportion, e.g. |win rate − expected|) ranks significant claims."""
-
-    text: str
-    effect: float = 0.0
-    significant: bool = False
-    tier: int = 0  # 0: seat and strategy win rates; 1: head to head and components; 2: a reference player's win rate
-
-
-def expected_note(exp: float, players: int) -> str:
-    if abs(exp - 1 / players) < 1e-9:
-        return f"expected {pct(exp)}"
-    return f"expected {pct(exp)}, the pooled win rate with shared wins"
-
-
-def _claimed(r: dict, alpha: float) -> bool:
-    outside = r["ci_low"] > r["expected"] or r["ci_high"] < r["expected"]
-    return bool(outside and r["p_holm"] < alpha)
-
-
-def _points(lo: float, hi: float) -> str:
-    return f"{lo * 100:+.1f} to {hi * 100:+.1f} points"
-
-
-def _seat_findings(x: Inputs) -> list[Finding]:
-    chi, p_chi = x.chi
-    out: list[Finding] = []
-    if math.isnan(p_chi) or p_chi >= x.alpha:
-        if not math.isnan(p_chi):
-            widest = float((x.seat["ci_high"] - x.seat["ci_low"]).max()) / 2
-            out.append(Finding(f"No significant seat advantage (chi-square over seats {pval(p_chi)}); seat win rates are"
-                               f" known to within ±{widest * 100:.1f} points ({x.lev} intervals)."))
-        return out
-    for r in x.seat.iter_rows(named=True):
-        if not _claimed(r, x.alpha):
-            continue
-        what = "above" if r["win_rate"] > r["expected"] else "below"
-        if r["seat"] == 0:
-            kind = "advantage" if what == "above" else "disadvantage"
-            f = x.first
-            tail = (f"first-player {kind} is significant ({pval(r['p_holm'])}): "
-                    f"{f['advantage'] * 100:+.1f} points ({x.lev} CI {_points(f['adv_low'], f['adv_high'])})")
-        else:
-            tail = f"significantly {what} the expected share ({pval(r['p_holm'])})"
-        name = "Seat 0 (start player)" if r["seat"] == 0 else f"Seat {r['seat']}"
-        out.append(Finding(f"{name} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
-                           f"{expected_note(r['expected'], x.players)}: {tail}.", abs(r["win_rate"] - r["expected"]), True))
-    if not out:
-        out.append(Finding(f"Seat win rates differ (chi-square {chi:.1f}, {pval(p_chi)}), but no single seat differs "
-                           "significantly from the expected share after Holm's correction over the seats; see the seat "
-                           "table."))
-    return out
-
-
-def _first_player(x: Inputs, seat_claims: list[Finding]) -> list[Finding]:
-    """The first-player-advantage interval, unless the seat-0 claim already states it."""
-    f = x.first
-    if any(c.significant and c.text.startswith("Seat 0") for c in seat_claims) or not f or math.isnan(f["rate"]):
-        return []
-    sig = bool(f["p"] < x.alpha and (f["adv_low"] > 0 or f["adv_high"] < 0))
-    if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
-        return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
-                        f"{expected_note(f['expected'], x.players)}; no test applies (the expected share is 0 or 1).")]
-    holm = x.seat.filter(pl.col("seat") == 0)["p_holm"] if "p_holm" in x.seat.columns else pl.Series([])
-    alone = (f" as a question of its own, not among all seats (Holm-adjusted {pval(holm[0])} in the seat table)"
-             if sig and holm.len() and holm[0] >= x.alpha else "")  # a pre-set question; the seat table tests them all
-    return [Finding(f"First-player advantage: seat 0 wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, "
-                    f"{expected_note(f['expected'], x.players)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
-                    f"{_points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "
-                    f"(binomial test, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
-
-
 def _strategy_findings(x: Inputs) -> list[Finding]:
     labels = x.strategy["strategy"].to_list()
     out: list[Finding] = []
@@ -149,7 +61,7 @@ def _strategy_findings(x: Inputs) -> list[Finding]:
         return out
     claims = []
     for r in x.strategy.iter_rows(named=True):
-        if _claimed(r, x.alpha):
+        if claimed(r, x.alpha):
             what = "stronger" if r["win_rate"] > r["expected"] else "weaker"
             claims.append(Finding(f"Strategy {r['strategy']} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
                                   f"{expected_note(r['expected'], x.players)}: significantly {what} "
@@ -188,10 +100,10 @@ def ranked_findings(x: Inputs) -> list[Finding]:
     components; largest effect first within each), then the notes, then how games ended."""
     if x.complete == 0:
         return [Finding("No game completed: nothing can be said about balance."), *_endings(x)]
-    seat = _seat_findings(x)
+    seat = seat_findings(x)
     strat = _strategy_findings(x)
     comp = [Finding(t, e, sig, 1) for t, e, sig in _component_claims(x.components, x.min_sample, x.alpha)]
-    everything = seat + _first_player(x, seat) + strat + comp
+    everything = seat + strat + comp
     claims = sorted((f for f in everything if f.significant), key=lambda f: (f.tier, -f.effect))
     return claims + [f for f in everything if not f.significant] + _endings(x)
 
@@ -214,16 +126,15 @@ def _reference(r: dict) -> bool:
 
 
 def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
-    """Significant seat and strategy imbalances: ``(name, effect, low, high, row)`` against the expected
-    share; the largest first, the reference players' (``REFERENCE``) after every other."""
-    out = []
-    groups = [("seat", x.seat)] + ([("strategy", x.strategy)] if x.strategy.height > 1 else [])
-    for by, table in groups:
-        for r in table.iter_rows(named=True):
-            if _claimed(r, x.alpha):
-                name = "seat 0 (the start player)" if by == "seat" and r[by] == 0 else f"{by} {r[by]}"
-                exp = r["expected"]
-                out.append((name, r["win_rate"] - exp, r["ci_low"] - exp, r["ci_high"] - exp, r))
+    """Significant seat (``seats.seat_imbalances``) and strategy imbalances: ``(name, effect, low, high,
+    row)`` against the expected share; the largest first, the reference players' (``REFERENCE``) after
+    every other. With two strategies only the one that wins more: the other's is the same fact."""
+    out = seat_imbalances(x)
+    strat = [r for r in x.strategy.iter_rows(named=True) if x.strategy.height > 1 and claimed(r, x.alpha)]
+    if x.strategy.height == 2 and any(r["win_rate"] > r["expected"] for r in strat):
+        strat = [r for r in strat if r["win_rate"] > r["expected"]]
+    out += [(f"strategy {r['strategy']}", r["win_rate"] - r["expected"], r["ci_low"] - r["expected"],
+             r["ci_high"] - r["expected"], r) for r in strat]
     return sorted(out, key=lambda c: (_reference(c[4]), -abs(c[1])))
 
 
@@ -252,7 +163,7 @@ REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decisio
 
 
 def _verdict_balance(x: Inputs) -> str:
-    found = _imbalances(x)
+    found, seats = _imbalances(x), omnibus_only(x)
     if found:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
@@ -260,14 +171,17 @@ def _verdict_balance(x: Inputs) -> str:
         only = (" (the reference player; no seat or other strategy differs significantly)"
                 if _reference(r) else "")
         return (f"Verdict: {name}{only} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
-                f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, Holm-adjusted "
-                f"{pval(r['p_holm'])}){rest}.")
+                f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, "
+                f"{r.get('test', 'Holm-adjusted')} {pval(r['p_holm'])}){rest}." + (f" Also, {seats}." if seats else ""))
     tables = [x.seat] + ([x.strategy] if x.strategy.height > 1 else [])
     reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
                 for t in tables for r in t.iter_rows(named=True))
     who = "seat or strategy" if x.strategy.height > 1 else "seat"
     none = f"no {who} wins significantly more or less than a fair share"
     span, tail = f"±{reach * 100:.1f} points", f"({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}"
+    if seats:  # the seats differ, though no single one can be named
+        strat = "; no strategy differs significantly either" if x.strategy.height > 1 else ""
+        return f"Verdict: {seats}{strat} ({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}"
     if reach > TOO_WIDE:  # "none differs by more than ±56 points" would read as a finding (fresh-user 9)
         return f"Verdict: too few games to tell: {none}, but the intervals still allow any of them to be up to {span} from it {tail}"
     return f"Verdict: {none}, and none differs by more than {span} {tail}"
@@ -339,7 +253,7 @@ def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
     was held as: a card built and sold is one card), largest effect first, then the notes."""
     if comp.is_empty():
         return []
-    out = []
+    out, comp = [], comp if "outcome" in comp.columns else comp.with_columns(outcome=pl.lit(False))
     claims = comp.filter(pl.col("claim")).with_columns(effect=(pl.col("win_rate") - pl.col("expected")).abs()) \
         .sort(["effect", "kind"], descending=[True, False])
     by_name: dict[str, list[dict]] = {}
@@ -365,7 +279,10 @@ def _component_claims(comp: pl.DataFrame, min_sample: int, alpha: float = ALPHA,
     if few:
         out.append((f"{few} of {comp.height} component(s) appear in fewer than {min_sample} seat-games: no claim is "
                     "made about them.", 0.0, False))
-    if not claims.height and comp.filter(pl.col("enough")).height:
+    for kind in comp.filter(pl.col("outcome"))["kind"].unique(maintain_order=True).to_list():
+        out.append((f"The {kind} is a band of the final score, so its holders' win rates are true by definition and no "
+                    "claim is made about them (see the components table).", 0.0, False))
+    if not claims.height and comp.filter(pl.col("enough") & ~pl.col("outcome")).height:
         out.append(("No component's win rate differs significantly from the expected share.", 0.0, False))
     return out
 

@@ -176,7 +176,10 @@ def win_rates(d: Draft) -> dict:
         f"Win rate per seat over complete games, {d.lev} Wilson intervals; {note}. Chi-square test of equal seat "
         f"win rates: statistic {num(chi[0])}, p {p_text(chi[1])}. First-player advantage (seat 0 − expected): "
         f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
-        f"binomial test p {p_text(fp['p'])}.", _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
+        f"binomial test p {p_text(fp['p'])}." + (" With two seats the binomial test of seat 0 is the seat question (the "
+                                                 "findings and the verdict use it); the chi-square and the per-seat Holm "
+                                                 "column ask it again (Holm over two seats doubles its p)." if by_seat.height == 2 else ""),
+        _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
     d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} Wilson intervals",
                                     partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat", d.lev))
     d.sections.append(Section("strategy", "Win rate by strategy",
@@ -319,7 +322,8 @@ def components(d: Draft) -> pl.DataFrame:
     """Win rate by component (any kind a game declares: companies, sheets, cards), adjusted for
     the holders' strategies and seats; returns the component table for the findings."""
     complete, min_sample = _rows_for_components(d), d.min_sample
-    comp = (summaries.component_table(d.t.components, complete, min_sample, d.confidence) if d.complete_rows
+    outcome = tuple(d.t.manifest.get("outcome_components", ()))  # kinds the game derives from the score
+    comp = (summaries.component_table(d.t.components, complete, min_sample, d.confidence, outcome) if d.complete_rows
             else pl.DataFrame())
     d.tables["components"] = comp
     if not comp.height:
@@ -341,14 +345,21 @@ def components(d: Draft) -> pl.DataFrame:
         f"games are left out), {d.lev} Wilson intervals, against the share "
         f"the same strategies win in the same seats (expected); a claim needs at least {min_sample} seat-games, a "
         f"Holm-adjusted binomial p < {1 - d.confidence:.3g} and an interval that excludes the expected share. Associations, not "
-        "causes: a component can also mark a game that was going well anyway.",
-        rows(comp, lambda r: {"kind": r["kind"], "component": r["component"], "seat-games": r["holders"],
+        "causes: a component can also mark a game that was going well anyway." + _outcome_note(comp),
+        rows(comp, lambda r: {"kind": r["kind"] + (" (band of the score)" if r["outcome"] else ""), "component": r["component"], "seat-games": r["holders"],
                               f"win rate ({d.lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True),
                               "expected": pct(r["expected"]), "without it": pct(r["rate_without"]),
                               "p (Holm)": p_text(r["p_holm"]),
-                              "claim": "yes" if r["claim"] else ("no" if r["enough"] else "too few"),
+                              "claim": "yes" if r["claim"] else ("none: an outcome" if r["outcome"] else
+                                                                 "no" if r["enough"] else "too few"),
                               "held by (strategy, seat-games)": r["held_by"]}), figs))
     return comp
+
+
+def _outcome_note(comp: pl.DataFrame) -> str:
+    kinds = comp.filter(pl.col("outcome"))["kind"].unique(maintain_order=True).to_list()
+    return (f" A {' or '.join(kinds)} is a band of the final score (or of winning), so its win rate is no question of "
+            "balance: it is shown, but left out of the Holm family and never claimed.") if kinds else ""
 
 
 def _rows_for_components(d: Draft) -> pl.DataFrame:

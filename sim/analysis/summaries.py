@@ -330,7 +330,7 @@ def _seat_win_rows(cp: Rows, games: int) -> tuple[list[int], np.ndarray]:
 # ------------------------------------------------------------------ components
 
 def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample: int = 50,
-                    confidence: float = 0.95) -> pl.DataFrame:
+                    confidence: float = 0.95, outcome_kinds: tuple[str, ...] = ()) -> pl.DataFrame:
     """Win rate of the seats holding each component (a seat counts once per game however many
     copies it holds), over complete games, against what those seats would win anyway.
 
@@ -346,12 +346,14 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
     against ``expected``), ``p_holm`` (Holm-adjusted over the components that reach
     ``min_sample``), ``enough`` (holders >= ``min_sample``), ``claim``: enough, Holm p < 0.05
     and the interval excludes ``expected``, and ``held_by``: the strategies behind the figure with
-    their seat-games ("planner 120, economy 80", most first).
+    their seat-games ("planner 120, economy 80", most first), and ``outcome``: the kind is one of
+    ``outcome_kinds``, a function of the final score or of winning (Alpenzian's title): tabulated,
+    but left out of the Holm family and never claimed (its holders win more by definition).
     """
     schema_out = ["kind", "component", "holders", "wins", "win_rate", "ci_low", "ci_high", "rate_without",
-                  "expected", "pooled", "p", "p_holm", "enough", "claim", "held_by"]
+                  "expected", "pooled", "p", "p_holm", "enough", "claim", "held_by", "outcome"]
     if components.is_empty() or players.is_empty():
-        return pl.DataFrame(schema={c: (pl.Utf8 if c in ("kind", "component", "held_by") else pl.Boolean if c in ("enough", "claim")
+        return pl.DataFrame(schema={c: (pl.Utf8 if c in ("kind", "component", "held_by") else pl.Boolean if c in ("enough", "claim", "outcome")
                                         else pl.Int64 if c in ("holders", "wins") else pl.Float64) for c in schema_out})
     pooled = pooled_win_rate(players)
     total_rows, total_wins = players.height, int(players["won"].sum())
@@ -365,13 +367,14 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
     t = with_wilson(t, wins="wins", n="holders", confidence=confidence).join(_held_by(held), on=["kind", "component"], how="left")
     t = t.with_columns(
         rate_without=((total_wins - pl.col("wins")) / (total_rows - pl.col("holders"))).cast(pl.Float64),
-        pooled=pl.lit(pooled, pl.Float64), enough=pl.col("holders") >= min_sample)
+        pooled=pl.lit(pooled, pl.Float64), enough=pl.col("holders") >= min_sample,
+        outcome=pl.col("kind").is_in(list(outcome_kinds)))
     ps = [binom_p(w, n, e) for w, n, e in zip(t["wins"].to_list(), t["holders"].to_list(), t["expected"].to_list(),
                                               strict=True)]
-    enough = t["enough"].to_list()
+    enough = (t["enough"] & ~t["outcome"]).to_list()  # an outcome's test is no question of balance
     adj_in = [p if e else math.nan for p, e in zip(ps, enough, strict=True)]
     t = t.with_columns(p=pl.Series(ps, dtype=pl.Float64), p_holm=pl.Series(holm(adj_in), dtype=pl.Float64))
-    t = t.with_columns(claim=(pl.col("enough") & (pl.col("p_holm") < 1 - confidence)
+    t = t.with_columns(claim=(pl.col("enough") & ~pl.col("outcome") & (pl.col("p_holm") < 1 - confidence)
                               & ((pl.col("ci_low") > pl.col("expected")) | (pl.col("ci_high") < pl.col("expected"))))
                        .fill_null(False))
     return t.select(schema_out)

@@ -184,6 +184,7 @@ def facts(rc: RunConfig, game: Any) -> dict:
         "plugin_hashes": plugin_hashes([s.name for s in rc.strategies]),
         "notes": list(game.notes()) if hasattr(game, "notes") else [],  # warnings about the option combination
         "deal_size": deal_size(setup_of(rc)),  # games per deal (seating: permute), 1 otherwise
+        "outcome_components": list(getattr(game, "outcome_components", ())),  # kinds derived from the score
     }
 
 

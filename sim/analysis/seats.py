@@ -1,0 +1,137 @@
+"""The seat question of the findings and the verdict, asked once (fresh-user finding 3, session 7).
+
+Two seats: seat 0 against the expected share (exact binomial test) is the whole question; the
+chi-square over the seats and the per-seat Holm table only ask it again (Holm over two mirror-image
+seats halves its power), so the findings and the verdict give that one answer. Three or more
+seats: the chi-square over the seats first (are the seats equally likely to win?), then which seat
+(exact binomial tests, Holm-adjusted over the seats; claimed only when the chi-square is
+significant), then seat 0 as a question asked of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .wording import Finding, claimed, expected_note, pct, pint, points, pval
+
+
+def two_seats(x: Any) -> bool:
+    return x.players == 2 and x.seat.height == 2
+
+
+def first_significant(x: Any) -> bool:
+    """Seat 0's binomial test is significant and its interval excludes the expected share."""
+    f = x.first
+    return bool(f and not math.isnan(f["p"]) and f["p"] < x.alpha and (f["adv_low"] > 0 or f["adv_high"] < 0))
+
+
+def seat_findings(x: Any) -> list[Finding]:
+    """The seat sentences, in the order they are asked (see the module docstring)."""
+    if two_seats(x):
+        return _two_seats(x)
+    out = _omnibus(x)
+    return out + _first_player(x, out)
+
+
+def _wins(x: Any) -> str:
+    f = x.first
+    return f"wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, {expected_note(f['expected'], x.players)}"
+
+
+def _two_seats(x: Any) -> list[Finding]:
+    f = x.first
+    if not f or math.isnan(f["rate"]):
+        return []
+    if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
+        return [Finding(f"Seat 0 (start player) {_wins(x)}; no test applies (the expected share is 0 or 1).")]
+    adv = f"{f['advantage'] * 100:+.1f} points ({x.lev} CI {points(f['adv_low'], f['adv_high'])})"
+    one = "with two seats this one test answers the seat question"
+    if first_significant(x):
+        kind = "advantage" if f["advantage"] > 0 else "disadvantage"
+        return [Finding(f"Seat 0 (start player) {_wins(x)}: a first-player {kind} of {adv}, significant (binomial test, {pval(f['p'])}); "
+                        f"{one}.", abs(f["advantage"]), True)]
+    return [Finding(f"Seat 0 (start player) {_wins(x)}: {adv}, no significant first-player advantage (binomial test, {pval(f['p'])}); {one}.")]
+
+
+def _omnibus(x: Any) -> list[Finding]:
+    """The chi-square over the seats, then the seats it lets us name."""
+    chi, p_chi = x.chi
+    n = x.seat.height
+    if math.isnan(p_chi):
+        return []
+    if p_chi >= x.alpha:
+        widest = float((x.seat["ci_high"] - x.seat["ci_low"]).max()) / 2
+        return [Finding(f"No significant seat advantage (chi-square over the {n} seats {pval(p_chi)}); seat win rates "
+                        f"are known to within ±{widest * 100:.1f} points ({x.lev} intervals).")]
+    rows = list(x.seat.iter_rows(named=True))
+    far = max(rows, key=lambda r: abs(r["win_rate"] - r["expected"]))
+    named = [r for r in rows if claimed(r, x.alpha)]
+    which = ("" if named else f", but no single seat can be named: none differs significantly from the expected share "
+             f"after Holm's correction over the {n} seats (the furthest, seat {far['seat']}, wins {pct(far['win_rate'])}, "
+             f"expected {pct(far['expected'])}, Holm-adjusted {pval(far['p_holm'])}); see the seat table")
+    out = [Finding(f"Seat win rates differ (chi-square over the {n} seats {chi:.1f}, {pval(p_chi)}): the seats are not "
+                   f"equally likely to win{which}.", abs(far["win_rate"] - far["expected"]), True)]
+    for r in named:
+        what = "above" if r["win_rate"] > r["expected"] else "below"
+        if r["seat"] == 0:
+            f = x.first
+            kind = "advantage" if what == "above" else "disadvantage"
+            tail = (f"first-player {kind} is significant ({pval(r['p_holm'])}): "
+                    f"{f['advantage'] * 100:+.1f} points ({x.lev} CI {points(f['adv_low'], f['adv_high'])})")
+        else:
+            tail = f"significantly {what} the expected share ({pval(r['p_holm'])})"
+        name = "Seat 0 (start player)" if r["seat"] == 0 else f"Seat {r['seat']}"
+        out.append(Finding(f"{name} wins {pint(r['win_rate'], r['ci_low'], r['ci_high'])}, "
+                           f"{expected_note(r['expected'], x.players)}: {tail}.", abs(r["win_rate"] - r["expected"]), True))
+    return out
+
+
+def _first_player(x: Any, seat_claims: list[Finding]) -> list[Finding]:
+    """Seat 0 as a question of its own, unless a seat-0 claim already states it."""
+    f = x.first
+    if any(c.significant and c.text.startswith("Seat 0") for c in seat_claims) or not f or math.isnan(f["rate"]):
+        return []
+    if math.isnan(f["p"]):
+        return [Finding(f"First-player advantage: seat 0 {_wins(x)}; no test applies (the expected share is 0 or 1).")]
+    sig = first_significant(x)
+    p_chi = x.chi[1]
+    if sig and not math.isnan(p_chi) and p_chi >= x.alpha:  # seat 0 alone differs, the seats together do not
+        alone = f" as a question of its own; the seats together do not differ (chi-square {pval(p_chi)})"
+    elif sig:  # the seats differ, and seat 0 asked alone does, but not after Holm over all the seats
+        holm = x.seat.filter(x.seat["seat"] == 0)["p_holm"]
+        alone = f" as a question of its own, not among all seats (Holm-adjusted {pval(holm[0])} in the seat table)"
+    else:
+        alone = ""
+    return [Finding(f"First-player advantage: seat 0 {_wins(x)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
+                    f"{points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "
+                    f"(binomial test, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
+
+
+def seat_imbalances(x: Any) -> list[tuple[str, float, float, float, dict]]:
+    """The seat imbalances the verdict may name: ``(name, effect, low, high, row)``; ``row`` has
+    ``win_rate, expected, p_holm`` and ``test`` (how its p-value was found)."""
+    if two_seats(x):
+        if not first_significant(x):
+            return []
+        f = x.first
+        row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test"}
+        return [("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)]
+    if math.isnan(x.chi[1]) or x.chi[1] >= x.alpha:
+        return []
+    return [("seat 0 (the start player)" if r["seat"] == 0 else f"seat {r['seat']}", r["win_rate"] - r["expected"],
+             r["ci_low"] - r["expected"], r["ci_high"] - r["expected"], r)
+            for r in x.seat.iter_rows(named=True) if claimed(r, x.alpha)]
+
+
+def omnibus_only(x: Any) -> str:
+    """At three or more seats, when the chi-square is significant but no seat can be named: the
+    verdict's words for the seat effect (what the per-seat tests can and cannot say); else ``""``."""
+    chi, p = x.chi
+    if two_seats(x) or math.isnan(p) or p >= x.alpha or seat_imbalances(x):
+        return ""
+    f = x.first
+    alone = (f"; asked about on its own, seat 0 (the start player) wins {pct(f['rate'])} against {pct(f['expected'])} "
+             f"(binomial test, {pval(f['p'])})" if first_significant(x) else "")
+    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}), "
+            f"but no single seat differs significantly from a fair share after Holm's correction over the seats{alone}")
