@@ -17,9 +17,9 @@ from ..api import SimError
 from ..config import load_config, load_run_config, resolve
 from ..config.starter import command_line_config
 from ..data import parse_yaml, read_json
+from ..locks import break_lock as take_lock_over
+from ..locks import unlock
 from ..runs import fixed
-from ..store import break_lock as take_lock_over
-from ..store import unlock
 from .group import cli
 from .options import (
     check_out,

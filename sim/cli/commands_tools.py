@@ -17,6 +17,7 @@ from ..api import SimError
 from ..config import load_config, load_run_config
 from ..config.starter import known_game, option_rows, starter_config
 from ..data import write_file_atomic
+from ..locks import locked
 from ..registry import (
     build_any_count,
     games,
@@ -27,7 +28,7 @@ from ..registry import (
 )
 from ..runs.fixed import check_same_rules, partial_deal, setup_of
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
-from ..store import locked, need_folder, refuse_sweep_folder
+from ..store import need_folder, refuse_sweep_folder
 from .group import cli
 from .options import check_writable, confidence_option, figures_option, no_plugins_option
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 from tqdm import tqdm
 
-from .. import store
+from .. import locks, store
 from ..analysis import figure_policy, stats
 from ..analysis.checks import CheckResult, evaluate, write_junit
 from ..analysis.document import write_report
@@ -128,7 +128,7 @@ def run_until_decided(rc: RunConfig, out: Path, max_games: int, *, force: bool =
                         f"decided (pass or fail), or at most {max_games} games", "kind": "until_decided",
                 "max_games": max_games, "first_batch": rc.games, "min_sample": min_sample, "batches": [],
                 "finished": False}
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         _write_stopping(out, stopping)
         return _continue_until_decided(rc.model_copy(update={"games": stop}), out, stopping, progress=progress,
                                        fail_fast=fail_fast, backend=backend, scheduler=scheduler)
@@ -188,7 +188,7 @@ def resume_until_decided(out: Path, *, jobs: int | None = None, progress: bool =
     """Continue an interrupted ``--until-decided`` run under the rule in its ``stopping.json``: the
     batch it was playing (what is on disk is kept), then the further batches of the rule."""
     rc = fixed.reopen(out, jobs)
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         store.clear_partial(out)
         return _continue_until_decided(rc, out, read_json(out / "stopping.json"), progress=progress,
                                        fail_fast=fail_fast, backend=backend, scheduler=scheduler)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import integrity, store
+from .. import integrity, locks, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..data import quote, read_json
@@ -200,12 +200,12 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
     Returns the games played, seconds and failed/truncated counts. Raises ``SimError`` for an
     output folder that cannot be used; a failing game is recorded in ``errors.parquet``.
     ``KeyboardInterrupt`` leaves the finished chunks on disk for ``resume``. ``keep_lock``: the
-    folder stays locked after success, until the caller's ``store.unlock`` (e.g. once the report is written).
+    folder stays locked after success, until the caller's ``locks.unlock`` (e.g. once the report is written).
     """
     game = build_game(rc)
     created = not out.exists()
     store.prepare_output(out, force, rc.source)
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         try:
             write_run_files(rc, out, game)
             outcome = play_ranges(rc, out, store.chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size),
@@ -213,7 +213,7 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
             store.merge_chunks(out)
         except SimError:
             if created and not store.done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
-                store.unlock(out)
+                locks.unlock(out)
                 shutil.rmtree(out, ignore_errors=True)
             raise
     return outcome
@@ -265,7 +265,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
     """Complete an interrupted fixed-size run: play only the games missing from ``out/chunks``, then
     merge. The merged tables are identical to an uninterrupted run's."""
     rc = reopen(out, jobs)
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         store.clear_partial(out)
         outcome = play_ranges(rc, out, todo_ranges(rc, rc.games, store.done_games(out)), progress=progress,
                               fail_fast=fail_fast, backend=backend, scheduler=scheduler)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import integrity, store
+from .. import integrity, locks, store
 from ..analysis.report import build_report
 from ..analysis.sweep_figures import point_figures
 from ..api import SimError
@@ -84,7 +84,7 @@ def _play_point(p: Point, pdir: Path, resume: bool, **opts) -> fixed.RunOutcome 
     """Play one point into ``pdir`` (locked on return); with ``resume``, keep a finished point
     (None) and complete an interrupted one."""
     if resume and (integrity.committed(pdir) or ((pdir / "games.parquet").is_file() and not (pdir / "chunks").is_dir())):
-        store.lock(pdir)
+        locks.lock(pdir)
         return None
     if resume and (pdir / "config.json").is_file() and (pdir / "chunks").is_dir():
         return fixed.resume(pdir, keep_lock=True, **opts)
@@ -103,7 +103,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
             if point_reports and (o is not None or not (pdir / "report.html").is_file()):
                 build_report(pdir, figures=figures_mode)
         finally:
-            store.unlock(pdir)
+            locks.unlock(pdir)
         named = ", ".join(f"{k}={v}" for k, v in p.values.items())
         if echo and o is None:
             echo(f"point {p.index} ({named}): finished before, kept")

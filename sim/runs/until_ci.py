@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 from tqdm import tqdm
 
-from .. import store
+from .. import locks, store
 from ..analysis.document import level
 from ..analysis.stats import complete_players
 from ..analysis.summaries import win_table
@@ -79,7 +79,7 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
     rc = rc.model_copy(update={"games": min(max_games, -(-rc.games // k) * k)})
     build_game(rc)
     store.prepare_output(out, force, rc.source)
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         stopping = _rule(width, max_games, rc.games, rc.confidence)
         _write_stopping(out, stopping)
         return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
@@ -140,7 +140,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
            backend: str = "local", scheduler: str | None = None, keep_lock: bool = False) -> fixed.RunOutcome:
     """Continue an interrupted ``--until-ci`` run under the rule in its ``stopping.json``."""
     rc = fixed.reopen(out, jobs)
-    with store.locked(out, keep_lock):
+    with locks.locked(out, keep_lock):
         store.clear_partial(out)
         stopping = read_json(out / "stopping.json")
         return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
