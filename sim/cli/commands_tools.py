@@ -15,7 +15,7 @@ from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
-from ..config.starter import known_game, option_rows, starter_config
+from ..config.starter import known_game, option_rows, player_range, starter_config
 from ..data import write_file_atomic
 from ..registry import (
     build_any_count,
@@ -97,7 +97,7 @@ def list_(what: str, game: str | None) -> None:
     if what == "games":
         for name, cls in games().items():
             i = cls.info
-            click.echo(f"{name:<24}{_player_range(cls)}  v{i.version}  {i.title}")
+            click.echo(f"{name:<24}{player_range(cls, ' players')}  v{i.version}  {i.title}")
     else:
         for name, factory in strategies().items():
             if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
@@ -112,15 +112,6 @@ def list_(what: str, game: str | None) -> None:
             click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
             if doc:
                 click.echo(f"    {doc}")
-
-
-def _player_range(cls) -> str:
-    """``3-5 players`` or, for a game whose lowest count is behind a rule option off by default
-    (Forwarder of Xanadu: ``allow_two_players``, RULINGS §6), ``3-5 players (2 with option allow_two_players: true)``."""
-    i, flag = cls.info, cls.Options.model_fields.get("allow_two_players")
-    if flag is None or flag.default is not False:
-        return f"{i.min_players}-{i.max_players} players"
-    return f"{i.min_players + 1}-{i.max_players} players (2 with option allow_two_players: true)"
 
 
 @cli.command()
