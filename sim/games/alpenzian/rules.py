@@ -61,7 +61,7 @@ class Options(BaseOptions):
         if isinstance(v, list) and not v:
             raise ValueError("give one sheet type per seat")
         if not isinstance(v, str) and not (isinstance(v, list) and all(isinstance(x, str) for x in v)):
-            raise ValueError(f"a sheet type ('A'-'E', or 'random') or a list of one per seat, got {v!r}")
+            raise ValueError("a sheet type ('A'-'E', or 'random') or a list of one per seat")
         return v
 
     @field_validator("ranch_rule", mode="before")
