@@ -210,12 +210,14 @@ def test_an_option_on_the_command_line_replaces_and_adds_to_the_config_files(tmp
 
 
 def test_the_run_folders_config_yaml_replays_the_option(tmp_path):
-    assert run_config(tmp_path, OSAKA, "--option", "end_tokens=6", "--out", str(tmp_path / "r")).exit_code == 0
+    res = run_config(tmp_path, OSAKA, "--option", "end_tokens=6", "--games", "2", "--out", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output
     again = CliRunner().invoke(cli, ["run", str(tmp_path / "r" / "config.yaml"), "--jobs", "1", "--quiet",
                                      "--figures", "never", "--out", str(tmp_path / "r2")])
     assert again.exit_code == 0, again.output
     first, second = (yaml.safe_load((tmp_path / r / "config.json").read_text()) for r in ("r", "r2"))
     assert first["options"] == second["options"] and first["seed"] == second["seed"] == 5
+    assert first["games"] == second["games"] == 2  # --games is part of what was played
 
 
 def test_a_bad_command_line_option_gets_the_config_files_message_naming_the_flag(tmp_path):

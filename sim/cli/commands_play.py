@@ -182,7 +182,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
                           until_ci, max_games, confidence, no_plugins, break_lock, given, options)
     if options and config:
-        text = replay_text(config, options)
+        text = replay_text(config, options, {"games": games, "seed": seed})
     if text is not None:
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()

@@ -37,14 +37,15 @@ def with_options(doc: Located, options: dict | None) -> Located:
     return _WithOptions(value, doc.source, lines, frozenset(options))
 
 
-def replay_text(path: str | Path, options: dict) -> str:
-    """The YAML of config file ``path`` with ``options`` merged into its ``options:`` and its data
-    paths made absolute: written into the run folder as ``config.yaml`` so that
-    ``sim run RUN_DIR/config.yaml`` replays ``sim run CONFIG --option ...``."""
+def replay_text(path: str | Path, options: dict, given: dict | None = None) -> str:
+    """The YAML of config file ``path`` with ``options`` merged into its ``options:``, ``given``
+    (``--games``/``--seed`` values, when not None) set, and its data paths made absolute: written
+    into the run folder as ``config.yaml`` so that ``sim run RUN_DIR/config.yaml`` replays
+    ``sim run CONFIG --option ...``."""
     import yaml
 
     doc = with_options(read_yaml(path), options)
-    value = dict(doc.value)
+    value = dict(doc.value) | {k: v for k, v in (given or {}).items() if v is not None}  # --games, --seed
     base = Path(path).resolve().parent
     if isinstance(value.get("data"), dict):
         value["data"] = {k: str(base / v) if isinstance(v, str) else v for k, v in value["data"].items()}
