@@ -319,9 +319,13 @@ def test_bad_sheet_file_names_file_line_and_key(tmp_path: Path):
 
 
 def test_per_seat_options_are_checked():
-    with pytest.raises(SimError, match="one per seat"):
+    from sim.api import OptionError
+
+    # an OptionError names its option, so a config's error points at options.sheet (fresh-user 5, session 7)
+    with pytest.raises(OptionError, match="one per seat") as err:
         Alpenzian.build(3, {"sheet": ["A", "B"]})
-    with pytest.raises(SimError, match="unknown value 'F'"):
+    assert err.value.key == "sheet"
+    with pytest.raises(OptionError, match="unknown value 'F'"):
         Alpenzian.build(2, {"sheet": "F"})
     g = Alpenzian.build(2, {"sheet": ["A", "E"], "ranch_rule": ["normal", "beginner1"]})
     s = g.new_initial_state()

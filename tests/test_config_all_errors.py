@@ -122,6 +122,21 @@ def test_a_run_made_with_other_games_names_the_flag_that_fits(tmp_path):
     assert res.exit_code == 2 and "give --games 6 to use it" in res.output
 
 
+def test_check_of_another_games_run_says_which_game_each_names(tmp_path):
+    """Fresh-user finding 9 (session 7): the run folder was made with one game and the config
+    names another; neither file changed ("now says" implied one had)."""
+    osaka, fwd = tmp_path / "o.yaml", tmp_path / "f.yaml"
+    osaka.write_text("game: traders_of_osaka\nplayers: 3\ngames: 3\nseed: 1\nstrategies: [random]\n")
+    fwd.write_text("game: forwarder_of_xanadu\nplayers: 3\ngames: 3\nseed: 1\nstrategies: [random]\n"
+                   "checks:\n  max_seat_win_rate: 0.9\n")
+    assert CliRunner().invoke(cli, ["run", str(osaka), "--out", str(tmp_path / "r"), "--quiet", "--jobs", "1",
+                                    "--figures", "never"]).exit_code == 0
+    res = CliRunner().invoke(cli, ["check", str(fwd), "--run", str(tmp_path / "r")])
+    assert res.exit_code == 2
+    assert "was made with game = 'traders_of_osaka', and " in res.output
+    assert "names game = 'forwarder_of_xanadu'" in res.output and "now says" not in res.output
+
+
 def test_bench_says_when_games_did_not_finish():
     """Fresh-user finding 10 (session 4): 2-player Xanadu mirrors of random_by_kind mostly stall
     (a whole round of idle turns ends the game), and `sim bench` said nothing about it."""

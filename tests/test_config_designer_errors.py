@@ -183,8 +183,57 @@ def test_option_pairs_are_checked_before_anything_runs(tmp_path):
     for args in (["--option", "draw"], ["--option", "draw=forced", "--option", "draw=optional"]):
         res = CliRunner().invoke(cli, ["run", "--game", "xanadu", "--players", "3", *args])
         assert res.exit_code == 2 and "--option" in res.output
-    res = CliRunner().invoke(cli, ["run", "c.yaml", "--option", "draw=forced"])
+    res = CliRunner().invoke(cli, ["run", "c.yaml", "--players", "3"])
     assert res.exit_code == 2 and "go with --game" in res.output
+
+
+# ------------------------------------------------------------------ fresh-user finding 4 (session 7): --option with a config file
+
+OSAKA = ("game: traders_of_osaka\nplayers: 3\ngames: 3\nseed: 5\nstrategies: [random]\n"
+         "options:\n  end_tokens: 8\n  start_player: lowest_hand\n")
+
+
+def run_config(tmp_path: Path, text: str, *args: str):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(text)
+    return CliRunner().invoke(cli, ["run", str(cfg), "--jobs", "1", "--quiet", "--figures", "never", *args])
+
+
+def test_an_option_on_the_command_line_replaces_and_adds_to_the_config_files(tmp_path):
+    res = run_config(tmp_path, OSAKA, "--option", "end_tokens=6", "--option", "vp_per=4", "--out", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output
+    played = yaml.safe_load((tmp_path / "r" / "config.json").read_text())["options"]
+    assert (played["end_tokens"], played["vp_per"], played["start_player"]) == (6, 4, "lowest_hand")
+    written = yaml.safe_load((tmp_path / "r" / "config.yaml").read_text())
+    assert written["options"] == {"end_tokens": 6, "start_player": "lowest_hand", "vp_per": 4}
+    assert (tmp_path / "c.yaml").read_text() == OSAKA  # the user's file is left as it was
+
+
+def test_the_run_folders_config_yaml_replays_the_option(tmp_path):
+    res = run_config(tmp_path, OSAKA, "--option", "end_tokens=6", "--games", "2", "--out", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output
+    again = CliRunner().invoke(cli, ["run", str(tmp_path / "r" / "config.yaml"), "--jobs", "1", "--quiet",
+                                     "--figures", "never", "--out", str(tmp_path / "r2")])
+    assert again.exit_code == 0, again.output
+    first, second = (yaml.safe_load((tmp_path / r / "config.json").read_text()) for r in ("r", "r2"))
+    assert first["options"] == second["options"] and first["seed"] == second["seed"] == 5
+    assert first["games"] == second["games"] == 2  # --games is part of what was played
+
+
+def test_a_bad_command_line_option_gets_the_config_files_message_naming_the_flag(tmp_path):
+    res = run_config(tmp_path, OSAKA, "--option", "end_tokens=many", "--out", str(tmp_path / "r"))
+    code, out = validate(tmp_path, OSAKA.replace("end_tokens: 8", "end_tokens: many"))
+    after = "key 'options.end_tokens': "
+    assert res.exit_code == code == 2 and "Traceback" not in res.output
+    assert "c.yaml with --option end_tokens, " + after in res.output
+    assert res.output.split(after)[1] == out.split(after)[1]
+    assert not (tmp_path / "r").exists()  # refused before any game is played
+
+
+def test_a_misspelt_command_line_option_gets_did_you_mean(tmp_path):
+    res = run_config(tmp_path, OSAKA, "--option", "end_token=6", "--out", str(tmp_path / "r"))
+    assert res.exit_code == 2
+    assert "--option end_token, key 'options.end_token': unknown key (did you mean 'end_tokens'?)" in res.output
 
 
 def test_sweep_keys_and_values_get_the_same_help(tmp_path):
@@ -196,3 +245,77 @@ def test_sweep_keys_and_values_get_the_same_help(tmp_path):
            " taiwan_formosa, not of xanadu" in out
     assert "key 'sweep.options.sale_bonus.0': expects 4 integers (one per colour: brown, blue, yellow, green)," \
            " got 3" in out
+
+
+# ------------------------------------------------------------------ fresh-user finding 5 (session 7): one line per mistake, its own key
+
+ALP = "game: alpenzian\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [random]\noptions:\n"
+
+
+def test_a_bad_ranch_rule_is_one_line_naming_the_users_key_and_what_is_allowed(tmp_path):
+    code, out = validate(tmp_path, ALP + "  ranch_rule: beginner\n")
+    assert code == 2
+    lines = [x for x in out.splitlines() if "ranch_rule" in x]
+    assert len(lines) == 1, out
+    assert "line 7, key 'options.ranch_rule': unknown ranch rule 'beginner'" in lines[0]
+    assert "normal, beginner1, beginner2" in lines[0] and "literal" not in out.lower()
+
+
+def test_a_sheet_error_names_its_own_key_and_line(tmp_path):
+    code, out = validate(tmp_path, ALP + "  ranch_rule: normal\n  sheet: [A, B, F]\n")
+    assert code == 2
+    assert "line 8, key 'options.sheet': give one value or 2 (one per seat), got 3" in out
+
+
+def test_a_sheet_in_the_wrong_case_gets_did_you_mean_and_random_is_listed(tmp_path):
+    code, out = validate(tmp_path, ALP + "  sheet: a\n")
+    assert code == 2
+    assert "line 7, key 'options.sheet': unknown value 'a' (did you mean 'A'?)" in out
+    assert "A, B, C, D, E, or random for everyone" in out  # the option's own description allows 'random'
+
+
+def test_a_bad_sheet_is_reported_with_a_bad_ranch_rule_at_once(tmp_path):
+    code, out = validate(tmp_path, ALP + "  sheet: G\n  ranch_rule: beginner\n")
+    assert code == 2
+    assert "key 'options.sheet': unknown value 'G'" in out and "key 'options.ranch_rule'" in out
+
+
+def test_interim_round_error_names_its_own_key_and_line(tmp_path):
+    text = "game: forwarder_of_xanadu\nplayers: 3\ngames: 4\nseed: 1\nstrategies: [random]\noptions:\n" \
+           "  rounds: 4\n  interim_round: 5\n"
+    code, out = validate(tmp_path, text)
+    assert code == 2
+    assert "line 8, key 'options.interim_round': interim_round must come before the last round (rounds: 4), got 5" \
+        in out
+
+
+def test_a_bad_check_value_is_reported_beside_a_misspelt_check(tmp_path):
+    text = "game: traders_of_osaka\n" + HEAD + "checks:\n  max_seat_win_rat: 0.4\n  min_balance: 1.5\n"
+    code, out = validate(tmp_path, text)
+    assert code == 2
+    assert "key 'checks.max_seat_win_rat': unknown key (did you mean 'max_seat_win_rate'?)" in out
+    assert "key 'checks.min_balance': min_balance is a proportion in [0, 1]" in out
+
+
+def test_a_parameter_of_another_games_strategy_says_whose_it_is(tmp_path):
+    # keep_hand is a parameter of Xanadu's saboteur and expert; no Osaka strategy has it
+    text = "game: traders_of_osaka\nplayers: 3\ngames: 4\nseed: 1\nstrategies:\n" \
+           "  - {name: osaka.shipper, params: {keep_hand: 2}}\n"
+    code, out = validate(tmp_path, text)
+    assert code == 2
+    assert "(a parameter of xanadu.expert, xanadu.saboteur, which play xanadu, not of osaka.shipper)" in out
+    assert "did you mean" not in out
+
+
+def test_an_unknown_strategy_lists_this_games_strategies_only(tmp_path):
+    code, out = validate(tmp_path, "game: traders_of_osaka\n" + HEAD.replace("[random]", "[osaka.trder]"))
+    assert code == 2
+    assert "unknown strategy 'osaka.trder' (did you mean 'osaka.trader'?)" in out
+    assert "osaka.shipper" in out and "random" in out
+    assert "alpenzian." not in out and "forwarder." not in out and "xanadu." not in out
+
+
+def test_an_unknown_strategy_close_to_another_games_says_so(tmp_path):
+    code, out = validate(tmp_path, "game: traders_of_osaka\n" + HEAD.replace("[random]", "[alpenzian.expret]"))
+    assert code == 2
+    assert "(did you mean 'alpenzian.expert'? a strategy of alpenzian, not of traders_of_osaka)" in out

@@ -301,6 +301,40 @@ def test_init_starter_validates_for_every_game(tmp_path, game):
     assert res.exit_code == 0 and "warning" not in res.output.lower() and "partial" not in res.output, res.output
 
 
+EXAMPLES = ("# data:", "# sweep:", "# checks:", "# tune:", "# discover:")
+
+
+@pytest.mark.parametrize("game", ["traders_of_osaka", "xanadu", "alpenzian", "taiwan_formosa", "forwarder_of_xanadu"])
+def test_each_commented_starter_example_validates_once_uncommented(tmp_path, game):
+    """Fresh-user finding 7 (session 7): `# data: {cards: ...}` was an error for Alpenzian and
+    Forwarder once uncommented, and sweep/tune varied the safety cap max_decisions."""
+    from importlib import resources
+
+    from sim.config.grid import data_files
+    from sim.registry import get_game
+
+    assert invoke("init", game, tmp_path / "g.yaml").exit_code == 0
+    text = (tmp_path / "g.yaml").read_text()
+    package, files = data_files(get_game(game))
+    for name in files.values():  # the starter's data example names a copy of the game's own file
+        (tmp_path / f"my_{name}").write_text(resources.files(f"{package}.data").joinpath(name).read_text())
+    examples = [line for line in text.splitlines() if line.startswith(EXAMPLES)]
+    assert len(examples) == 5 if files else 4
+    assert "max_decisions" not in "\n".join(examples)  # a sweep or tune varies a rule, not the safety cap
+    for line in examples:
+        (tmp_path / "one.yaml").write_text(text.replace(line, line[2:]))
+        res = invoke("validate", tmp_path / "one.yaml")
+        assert res.exit_code == 0, (line, res.output)
+
+
+def test_the_alpenzian_starter_is_sized_for_a_first_try():
+    from sim.config.starter import STARTER_GAMES, _whole_deals
+
+    # the expert and 3 random over 4 seats: 4 orders a deal (4!/3!); 200 games are 50 whole deals
+    # (about 15 CPU-s on one core, not the minutes of 1,002 games with two experts)
+    assert STARTER_GAMES["alpenzian"] == 200 and _whole_deals(200, 4, ["e", "random", "random", "random"]) == 200
+
+
 def test_starter_games_are_whole_deals():
     from sim.config.starter import _whole_deals
 
@@ -437,3 +471,10 @@ def test_tune_tables_print_a_zero_loss_without_sign():
              "loss": -0.0}
     row = trials_table([trial], "rate").row(0, named=True)
     assert row["loss"] == "0" and row["rate"] == "0.25 (0.1–0.4)"
+
+
+def test_list_games_says_forwarders_two_player_game_needs_its_option():
+    # RULINGS §6: the published Forwarder of Xanadu is for 3-5 players; 2 only with allow_two_players
+    lines = {line.split()[0]: line for line in invoke("list", "games").output.splitlines()}
+    assert "3-5 players (2 with option allow_two_players: true)" in lines["forwarder_of_xanadu"]
+    assert " 2-4 players " in lines["traders_of_osaka"]  # no such option: the engine's own range

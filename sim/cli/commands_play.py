@@ -14,9 +14,9 @@ import click
 from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
 from ..api import SimError
-from ..config import load_config, load_run_config, resolve
-from ..config.starter import command_line_config
-from ..data import parse_yaml, read_json
+from ..config import load_config, load_run_config
+from ..config.overrides import replay_text
+from ..data import read_json
 from ..locks import break_lock as take_lock_over
 from ..locks import unlock
 from ..runs import fixed
@@ -26,6 +26,7 @@ from .options import (
     check_writable,
     confidence_option,
     figures_option,
+    from_flags,
     no_grid,
     no_plugins_option,
     option_values,
@@ -66,10 +67,12 @@ def _refuse_plugins(out_dir: Path) -> None:
 
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None):
+          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
+          options=None):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
     ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
-    ``given``: a config already resolved (``sim run --game``)."""
+    ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
+    that replace or add to CONFIG's ``options:``."""
     from polars.exceptions import ComputeError
 
 
@@ -81,8 +84,8 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     if max_games is not None and until_ci is None:
         raise SimError("--max-games needs --until-ci (or, with sim check, --until-decided)")
-    if until_ci is not None and resume_dir:
-        raise SimError("--until-ci cannot be combined with --resume")
+    if resume_dir and (until_ci is not None or options):
+        raise SimError(f"{'--until-ci' if until_ci is not None else '--option'} cannot be combined with --resume")
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
     old_term = _sigterm_stops()
@@ -100,7 +103,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             rc = None
         elif config or given:
             rc = given or load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
-                                               "plugins": False if no_plugins else None})
+                                               "plugins": False if no_plugins else None}, options)
             out_dir = run_folder(rc, out, config or "from-command-line")
             _break_lock(out_dir, break_lock)
             if rc.sweep:
@@ -144,22 +147,6 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     return out_dir, rc, outcome
 
 
-def _from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=()):
-    """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game.
-    ``--option KEY=VALUE`` pairs become the config's ``options:`` (the same checks and messages)."""
-    if game is None:
-        if players is not None or strategy or option_pairs:
-            raise SimError("--players, --strategy and --option go with --game GAME (a config file sets them itself)")
-        return None, None
-    if config:
-        raise SimError("give either CONFIG or --game GAME, not both")
-    if games is not None and games < 1 or players is not None and players < 1:
-        raise SimError(f"--games and --players must be at least 1, got {games if games is not None else players}")
-    text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed,
-                               list(strategy), option_values(option_pairs))
-    return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})
-
-
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @run_options
@@ -171,8 +158,8 @@ def _from_flags(config, game, players, strategy, games, jobs, seed, option_pairs
               help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
                    "game's expert if it has one, else random).")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-              help="With --game: a rule option (repeatable; `sim list options GAME`), read and checked as a config's "
-                   "options: are, e.g. --option allow_two_players=true for a 2-player Forwarder of Xanadu run.")
+              help="A rule option (repeatable; `sim list options GAME`), read and checked as a config's options: are;"
+                   " with CONFIG it replaces or adds to the file's options:, e.g. --option end_tokens=6.")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
         min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy, option_pairs) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
@@ -182,15 +169,20 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
     --strategy random` plays the same as a config file would and writes that config into the run
     folder (config.yaml), so `sim run RUN_DIR/config.yaml` reruns it. `--option KEY=VALUE` (repeat)
-    sets a rule option as the config's `options:` would.
+    sets a rule option as the config's `options:` would; with CONFIG it replaces or adds to the
+    file's `options:` (try one rule change without copying the file), and the run folder's
+    config.yaml holds the file with that change, so `sim run RUN_DIR/config.yaml` replays it.
 
     \b
     Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
     after an interruption: sim run --resume reports/demo
     """
-    text, given = _from_flags(config, game, players, strategy, games, jobs, seed, option_pairs)
+    text, given = from_flags(config, game, players, strategy, games, jobs, seed, option_pairs)
+    options = option_values(option_pairs) if game is None else None
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games, confidence, no_plugins, break_lock, given)
+                          until_ci, max_games, confidence, no_plugins, break_lock, given, options)
+    if options and config:
+        text = replay_text(config, options, {"games": games, "seed": seed})
     if text is not None:
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()

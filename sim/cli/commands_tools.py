@@ -15,7 +15,7 @@ from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
-from ..config.starter import known_game, option_rows, starter_config
+from ..config.starter import known_game, option_rows, player_range, starter_config
 from ..data import write_file_atomic
 from ..locks import locked
 from ..registry import (
@@ -98,7 +98,7 @@ def list_(what: str, game: str | None) -> None:
     if what == "games":
         for name, cls in games().items():
             i = cls.info
-            click.echo(f"{name:<24}{i.min_players}-{i.max_players} players  v{i.version}  {i.title}")
+            click.echo(f"{name:<24}{player_range(cls, ' players')}  v{i.version}  {i.title}")
     else:
         for name, factory in strategies().items():
             if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names

@@ -180,3 +180,24 @@ def option_values(pairs: tuple[str, ...]) -> dict:
         except yaml.YAMLError:
             raise SimError(f"--option {pair!r}: the value is not a plain YAML value") from None
     return out
+
+
+def from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=()):
+    """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game.
+    ``--option KEY=VALUE`` pairs become the config's ``options:`` (the same checks and messages)."""
+    if game is None:
+        if players is not None or strategy:
+            raise SimError("--players and --strategy go with --game GAME (a config file sets them itself; "
+                           "--option KEY=VALUE goes with either)")
+        return None, None
+    if config:
+        raise SimError("give either CONFIG or --game GAME, not both")
+    if games is not None and games < 1 or players is not None and players < 1:
+        raise SimError(f"--games and --players must be at least 1, got {games if games is not None else players}")
+    from ..config import resolve
+    from ..config.starter import command_line_config
+    from ..data import parse_yaml
+
+    text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed,
+                               list(strategy), option_values(option_pairs))
+    return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})

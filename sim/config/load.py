@@ -17,12 +17,8 @@ from ..api import OptionError, SimError, no_coercion
 from ..data import Located, format_validation, read_json, read_yaml
 from ..registry import (
     add_module_folder,
-    check_plays,
     games,
     get_game,
-    make_strategy,
-    resolve_strategy,
-    strategies,
 )
 from ..store import need_folder
 from .design import discover_plan, tune_plan
@@ -43,7 +39,9 @@ from .models import (
     usable_cores,
 )
 from .models import seat_labels as _labels
-from .suggest import foreign_option, param_hint
+from .overrides import with_options
+from .seats import check_strategies as _check_strategies
+from .suggest import foreign_option
 from .suggest import suggest as _suggest
 from .suggest import top_fields as _top_fields
 
@@ -105,32 +103,6 @@ def _game_class(doc: Located, raw: dict, problems: list[str]) -> Any:
         problems.append(f"{doc.where(('strategies',))}: {len(specs)} strategies for {players} seats; list at most"
                         f" one per seat (a shorter list is repeated in order to fill the seats)")
     return cls
-
-
-def _check_strategies(doc: Located, game: str, specs: list, problems: list[str], plugins: bool = True) -> None:
-    """Build every listed strategy once (names, params, games it plays); problems appended."""
-    if doc.source:
-        add_module_folder(Path(doc.source).resolve().parent)
-    for i, spec in enumerate(specs):
-        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
-            continue  # reported by the Config model
-        name, params = spec["name"], spec.get("params") or {}
-        try:
-            check_plays(resolve_strategy(name, plugins, game), name, game)
-        except SimError as exc:
-            hint = "" if ":" in name or "unknown" not in str(exc) or "did you mean" in str(exc) else \
-                did_you_mean(name, strategies())
-            problems.append(f"{doc.where(('strategies', i, 'name'))}: {exc}{hint}")
-            continue
-        if not isinstance(params, dict):
-            continue
-        try:
-            make_strategy(name, params, game, plugins=plugins)
-        except SimError as exc:
-            key = getattr(exc, "key", "")
-            path = ("strategies", i, "params") + ((key,) if key in params else ())
-            hint = param_hint(key, name, game) if "unknown parameter" in str(exc) else ""
-            problems.append(f"{doc.where(path)}: {exc}{hint}")
 
 
 def _seat_labels(doc: Located, cfg: Config, problems: list[str]) -> tuple[str, ...]:
@@ -258,8 +230,9 @@ def _check_builds(doc: Located, rc: RunConfig, cfg: Config) -> None:
 
 
 def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict | None:
-    """The game's complete options (defaults filled in); None when invalid, every problem appended
-    with suggestions: each value pydantic would convert, then every other error of the model."""
+    """The game's complete options (defaults filled in), every problem appended with suggestions:
+    each value pydantic would convert, then every other error of the model. When some are invalid,
+    the valid ones (``_the_valid``), so that the game is still built and checked; None when unusable."""
     if not isinstance(options, dict):
         return None  # reported by the Config model
     model, named = cls.Options, lambda loc: cls.Options.model_fields
@@ -276,13 +249,21 @@ def _options(doc: Located, cls: Any, options: Any, problems: list[str]) -> dict 
             except ValidationError as exc:
                 problems.extend(_suggest(exc, format_validation(exc, doc, ("options",)), named, foreign))
     try:
-        valid = model(**{k: v for k, v in options.items() if k not in converted}).model_dump()
+        return model(**{k: v for k, v in options.items() if k not in converted}).model_dump()
     except ValidationError as exc:
         lines = _suggest(exc, format_validation(exc, doc, ("options",)), named, foreign)
         # with values left out, an error about the options together may come from their absence
         problems.extend(line for line, err in zip(lines, exc.errors(), strict=False) if err["loc"] or not converted)
+        return _the_valid(model, options, converted + [e["loc"][0] for e in exc.errors() if e["loc"]])
+
+
+def _the_valid(model: Any, options: dict, bad: list) -> dict | None:
+    """The options without the ``bad`` keys (their errors are reported), so that building the game
+    still checks the others (one mistake does not hide another); None when they do not validate."""
+    try:
+        return model(**{k: v for k, v in options.items() if k not in bad}).model_dump()
+    except ValidationError:
         return None
-    return None if converted else valid
 
 
 def _first_problems(doc: Located, overrides: dict[str, Any] | None) -> tuple[Config | None, Any, dict | None, list]:
@@ -368,9 +349,10 @@ def _checked_baseline(doc: Located, cfg: Config, problems: list[str]) -> dict | 
         return None
 
 
-def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
-    """Read and validate a config file; ``overrides`` (e.g. ``{"games": 100}``) replace its keys."""
-    return resolve(read_yaml(path), overrides)
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None, options: dict | None = None) -> RunConfig:
+    """Read and validate a config file; ``overrides`` (e.g. ``{"games": 100}``) replace its keys;
+    ``options`` (``--option KEY=VALUE``) replace or add to its ``options:`` (``with_options``)."""
+    return resolve(with_options(read_yaml(path), options), overrides)
 
 
 def dump_resolved(rc: RunConfig) -> str:

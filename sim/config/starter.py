@@ -58,6 +58,15 @@ def _allowed(info: Any) -> str:
     return " and ".join(x for x in (low, high) if x) + (" (or null: by player count)" if type(None) in args else "")
 
 
+def player_range(cls: Any, unit: str = "") -> str:
+    """``3-5`` + ``unit`` or, for a game whose lowest count is behind a rule option off by default
+    (Forwarder of Xanadu: ``allow_two_players``, RULINGS §6), ``3-5 players (2 with option allow_two_players: true)``."""
+    i, flag = cls.info, cls.Options.model_fields.get("allow_two_players")
+    if flag is None or flag.default is not False:
+        return f"{i.min_players}-{i.max_players}{unit}"
+    return f"{i.min_players + 1}-{i.max_players}{unit} ({i.min_players} with option allow_two_players: true)"
+
+
 def default_strategy(game: str) -> str:
     """The game's expert (a registered ``*.expert`` strategy that plays it) if there is one, else ``random``."""
     for name in strategies():
@@ -97,6 +106,43 @@ def _whole_deals(games: int, players: int, listed: list[str]) -> int:
     return -(-games // deal) * deal
 
 
+# games in a starter: about 10-20 CPU-seconds on one core (a slow expert plays far fewer games)
+STARTER_GAMES = {"alpenzian": 200}
+
+
+def _example_option(cls: Any) -> tuple[str, int, int] | None:
+    """``(name, low, high)`` of the first whole-number rule option that is not the safety cap
+    ``max_decisions`` (the starter's sweep and tune vary it): its default +- 2, within its bounds."""
+    for name, info in cls.Options.model_fields.items():
+        if name == "max_decisions" or info.annotation is not int:
+            continue
+        low = max([info.default - 2] + [getattr(m, "ge", None) for m in info.metadata if getattr(m, "ge", None) is not None])
+        return name, low, info.default + 2
+    return None
+
+
+def _examples(game: str, cls: Any) -> list[str]:
+    """The starter's commented examples; each validates once uncommented (``data:`` needs the copy)."""
+    from .grid import data_files
+
+    files = data_files(cls)[1]
+    key = next(iter(files), None)
+    ex = _example_option(cls)
+    lines = [f"# data: {{{key}: my_{files[key]}}}   # replace a data file: copy the game's {files[key]} (see the"
+             " game's doc)"] if key else []
+    if ex:
+        name, low, high = ex
+        mid = cls.Options.model_fields[name].default
+        lines += [f"# sweep: {{options.{name}: [{low}, {mid}, {high}]}}   # `sim sweep`: also players, seating,"
+                  " strategies.N.params.KEY",
+                  "# checks: {max_seat_win_rate: 0.35}   # `sim check`",
+                  f"# tune: {{params: {{options.{name}: [{low}, {high}]}}, target: {{first_player_advantage: 0}}}}"
+                  "   # `sim tune`"]
+    else:
+        lines.append("# checks: {max_seat_win_rate: 0.35}   # `sim check`")
+    return lines + ["# discover: {seat: 0}        # `sim discover`: a dominant plan for strategy 0?"]
+
+
 def starter_config(game: str) -> str:
     """A commented starter config for ``game`` that validates as written (``sim init``): every rule
     option at its default with its rulebook source, and commented examples of the other sections."""
@@ -106,21 +152,17 @@ def starter_config(game: str) -> str:
     expert = default_strategy(game)
     lines = [f"# {info.title or game}: starter config written by `sim init {game}`.",
              "# Check it with `sim validate FILE`, play it with `sim run FILE`; README \"Configs\" explains every key.",
-             f"game: {game}", f"players: {n}                 # {info.min_players}-{info.max_players}",
-             f"games: {_whole_deals(1000, n, [expert, 'random'])}                # whole deals of `seating: permute`",
+             f"game: {game}", f"players: {n}                 # {player_range(cls)}",
+             f"games: {_whole_deals(STARTER_GAMES.get(game, 1000), n, [expert] + ['random'] * (n - 1))}"
+             "                # whole deals of `seating: permute`",
              "seed: 1", "# jobs: 2                  # worker processes (default: the usable cores)",
              "# seating: permute          # the default when the strategies differ (rotate when one strategy fills every"
              " seat): permute plays every seat order (seat and neighbour apart), rotate each seat in turn, fixed none",
              "strategies:                 # one per seat; a shorter list is repeated in order to fill the seats",
-             f"  - name: {expert}", "  - name: random", "options:                    # every rule option at its default"]
+             f"  - name: {expert}", *["  - name: random"] * (n - 1),  # one seat each: `discover: {seat: 0}` works
+             "options:                    # every rule option at its default"]
     for row in option_rows(game):
         value = yaml.safe_dump(cls.Options.model_fields[row["name"]].default, default_flow_style=True).strip()
         value = value.removesuffix("\n...").removesuffix("...").strip()
         lines.append(f"  {row['name']}: {value}    # {row['allowed']}; {row['source']}".rstrip("; "))
-    first = next(iter(cls.Options.model_fields))
-    lines += ["# data: {cards: my_cards.yaml}   # replace a data file (see the game's doc)",
-              f"# sweep: {{options.{first}: [..]}}   # `sim sweep`: also players, seating, strategies.N.params.KEY",
-              "# checks: {max_seat_win_rate: 0.35}   # `sim check`",
-              f"# tune: {{params: {{options.{first}: [..]}}, target: {{first_player_advantage: 0}}}}   # `sim tune`",
-              "# discover: {seat: 0}        # `sim discover`: a dominant plan for strategy 0?"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _examples(game, cls)) + "\n"

@@ -52,15 +52,47 @@ def foreign_option(key: Any, game: str) -> str:
     return f": an option of {' and '.join(owners)}, not of {game}; see `sim list options {game}`"
 
 
+def _plays(factory: Any) -> tuple[str, ...]:
+    """The games a registered strategy declares (empty: any game; an entry point is not loaded)."""
+    return () if hasattr(factory, "load") else tuple(getattr(factory, "games", None) or ())
+
+
 def foreign_param(key: Any, name: str, game: str) -> str:
     """``" (a parameter of X, not of NAME)"`` when ``key`` is a parameter of other strategies that
-    play ``game`` (a params block copied from another strategy), else ""."""
-    owners = []
+    play ``game`` (a params block copied from another strategy); else, when it is a parameter of
+    another game's strategies, ``" (a parameter of Y, which play GAME2, not of NAME)"``; else ""."""
+    here, there = [], []
     for other, factory in strategies().items():
-        plays = getattr(factory, "games", None)
-        if other != name and (not plays or game in plays) and key in strategy_params(factory):
-            owners.append(other)
-    return f" (a parameter of {', '.join(owners)}, not of {name})" if owners else ""
+        if other == name or hasattr(factory, "load") or key not in strategy_params(factory):
+            continue
+        plays = _plays(factory)
+        (here if not plays or game in plays else there).append(other)
+    if here:
+        return f" (a parameter of {', '.join(here)}, not of {name})"
+    if there:
+        plays = sorted({g for o in there for g in _plays(strategies()[o])})
+        return f" (a parameter of {', '.join(there)}, which play {' and '.join(plays)}, not of {name})"
+    return ""
+
+
+def unknown_strategy(name: str, game: str) -> str:
+    """The error for a strategy name that is not registered: the closest name (this game's and the
+    generic strategies first, then another game's, said so), and the names ``game`` can use."""
+    own, generic, other = [], [], {}
+    for n, factory in strategies().items():
+        plays = _plays(factory)
+        if not plays:
+            generic.append(n)
+        elif game in plays:
+            own.append(n)
+        else:
+            other[n] = "/".join(plays)
+    hint = did_you_mean(name, own + generic)
+    if not hint and (close := did_you_mean(name, other)):
+        found = close.split("'")[1]
+        hint = f" (did you mean '{found}'? a strategy of {other[found]}, not of {game})"
+    return (f"unknown strategy '{name}'{hint}; {game} strategies: {', '.join(own) or 'none'}; for any game:"
+            f" {', '.join(generic)} (or an import string package.module:Class)")
 
 
 def param_hint(key: Any, name: str, game: str) -> str:

@@ -19,7 +19,7 @@ from ..analysis.report import analyse
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
 from ..config import RunConfig, build_game, load_run_config
-from ..data import read_json, write_file_atomic
+from ..data import quote, read_json, write_file_atomic
 from ..play import deal_size
 from . import fixed
 from .fixed import check_same_experiment, check_same_rules
@@ -51,8 +51,23 @@ def same_experiment(rc: RunConfig, out_dir: Path, config: str) -> None:
     plugin versions), so CI never reports checks of one config on another run."""
     store.refuse_sweep_folder(out_dir, "check")
     load_run_config(out_dir)  # a run folder at all
+    _made_with(rc, out_dir, config)
     check_same_experiment(rc, out_dir, "checked against it", what=config)
     check_same_rules(rc, out_dir, "checked against it")
+
+
+def _made_with(rc: RunConfig, out_dir: Path, config: str) -> None:
+    """Refuse a run folder whose recorded experiment differs from CONFIG's, naming the folder's
+    value and the config's (neither changed: they are two experiments; fresh-user finding 9, session 7)."""
+    man = read_json(out_dir / "manifest.json", missing_ok=True) or {}
+    before = man.get("experiment") or {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
+    now = fixed.experiment(rc)
+    for key in fixed.EXPERIMENT_KEYS:
+        if key in before and before[key] != now[key]:
+            hint = f" (give --{key} {before[key]} to use it)" if key in ("games", "seed") else ""
+            raise SimError(f"--run {out_dir} was made with {key} = {quote(before[key])}, and {config} names"
+                           f" {key} = {quote(now[key])}: they are two experiments, so the folder cannot be checked"
+                           f" against this config{hint}")
 
 
 def evaluate_run(out_dir: Path, checks: dict, min_sample: int, confidence: float | None = None,

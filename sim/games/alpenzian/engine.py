@@ -101,7 +101,7 @@ class Alpenzian:
         if o.sheet == "random":
             self.fixed_sheets = None
         else:
-            self.fixed_sheets = [names.index(x) for x in per_seat(o.sheet, n, "sheet", names)]
+            self.fixed_sheets = [names.index(x) for x in per_seat(o.sheet, n, "sheet", names, ("random",))]
         self.ranch_rules = tuple(per_seat(o.ranch_rule, n, "ranch_rule", RANCH_RULES))
         self.colour_table = o.colour_scoring == "table" or (o.colour_scoring == "auto" and n == 1)
         self.resident_table = o.resident_scoring == "table" or (o.resident_scoring == "auto" and n == 1)

@@ -7,12 +7,13 @@ replacement named in a config, and validated at load.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from sim.api import BaseOptions, SimError, StrictModel
+from sim.api import BaseOptions, OptionError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
 
 from .actions import FACE_NAMES
@@ -53,18 +54,26 @@ class Options(BaseOptions):
         "extend", description="7 (5) and RULINGS §5 ('larger sets extend the table, option'): sets of 7+ houses "
         "'extend' the table (differences grow by 1: 39, 49, ...) or 'cap' at 30")
 
-    @field_validator("sheet")
+    @field_validator("sheet", mode="before")
     @classmethod
     def _sheet(cls, v):
+        # the sheet names come from the data file: their values are checked when the game is built (per_seat)
         if isinstance(v, list) and not v:
             raise ValueError("give one sheet type per seat")
+        if not isinstance(v, str) and not (isinstance(v, list) and all(isinstance(x, str) for x in v)):
+            raise ValueError("a sheet type ('A'-'E', or 'random') or a list of one per seat")
         return v
 
-    @field_validator("ranch_rule")
+    @field_validator("ranch_rule", mode="before")
     @classmethod
     def _rule(cls, v):
+        # checked here, once per mistake (pydantic would report each member of the union)
         if isinstance(v, list) and not v:
             raise ValueError("give one ranch rule per seat")
+        for x in v if isinstance(v, list) else [v]:
+            if x not in RANCH_RULES:
+                raise ValueError(f"unknown ranch rule {x!r}{_did_you_mean(x, RANCH_RULES)}; allowed: "
+                                 f"{', '.join(RANCH_RULES)}, or a list of one per seat")
         return v
 
 
@@ -192,14 +201,26 @@ def load_data(paths: dict[str, Path] | None = None) -> AlpenzianData:
     return AlpenzianData(sheets=sheets, scoring=scoring, hashes=hashes)
 
 
-def per_seat(value, n: int, what: str, allowed) -> list:
-    """One value per seat from a single value or a list of ``n``; ``SimError`` otherwise."""
+def _did_you_mean(word, choices) -> str:
+    """`` (did you mean 'A'?)``: the choice equal but for case, else the closest (difflib), else ""."""
+    text = str(word)
+    same = [c for c in choices if c.lower() == text.lower()]
+    close = same or difflib.get_close_matches(text, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def per_seat(value, n: int, what: str, allowed, whole: tuple[str, ...] = ()) -> list:
+    """One value per seat from a single value or a list of ``n``; ``OptionError`` naming option
+    ``what`` otherwise. ``whole``: values also allowed for everyone at once (``random``), listed in the error."""
     values = list(value) if isinstance(value, list) else [value] * n
     if len(values) != n:
-        raise SimError(f"option {what}: give one value or {n} (one per seat), got {len(values)}")
+        raise OptionError(what, f"give one value or {n} (one per seat), got {len(values)}")
+    also = f", or {' or '.join(whole)} for everyone" if whole else ""
     for v in values:
         if v not in allowed:
-            raise SimError(f"option {what}: unknown value {v!r}; known: {', '.join(allowed)}")
+            hint = _did_you_mean(v, tuple(allowed) + (() if isinstance(value, list) else whole))
+            raise OptionError(what, f"unknown value {v!r}{hint}; allowed: {', '.join(allowed)}{also}"
+                                    f" (or a list of {n}, one per seat)")
     return values
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sim.api import BaseOptions, SimError, StrictModel
 from sim.data import data_hashes, read_data_files, validate
@@ -60,13 +60,22 @@ class Options(BaseOptions):
         "comes before the fewest-VP start player is chosen")
     max_decisions: int = Field(6000, ge=1, description="decision cap (RULINGS §1.5)")
 
-    @model_validator(mode="after")
-    def _check(self) -> Options:
-        if min(self.space_resources) < 0 or min(self.growth, default=0) < 0:
-            raise ValueError("space_resources and growth must be non-negative")
-        if self.interim_round >= self.rounds:
-            raise ValueError("interim_round must come before the last round")
-        return self
+    # field validators (not one for the model) so that each error names its own key and line
+    @field_validator("space_resources", "growth")
+    @classmethod
+    def _non_negative(cls, v, info):
+        if min(v, default=0) < 0:
+            raise ValueError(f"{info.field_name} must be non-negative, got {list(v)}")
+        return v
+
+    @field_validator("interim_round")
+    @classmethod
+    def _interim(cls, v, info):
+        rounds = info.data.get("rounds")  # absent when rounds itself is invalid (reported there)
+        if rounds is not None and v >= rounds:
+            raise ValueError(f"interim_round must come before the last round (rounds: {rounds}), got {v};"
+                             " 0 means no interim scoring")
+        return v
 
 
 # ---------------------------------------------------------------- map

@@ -1,0 +1,49 @@
+"""The seats' strategies of a config checked once each: names, the games they play, and their
+parameters (one line per bad parameter, with whose parameter a foreign one is)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..api import SimError
+from ..data import Located
+from ..registry import add_module_folder, check_plays, make_strategy, resolve_strategy
+from .suggest import param_hint, unknown_strategy
+
+
+def check_strategies(doc: Located, game: str, specs: list, problems: list[str], plugins: bool = True) -> None:
+    """Build every listed strategy once (names, params, games it plays); problems appended."""
+    if doc.source:
+        add_module_folder(Path(doc.source).resolve().parent)
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            continue  # reported by the Config model
+        name, params = spec["name"], spec.get("params") or {}
+        try:
+            check_plays(resolve_strategy(name, plugins, game), name, game)
+        except SimError as exc:
+            unknown = ":" not in name and str(exc).startswith("unknown strategy")
+            problems.append(f"{doc.where(('strategies', i, 'name'))}: "
+                            + (unknown_strategy(name, game) if unknown else str(exc)))
+            continue
+        if isinstance(params, dict):
+            problems.extend(_param_problems(doc, i, name, params, game, plugins))
+
+
+def _param_problems(doc: Located, i: int, name: str, params: dict, game: str, plugins: bool) -> list[str]:
+    """Seat ``i``'s parameter problems: one line per bad parameter at its own key (each is built
+    alone), else (they are bad only together) one line for the params."""
+    try:
+        make_strategy(name, params, game, plugins=plugins)
+        return []
+    except SimError as whole:
+        together = str(whole)
+    out = []
+    for key, value in params.items():
+        try:
+            make_strategy(name, {key: value}, game, plugins=plugins)
+        except SimError as exc:
+            hint = param_hint(key, name, game) if "unknown parameter" in str(exc) else ""
+            text = str(exc).replace("Value error, ", "")
+            out.append(f"{doc.where(('strategies', i, 'params', key))}: {text}{hint}")
+    return out or [f"{doc.where(('strategies', i, 'params'))}: {together}"]
