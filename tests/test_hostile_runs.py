@@ -195,6 +195,16 @@ def test_05_resume_refuses_an_edited_helper_of_a_plugin_module(tmp_path):
     assert res.exit_code == 2 and "plug_helper19" in res.output and "changed" in res.output, res.output
 
 
+def test_05_resume_refuses_games_and_seed_it_would_ignore(tmp_path):
+    """--resume completes the run as it was made: a --games or --seed beside it was silently ignored."""
+    _, part = interrupted(tmp_path, 40, lambda r: r[:2])
+    chunks = sorted(p.name for p in (part / "chunks").iterdir())
+    for flag in (["--games", "10"], ["--seed", "99"]):
+        res = sim("run", "--resume", part, "--quiet", *flag)
+        assert res.exit_code == 2 and "cannot be combined with --resume" in res.output and flag[0] in res.output, res.output
+    assert sorted(p.name for p in (part / "chunks").iterdir()) == chunks  # nothing played
+
+
 # 6. `sim check OTHER.yaml --run RUN` with another seed or another game: refused, report untouched
 @pytest.mark.parametrize("other, named", [
     (CFG.format(games=40, second="osaka.shipper", chunk=10).replace("seed: 5", "seed: 6"), "seed = 5"),

@@ -86,6 +86,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         raise SimError("--max-games needs --until-ci (or, with sim check, --until-decided)")
     if resume_dir and (until_ci is not None or options):
         raise SimError(f"{'--until-ci' if until_ci is not None else '--option'} cannot be combined with --resume")
+    if resume_dir and (games is not None or seed is not None):  # they would be ignored: the run's own are kept
+        raise SimError(f"--resume completes {resume_dir} with the games and seed it was made with; --games and --seed"
+                       " cannot be combined with --resume (for another experiment: a new --out)")
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
     old_term = _sigterm_stops()
