@@ -66,16 +66,8 @@ def _refuse_plugins(out_dir: Path) -> None:
                        " off (--no-plugins)")
 
 
-def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
-          options=None):
-    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
-    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
-    ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
-    that replace or add to CONFIG's ``options:``."""
-    from polars.exceptions import ComputeError
-
-
+def _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options):
+    """Raise ``SimError`` for flags that contradict each other or would be ignored (before anything is read)."""
     if resume_dir and config:
         raise SimError("give either CONFIG or --resume RUN_DIR, not both")
     if scheduler and backend != "dask":
@@ -89,6 +81,18 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     if resume_dir and (games is not None or seed is not None):  # they would be ignored: the run's own are kept
         raise SimError(f"--resume completes {resume_dir} with the games and seed it was made with; --games and --seed"
                        " cannot be combined with --resume (for another experiment: a new --out)")
+
+
+def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
+          until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
+          options=None):
+    """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
+    ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
+    ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
+    that replace or add to CONFIG's ``options:``."""
+    from polars.exceptions import ComputeError
+
+    _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
     old_term = _sigterm_stops()
