@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from sim.api import CHANCE, TERMINAL, sample_chance
@@ -9,6 +11,12 @@ from sim.registry import build_any_count, games
 from sim.seeding import game_streams
 
 GAME_NAMES = list(games())
+
+# A shell without job control starts background commands with SIGINT ignored, and an ignored
+# signal stays ignored in every child: the tests that send SIGINT to a `sim` child would then see
+# it finish normally. A handler (unlike SIG_IGN) is reset to the default in an exec'd child.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def player_counts(name: str) -> list[int]:
