@@ -316,8 +316,11 @@ def test_each_commented_starter_example_validates_once_uncommented(tmp_path, gam
     assert invoke("init", game, tmp_path / "g.yaml").exit_code == 0
     text = (tmp_path / "g.yaml").read_text()
     package, files = data_files(get_game(game))
-    for name in files.values():  # the starter's data example names a copy of the game's own file
-        (tmp_path / f"my_{name}").write_text(resources.files(f"{package}.data").joinpath(name).read_text())
+    # the starter's data example names the copy its comment says how to make (`sim list data GAME --copy my_data`)
+    assert f"sim list data {game} --copy my_data" in text
+    assert invoke("list", "data", game, "--copy", tmp_path / "my_data").exit_code == 0
+    for name in files.values():
+        assert (tmp_path / "my_data" / name).read_bytes() == resources.files(f"{package}.data").joinpath(name).read_bytes()
     examples = [line for line in text.splitlines() if line.startswith(EXAMPLES)]
     assert len(examples) == 5 if files else 4
     assert "max_decisions" not in "\n".join(examples)  # a sweep or tune varies a rule, not the safety cap

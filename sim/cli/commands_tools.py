@@ -15,7 +15,7 @@ from ..analysis.report import build_report, summary_text
 from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
-from ..config.starter import known_game, option_rows, player_range, starter_config
+from ..config.starter import copy_data, data_rows, known_game, option_rows, player_range, starter_config
 from ..data import write_file_atomic
 from ..locks import locked
 from ..registry import (
@@ -77,18 +77,27 @@ def validate(config: str, games: int | None, seed: int | None, no_plugins: bool)
 
 
 @cli.command(name="list")
-@click.argument("what", type=click.Choice(["games", "strategies", "options"]))
+@click.argument("what", type=click.Choice(["games", "strategies", "options", "data"]))
 @click.argument("game", required=False)
-def list_(what: str, game: str | None) -> None:
-    """List registered games or strategies, or the rule options of GAME.
+@click.option("--copy", "copy_to", type=click.Path(), metavar="DIR",
+              help="With `list data GAME`: copy the game's data files into DIR (created if missing).")
+def list_(what: str, game: str | None, copy_to: str | None) -> None:
+    """List registered games or strategies, or the rule options or data files of GAME.
 
     `sim list options GAME` prints every rule option with its type, default, allowed values and the
-    rulebook passage or ruling it comes from.
+    rulebook passage or ruling it comes from. `sim list data GAME` prints the game's reference data
+    files (data key and path); `--copy DIR` copies them into DIR, to edit and name in a config's `data:`.
 
-    Example: sim list options traders_of_osaka
+    Example: sim list options traders_of_osaka; sim list data traders_of_osaka --copy my_data
     """
-    if (what == "options") != (game is not None):
-        raise SimError("`sim list options GAME` names a game; `sim list games` and `sim list strategies` take none")
+    if (what in ("options", "data")) != (game is not None):
+        raise SimError(f"`sim list {what} GAME` names a game" if game is None
+                       else "`sim list games` and `sim list strategies` take no GAME")
+    if copy_to is not None and what != "data":
+        raise SimError("--copy DIR goes with `sim list data GAME`")
+    if what == "data":
+        _list_data(game, copy_to)
+        return
     if what == "options":
         for row in option_rows(game):
             click.echo(f"{row['name']}  ({row['type']}, default {row['default']}, allowed: {row['allowed']})")
@@ -113,6 +122,23 @@ def list_(what: str, game: str | None) -> None:
             click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
             if doc:
                 click.echo(f"    {doc}")
+
+
+def _list_data(game: str, copy_to: str | None) -> None:
+    """``sim list data GAME [--copy DIR]``: each data key and its reference file, or their copies."""
+    if copy_to is None:
+        rows = data_rows(game)
+        for key, _, res in rows:
+            click.echo(f"{key:<12}{res}")
+        if not rows:
+            click.echo(f"{game} has no data files")
+        return
+    copied = copy_data(game, Path(copy_to))
+    for key, path in copied:
+        click.echo(f"{key:<12}{path}")
+    click.echo("to play a variant, edit them and name them in the config (a path is relative to the config's folder):"
+               " data: {"
+               + ", ".join(f"{key}: {path}" for key, path in copied) + "}")
 
 
 @cli.command()

@@ -132,6 +132,10 @@ def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict
                             + f" ({cls.info.title or cls.info.name} takes: {', '.join(files)})")
             continue
         path = Path(value) if Path(value).is_absolute() else (base / value)
+        if path.is_dir():  # (not "not found": designer finding 3, session 8)
+            problems.append(f"{doc.where(('data', key))}: '{value}' is a folder ({path}); a data file (YAML) is"
+                            f" expected, e.g. {Path(value) / files.get(key, key + '.yaml')}")
+            continue
         if not path.is_file():
             problems.append(f"{doc.where(('data', key))}: data file '{value}' not found (looked at {path})")
             continue

@@ -4,11 +4,14 @@ config from command-line flags (``sim run --game``) and a commented starter file
 from __future__ import annotations
 
 import typing
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..api import SimError
+from ..data import write_file_atomic
 from ..registry import check_plays, games, get_game, resolve_strategy, strategies
 from ..seeding import deal_assignments
 from .lists import shape_text
@@ -22,6 +25,37 @@ def known_game(name: str) -> Any:
         return get_game(name)
     except SimError as exc:
         raise SimError(f"{exc}{did_you_mean(name, games())}") from None
+
+
+def data_rows(game: str) -> list[tuple[str, str, Any]]:
+    """The reference data files of ``game`` (``sim list data``): ``(data key, file name, resource)``
+    per file, in the game's order; the resource's ``str`` is its path. ``SimError`` for an unknown game."""
+    from .grid import data_files
+
+    package, files = data_files(known_game(game))
+    return [(key, name, resources.files(f"{package}.data").joinpath(name)) for key, name in files.items()]
+
+
+def copy_data(game: str, dest: Path) -> list[tuple[str, Path]]:
+    """Copy the reference data files of ``game`` into the folder ``dest`` (created if missing):
+    ``(data key, copied path)`` per file. Refuses (``SimError``, nothing written) a ``dest`` that is
+    not a folder and a file of that name already in it, so a designer's edited copy is never replaced."""
+    rows = data_rows(game)
+    if not rows:
+        raise SimError(f"{game} has no data files to copy")
+    if dest.exists() and not dest.is_dir():
+        raise SimError(f"--copy {dest}: exists and is not a folder; give a folder (it is created if missing)")
+    taken = [str(dest / name) for _, name, _ in rows if (dest / name).exists()]
+    if taken:
+        raise SimError(f"--copy {dest}: {', '.join(taken)} already there (an edited copy is never replaced);"
+                       " give another folder or move them away")
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        for _, name, res in rows:
+            write_file_atomic(dest / name, res.read_bytes())
+    except OSError as exc:
+        raise SimError(f"--copy {dest}: cannot write there ({exc.strerror or exc})") from None
+    return [(key, dest / name) for key, name, _ in rows]
 
 
 def option_rows(game: str) -> list[dict[str, str]]:
@@ -128,8 +162,8 @@ def _examples(game: str, cls: Any) -> list[str]:
     files = data_files(cls)[1]
     key = next(iter(files), None)
     ex = _example_option(cls)
-    lines = [f"# data: {{{key}: my_{files[key]}}}   # replace a data file: copy the game's {files[key]} (see the"
-             " game's doc)"] if key else []
+    lines = [f"# data: {{{key}: my_data/{files[key]}}}   # replace a data file: `sim list data {game} --copy my_data`"
+             " copies the game's files, edit them (see the game's doc)"] if key else []
     if ex:
         name, low, high = ex
         mid = cls.Options.model_fields[name].default

@@ -1,0 +1,78 @@
+"""A designer's data variant (README "Configs", `data:`): `sim list data GAME` names the reference
+files, `--copy DIR` copies them to edit (session 8, designer finding 1), and a folder given where a
+data file is expected is called a folder, not "not found" (finding 3)."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from click.testing import CliRunner
+
+from sim.cli import cli
+
+CONFIG = """\
+game: traders_of_osaka
+players: 2
+games: 2
+seed: 1
+strategies: [osaka.trader, random]
+data:
+  cards: {cards}
+"""
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def reference(name: str) -> bytes:
+    """The packaged file, read independently of the command (docs/traders_of_osaka.md names them)."""
+    return resources.files("sim.games.traders_of_osaka.data").joinpath(name).read_bytes()
+
+
+def test_list_data_prints_each_key_with_its_reference_file():
+    res = invoke("list", "data", "traders_of_osaka")
+    assert res.exit_code == 0, res.output
+    rows = dict(line.split(None, 1) for line in res.output.splitlines())
+    assert sorted(rows) == ["cards", "track"]  # the game's two data files (docs/traders_of_osaka.md)
+    for key in rows:
+        with open(rows[key], "rb") as fh:
+            assert fh.read() == reference(f"{key}.yaml")
+
+
+def test_copy_writes_the_files_a_config_can_name_and_never_replaces_an_edited_copy(tmp_path):
+    dest = tmp_path / "variant"
+    res = invoke("list", "data", "traders_of_osaka", "--copy", dest)
+    assert res.exit_code == 0, res.output
+    assert (dest / "cards.yaml").read_bytes() == reference("cards.yaml")
+    assert (dest / "track.yaml").read_bytes() == reference("track.yaml")
+    assert "data: {cards: " in res.output
+    cfg = tmp_path / "v.yaml"
+    cfg.write_text(CONFIG.format(cards="variant/cards.yaml"))
+    assert invoke("validate", cfg).exit_code == 0
+    (dest / "cards.yaml").write_text("# edited\n" + reference("cards.yaml").decode())
+    again = invoke("list", "data", "traders_of_osaka", "--copy", dest)
+    assert again.exit_code == 2 and "already there" in again.output and "Traceback" not in again.output
+    assert (dest / "cards.yaml").read_text().startswith("# edited\n")
+
+
+def test_list_data_refuses_bad_input_with_exit_2(tmp_path):
+    (tmp_path / "f").write_text("")
+    cases = [(("list", "data"), "names a game"),
+             (("list", "data", "traders_of_osak"), "did you mean 'traders_of_osaka'"),
+             (("list", "games", "--copy", tmp_path / "x"), "--copy DIR goes with `sim list data GAME`"),
+             (("list", "data", "xanadu", "--copy", tmp_path / "f"), "not a folder")]
+    for args, words in cases:
+        res = invoke(*args)
+        assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output, (args, res.output)
+
+
+def test_a_folder_given_as_a_data_file_is_called_a_folder(tmp_path):
+    (tmp_path / "variant").mkdir()
+    cfg = tmp_path / "v.yaml"
+    cfg.write_text(CONFIG.format(cards="variant"))
+    res = invoke("validate", cfg)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    # line 7 is `  cards: variant` in CONFIG
+    assert "line 7, key 'data.cards'" in res.output and "is a folder" in res.output, res.output
+    assert "not found" not in res.output and "variant/cards.yaml" in res.output
