@@ -595,6 +595,34 @@ def test_the_reference_player_does_not_take_the_headline():
                         "significantly) wins 15.0 points less than a fair share"), v
 
 
+def test_with_three_strategies_the_verdict_leads_with_the_winner_not_a_larger_loser():
+    # Designer finding 2 (session 8): "forwarder.quality wins 15.4 points less" led the verdict of a
+    # three-strategy run. 1,050 three-player games, a, b, c rotating over the seats (each seat holds
+    # each strategy equally often, and game g mod 25 with g mod 3 takes every pair once per 75 games,
+    # so no seat differs): a wins 13 games in 25 (52%), b 12 (48%), c none. c is the largest effect
+    # (0 - 1/3 = -33.3 points) but a (+18.7 points: 52% - 33.3%) is significantly ahead and leads.
+    rows = []
+    for g in range(1050):
+        w = "a" if g % 25 < 13 else "b"
+        for s in range(3):
+            name = ("a", "b", "c")[(s + g) % 3]
+            rows.append((g, s, name, 0.0, 1 if name == w else 2 + (name == "c"), name == w))
+    v = fnd.verdict(_inputs(rows, 3))
+    assert v.startswith("Verdict: strategy a wins 18.7 points more than a fair share"), v
+    assert "; 2 more significant imbalance(s) below" in v, v  # b (+14.7) and c (-33.3)
+    # with no strategy significantly ahead a loser still leads: a and b win 9 games in 25 each (36%:
+    # +2.7 points, z = 0.0267 / sqrt(1/3 * 2/3 / 1050) = 1.83, p = 0.07), c 7 in 25 (28%: -5.3 points,
+    # z = -3.67, p < 0.001, Holm x3 still < 0.05)
+    rows = []
+    for g in range(1050):
+        w = "a" if g % 25 < 9 else "b" if g % 25 < 18 else "c"
+        for s in range(3):
+            name = ("a", "b", "c")[(s + g) % 3]
+            rows.append((g, s, name, 0.0, 1 if name == w else 2, name == w))
+    v = fnd.verdict(_inputs(rows, 3))
+    assert v.startswith("Verdict: strategy c wins 5.3 points less than a fair share"), v
+
+
 def test_a_verdict_on_too_few_games_says_so():
     # 10 two-player games split 5-5: the Wilson interval of 5/10 reaches 50 - 23.7 = 26.3 points away
     rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(10) for s in range(2)]

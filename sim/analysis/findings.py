@@ -128,14 +128,17 @@ def _reference(r: dict) -> bool:
 def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
     """Significant seat (``seats.seat_imbalances``) and strategy imbalances: ``(name, effect, low, high,
     row)`` against the expected share; the largest first, the reference players' (``REFERENCE``) after
-    every other. With two strategies only the one that wins more: the other's is the same fact."""
+    every other, and a strategy that wins less after every strategy that significantly wins more (with
+    three or more, the verdict leads with the winner, not with a larger loser: designer finding 2,
+    session 8). With two strategies only the one that wins more: the other's is the same fact."""
     out = seat_imbalances(x)
     strat = [r for r in x.strategy.iter_rows(named=True) if x.strategy.height > 1 and claimed(r, x.alpha)]
     if x.strategy.height == 2 and any(r["win_rate"] > r["expected"] for r in strat):
         strat = [r for r in strat if r["win_rate"] > r["expected"]]
     out += [(f"strategy {r['strategy']}", r["win_rate"] - r["expected"], r["ci_low"] - r["expected"],
              r["ci_high"] - r["expected"], r) for r in strat]
-    return sorted(out, key=lambda c: (_reference(c[4]), -abs(c[1])))
+    ahead = any(c[1] > 0 for c in out if "strategy" in c[4] and not _reference(c[4]))
+    return sorted(out, key=lambda c: (_reference(c[4]), ahead and "strategy" in c[4] and c[1] < 0, -abs(c[1])))
 
 
 def verdict(x: Inputs) -> str:
