@@ -26,7 +26,7 @@ import polars as pl
 from . import __version__, integrity
 from .api import SimError
 from .data import read_json
-from .locks import lock
+from .locks import lock, unlock
 
 TABLES = ("games", "players", "metrics", "components", "errors")
 RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
@@ -148,13 +148,31 @@ def _foreign(out: Path, kind: str) -> list[str]:
 def prepare_output(out: Path, force: bool, config_file: str | None = None, kind: str = "run") -> None:
     """Create the run (``kind="sweep"``: sweep) folder. Refuses one that holds anything unless
     ``force``; even then only a folder of that kind (nothing but its files) is replaced, never the
-    current folder or the config's."""
+    current folder or the config's. A run folder is locked first and stays locked (the caller's
+    ``locks.locked`` block goes on holding it): of two runs started on one new folder at once, the
+    second is told the folder is in use, not that it holds the first one's files (designer finding 4)."""
     if out.exists() and not out.is_dir():
         raise SimError(f"output '{out}' exists and is not a folder")
-    if out.exists() and any(out.iterdir()):
-        _refuse_or_clear(out, force, config_file, kind)
+    held = kind == "run"
+    if held:
+        _writable(out, out)
+        lock(out)
     try:
-        (out / "chunks").mkdir(parents=True, exist_ok=True)
+        if out.exists() and any(p.name != ".lock" or not held for p in out.iterdir()):
+            _refuse_or_clear(out, force, config_file, kind)
+        _writable(out, out / "chunks")
+        if held:
+            lock(out)  # again, after --force cleared the folder (and its lock file)
+    except BaseException:
+        if held:
+            unlock(out)
+        raise
+
+
+def _writable(out: Path, folder: Path) -> None:
+    """Create ``folder`` (in run folder ``out``) and check a file can be written in ``out``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
         probe.write_text("ok")
         probe.unlink()

@@ -190,6 +190,32 @@ def test_force_never_deletes_a_folder_that_is_not_a_run(tmp_path, monkeypatch):
     assert res.exit_code == 2 and (keep / "notes.txt").is_file()
 
 
+def test_a_second_run_on_a_new_folder_being_written_is_told_it_is_in_use(tmp_path):
+    """Designer finding 4 (session 8): two runs started on one new folder at once; the second found
+    the first one's files half written and blamed them (manifest.json.tmp, or "not empty, --resume
+    it"). The folder as the first run leaves it a moment after starting: locked by a live process,
+    config.json written, manifest.json.tmp being written, chunks/ empty. Nothing is played or removed."""
+    import subprocess
+
+    cfg = _write(tmp_path, "c.yaml", BASE)
+    out = tmp_path / "new"
+    (out / "chunks").mkdir(parents=True)
+    (out / "config.json").write_text("{}")
+    (out / "manifest.json.tmp").write_text("{")
+    sleeper = subprocess.Popen(["sleep", "30"])  # the first run, alive
+    try:
+        (out / ".lock").write_text(str(sleeper.pid))
+        for extra in ([], ["--force"]):
+            res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet", *extra])
+            assert res.exit_code == 2 and f"'{out}' is in use by another sim process (pid {sleeper.pid})" in res.output
+            assert "manifest.json.tmp" not in res.output and "not empty" not in res.output, res.output
+            assert sorted(p.name for p in out.iterdir()) == [".lock", "chunks", "config.json", "manifest.json.tmp"]
+            assert (out / ".lock").read_text() == str(sleeper.pid)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
 @pytest.mark.integration
 def test_a_run_folder_in_use_is_refused(tmp_path):
     import os
