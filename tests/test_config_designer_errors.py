@@ -59,6 +59,22 @@ def test_a_parameter_of_another_strategy_names_its_strategies(tmp_path):
     assert "(a parameter of xanadu.expert, xanadu.saboteur, not of xanadu.builder)" in out
 
 
+def test_a_rollout_parameter_is_judged_against_the_rollout_strategy_named_beside_it(tmp_path):
+    """Designer finding 5 (session 8): `rollout_params: {nope: 1}` was built without its `rollout`
+    (so against random's parameters) and then suggested 'rollout_params' itself. osaka.trader takes
+    min_goods and insure_at (strategies/traders_of_osaka)."""
+    head = "game: traders_of_osaka\nplayers: 2\ngames: 2\nseed: 1\nstrategies:\n  - name: search\n"
+    code, out = validate(tmp_path, head + "    params: {rollout: osaka.trader, rollout_params: {nope: 1}}\n")
+    assert code == 2 and "line 7, key 'strategies.0.params.rollout_params'" in out, out
+    assert "strategy 'osaka.trader': bad params: 'nope': unknown parameter" in out and "'random'" not in out, out
+    assert "did you mean" not in out, out  # nothing close to 'nope' among min_goods, insure_at
+    code, out = validate(tmp_path, head + "    params: {rollout: osaka.trader, rollout_params: {min_good: 1}}\n")
+    assert code == 2 and out.rstrip().endswith("(did you mean 'min_goods'?)"), out
+    # the search strategy's own misspelt parameter still gets its own suggestion
+    code, out = validate(tmp_path, head + "    params: {rolout_params: {min_goods: 1}}\n")
+    assert code == 2 and "key 'strategies.0.params.rolout_params'" in out and "(did you mean 'rollout_params'?)" in out
+
+
 # ------------------------------------------------------------------ A2: fixed-length list options
 
 # every fixed-length list option (rulebook): Xanadu's sale bonus by the four colours ('5 vagy 6 személyes

@@ -32,18 +32,26 @@ def check_strategies(doc: Located, game: str, specs: list, problems: list[str], 
 
 def _param_problems(doc: Located, i: int, name: str, params: dict, game: str, plugins: bool) -> list[str]:
     """Seat ``i``'s parameter problems: one line per bad parameter at its own key (each is built
-    alone), else (they are bad only together) one line for the params."""
+    with only the parameters that are good alone, so ``rollout_params`` is judged with its own
+    ``rollout``), else (they are bad only together) one line for the params."""
     try:
         make_strategy(name, params, game, plugins=plugins)
         return []
     except SimError as whole:
         together = str(whole)
-    out = []
+    bad = {}
     for key, value in params.items():
         try:
             make_strategy(name, {key: value}, game, plugins=plugins)
         except SimError as exc:
-            hint = param_hint(key, name, game) if "unknown parameter" in str(exc) else ""
+            bad[key] = exc
+    good = {k: v for k, v in params.items() if k not in bad}
+    out = []
+    for key in bad:
+        try:
+            make_strategy(name, {**good, key: params[key]}, game, plugins=plugins)
+            continue  # bad alone (``alone``) but good with the others: what fails is reported on its own line
+        except SimError as exc:
             text = str(exc).replace("Value error, ", "")
-            out.append(f"{doc.where(('strategies', i, 'params', key))}: {text}{hint}")
+            out.append(f"{doc.where(('strategies', i, 'params', key))}: {text}{param_hint(key, name, game, str(exc))}")
     return out or [f"{doc.where(('strategies', i, 'params'))}: {together}"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..api import SimError
 from ..registry import games, resolve_strategy, strategies, strategy_params
 from .models import Checks, Config, StrategySpec, did_you_mean
 
@@ -95,7 +96,21 @@ def unknown_strategy(name: str, game: str) -> str:
             f" {', '.join(generic)} (or an import string package.module:Class)")
 
 
-def param_hint(key: Any, name: str, game: str) -> str:
-    """The hint after "unknown parameter": whose parameter it is (``foreign_param``), else the
-    closest of the strategy's own parameters."""
-    return foreign_param(key, name, game) or did_you_mean(key, strategy_params(resolve_strategy(name)))
+UNKNOWN_PARAM = re.compile(r"strategy '([^']+)': bad params: '([^']+)': unknown parameter")
+
+
+def param_hint(key: Any, name: str, game: str, message: str) -> str:
+    """The hint after ``message``, the error of strategy ``name``'s parameter ``key``: when ``key`` is
+    an unknown parameter, whose parameter it is (``foreign_param``), else the closest of the strategy's
+    own; when the unknown one is a parameter of a strategy it builds (``search``'s ``rollout_params``:
+    ``strategy 'osaka.trader': bad params: 'nope': unknown parameter``), the closest of that one's
+    parameters, never ``name``'s own (designer finding 5, session 8); else ""."""
+    for strategy, param in UNKNOWN_PARAM.findall(message):
+        if strategy == name and param == str(key):
+            return foreign_param(key, name, game) or did_you_mean(key, strategy_params(resolve_strategy(name)))
+        if strategy != name:
+            try:
+                return did_you_mean(param, strategy_params(resolve_strategy(strategy)))
+            except SimError:
+                return ""
+    return ""
