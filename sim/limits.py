@@ -107,13 +107,28 @@ class _Unbroken:
         return getattr(self._stream, name)
 
 
+class _Nowhere:
+    """Standard output under ``--quiet``: written text goes nowhere."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
 @contextmanager
-def harmless_output():
+def harmless_output(quiet: bool = False):
     """While games play, a strategy's ``print`` to a closed standard output or error does not fail
     its game (second breaker finding 2, session 4: every game of a printing strategy failed with
-    ``BrokenPipeError`` when stdout was a closed pipe, so results depended on where output went)."""
+    ``BrokenPipeError`` when stdout was a closed pipe, so results depended on where output went).
+    ``quiet`` (``--quiet``: only errors): what it prints to standard output goes nowhere; its
+    standard error (warnings, tracebacks it prints) is kept."""
     old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Unbroken(old[0]), _Unbroken(old[1])
+    sys.stdout, sys.stderr = _Nowhere() if quiet else _Unbroken(old[0]), _Unbroken(old[1])
     try:
         yield
     finally:

@@ -8,6 +8,7 @@ a ``Setup`` from a config and stores what ``play_range`` returns.
 
 from __future__ import annotations
 
+import json
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -327,9 +328,16 @@ def play_rows(setup_json: str, start: int, stop: int, before_game: Callable[[], 
     Never raises for a game's fault: a failing game, or one running over ``game_timeout_s``
     (``GameTimeout``), is a row of ``errors`` with its seed.
     """
-    setup, game, factories = prepared(setup_json)
+    with harmless_output(quiet=json.loads(setup_json).get("quiet", False)):  # from the plugins' import on
+        setup, game, factories = prepared(setup_json)
+        return start, stop, _play_games(setup, game, factories, start, stop, before_game)
+
+
+def _play_games(setup: Setup, game: Any, factories: list[Any], start: int, stop: int,
+                before_game: Callable[[], None] | None) -> Rows:
+    """``play_rows``'s loop: each game played under the time limit, a failure recorded as a row."""
     rows = Rows()
-    with TimeLimit(setup.game_timeout_s) as limit, Interrupts(), harmless_output():
+    with TimeLimit(setup.game_timeout_s) as limit, Interrupts():
         for gi in range(start, stop):
             if before_game is not None:
                 before_game()
@@ -344,7 +352,7 @@ def play_rows(setup_json: str, start: int, stop: int, before_game: Callable[[], 
                 rows.add_failed(setup, gi, exc)
                 continue
             rows.add_game(setup, gi, result, order, outcome)
-    return start, stop, rows
+    return rows
 
 
 def play_range(setup_json: str, start: int, stop: int, before_game: Callable[[], None] | None = None

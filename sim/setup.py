@@ -20,7 +20,9 @@ class Setup:
 
     ``strategies``: one ``(name, params)`` per configured strategy, ``labels`` their names in the
     tables; ``seating``: ``rotate``, ``fixed`` or ``permute`` (deals, see ``seat_labels``); ``module_folder``: where import-string
-    strategies next to the config are found ("" for none). Crosses process boundaries as JSON.
+    strategies next to the config are found ("" for none); ``quiet``: what strategies print to standard
+    output while the games play goes nowhere (``--quiet``: designer finding 6, session 8). Crosses
+    process boundaries as JSON.
     """
 
     game: str
@@ -34,6 +36,7 @@ class Setup:
     module_folder: str = ""
     plugins: bool = True
     game_timeout_s: float = 60.0
+    quiet: bool = False
 
     @property
     def max_decisions(self) -> int:

@@ -343,7 +343,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
               help="Figures to chart against the parameter (repeat; default: all).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output.")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
 @figures_option

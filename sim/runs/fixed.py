@@ -16,7 +16,7 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -97,9 +97,10 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     """Play the games in ``ranges`` and write each finished chunk into ``out/chunks`` at once.
 
     ``bar``: a tqdm bar to advance (kept open: one bar over several batches); default a new one.
+    Without ``progress`` (``--quiet``) what strategies print to standard output goes nowhere.
     Raises ``FailFast`` after writing the chunk holding the first failure.
     """
-    setup_json = setup_of(rc).to_json()
+    setup_json = replace(setup_of(rc), quiet=not progress).to_json()  # --quiet: strategies' prints too
     total = sum(b - a for a, b in ranges)
     t0 = time.perf_counter()
     failed = truncated = 0
