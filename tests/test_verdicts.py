@@ -240,6 +240,42 @@ def test_paired_comparison_uses_mcnemar_on_the_same_games():
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(cmp.newcombe(40, 100, 60, 100))
 
 
+def _three_seats(seed, x_wins, lineup=("x", "r", "r")):
+    """100 three-player games, seat i always ``lineup[i]``: seat 0 wins the first ``x_wins`` games,
+    seats 1 and 2 the others in turn (so the strategy in seats 1 and 2 wins one of its two seats then)."""
+    winners = [0 if g < x_wins else 1 + g % 2 for g in range(100)]
+    run = _run(seed, winners, seats=3, extra={"strategies": [{"name": n, "params": {}} for n in lineup]})
+    run.players = run.players.with_columns(strategy=pl.col("seat").map_elements(lambda s: lineup[s],
+                                                                                 return_dtype=pl.Utf8))
+    return run
+
+
+def test_unpaired_a_strategy_in_several_seats_of_a_game_is_tested_one_game_at_a_time():
+    # Designer finding 7 (session 8): Fisher's test on player rows took r's two seats of one game
+    # (of which at most one wins) as 200 independent trials. Per game r's win share is 1/2 when it
+    # wins, else 0: A 60 games of 1/2 (mean 0.3), B 80 (mean 0.4); Welch's t-test on those shares.
+    a, b = _three_seats(1, 40), _three_seats(2, 20)
+    c = cmp.compare_runs(a, b)
+    r = next(r for r in c.rows if r["group"] == "strategy" and r["label"] == "r" and r["metric"] == "win_rate")
+    sa, sb = [0.5] * 60 + [0.0] * 40, [0.5] * 80 + [0.0] * 20
+    assert not c.paired and r["test"].startswith(cmp.CLUSTERED)
+    assert (r["a"], r["b"], r["games_a"], r["games_b"]) == pytest.approx((0.3, 0.4, 100, 100))
+    assert r["p_value"] == pytest.approx(sps.ttest_ind(sb, sa, equal_var=False).pvalue)
+    assert r["p_value"] != pytest.approx(sps.fisher_exact([[60, 140], [80, 120]]).pvalue)
+    x = next(r for r in c.rows if r["group"] == "strategy" and r["label"] == "x" and r["metric"] == "win_rate")
+    assert x["p_value"] == pytest.approx(sps.fisher_exact([[40, 60], [20, 80]]).pvalue)  # one seat a game: as before
+    assert c.warning == ""  # the same strategies in both runs
+
+
+def test_compare_warns_when_the_runs_opponents_differ():
+    from sim.analysis.compare_report import headline
+
+    c = cmp.compare_runs(_three_seats(1, 40), _three_seats(1, 40, ("x", "y", "y")))
+    said = " ".join(headline(c, "A", "B"))
+    assert "Beware: the runs' strategies differ (A: x, r, r; B: x, y, y)" in said, said
+    assert "may come from the opponents" in said and c.to_json()["warning"] == c.warning
+
+
 def test_compare_refuses_other_games_or_player_counts():
     with pytest.raises(SimError, match="different games"):
         cmp.compare_runs(_run(1, [0, 1]), _run(1, [0, 1], game="other"))

@@ -16,6 +16,7 @@ Only complete games count (in the paired case: complete in both runs).
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 
@@ -25,6 +26,10 @@ import polars as pl
 from ..api import SimError
 from .stats import analysis_rng, complete_games, complete_players, holm
 from .tables import RunTables
+
+# the unpaired test of a group holding several seats a game (designer finding 7, session 8: Fisher's
+# test on its player rows took the seats of one game, of which at most one wins, as independent)
+CLUSTERED = "Welch t-test on per-game win shares (a game is one unit)"
 
 ROW_KEYS = ("group", "label", "metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
             "significant", "test", "games_a", "games_b")
@@ -41,11 +46,12 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     identical: bool = False  # paired, and every common game gave every seat the same win and score
     decisions: tuple[float, float] = (math.nan, math.nan)  # mean decisions per complete game, A and B
+    warning: str = ""  # the runs' strategies differ (``other_opponents``)
 
     def to_json(self) -> dict:
-        """``{"paired", "confidence", "why", "identical", "rows": [...]}`` as ``sim compare --json`` writes it."""
+        """``{"paired", "confidence", "why", "identical", "warning", "rows": [...]}`` as ``sim compare --json`` writes it."""
         return {"paired": self.paired, "confidence": self.confidence, "why": self.why, "identical": self.identical,
-                "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
+                "warning": self.warning, "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
 
 
 
@@ -174,6 +180,27 @@ def pairing(a: RunTables, b: RunTables) -> tuple[bool, str]:
     return True, f"same root seed {ca['seed']}, seating {ca.get('seating')} and {len(ia)} game indices"
 
 
+def _lineup(cfg: dict) -> list[str]:
+    """A run's strategies as ``name`` or ``name {params}``, in seat order (config.json's ``strategies``)."""
+    out = []
+    for s in cfg.get("strategies") or []:
+        if isinstance(s, dict):
+            params = s.get("params") or {}
+            out.append(str(s.get("name")) + (f" {json.dumps(params, sort_keys=True)}" if params else ""))
+    return out
+
+
+def other_opponents(ca: dict, cb: dict) -> str:
+    """A warning when the two runs' strategies differ (designer finding 7, session 8): then every
+    row compares a seat or strategy that met other opponents, and its difference may be theirs."""
+    la, lb = _lineup(ca), _lineup(cb)
+    if not la or not lb or sorted(la) == sorted(lb):
+        return ""
+    return (f"the runs' strategies differ (A: {', '.join(la)}; B: {', '.join(lb)}): each row compares a seat or"
+            " strategy that met other opponents in B, so a difference may come from the opponents as much as from"
+            " the change; a strategy holding several seats of a game is tested with one win share per game")
+
+
 def check_comparable(a: RunTables, b: RunTables) -> None:
     """``SimError`` (exit 2) unless both runs are of the same game with the same player count."""
     ga, gb = a.config["game"], b.config["game"]
@@ -217,7 +244,14 @@ def _paired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng
 
 
 def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float) -> list[dict]:
-    # win rates over player rows: wins and rows of the group in each run
+    sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
+    score = _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf), _t_p(sa, sb, False),
+                 "Welch t-test")
+    if max(ga["seats"].max(), gb["seats"].max()) > 1:  # the group's seats of one game are not independent
+        wa, wb = ga["won"].to_numpy(), gb["won"].to_numpy()  # one win share per game: the game is the unit
+        return [_row(group, label, "win_rate", wa, wb, independent_interval(wa, wb, rng, conf), _t_p(wa, wb, False),
+                     f"{CLUSTERED}; bootstrap interval over games"), score]
+    # one seat a game: win rates over the games, wins and games of the group in each run
     wins_a, n_a = int(round((ga["won"] * ga["seats"]).sum())), int(ga["seats"].sum())
     wins_b, n_b = int(round((gb["won"] * gb["seats"]).sum())), int(gb["seats"].sum())
     row = _row(group, label, "win_rate", [], [], newcombe(wins_a, n_a, wins_b, n_b, conf),
@@ -225,9 +259,7 @@ def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, r
     row.update(a=wins_a / n_a if n_a else math.nan, b=wins_b / n_b if n_b else math.nan, games_a=ga.height,
                games_b=gb.height)
     row["diff"] = row["b"] - row["a"]
-    sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
-    return [row, _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf),
-                      _t_p(sa, sb, False), "Welch t-test")]
+    return [row, score]
 
 
 def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Comparison:
@@ -263,4 +295,4 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Compar
         r["p_adjusted"] = p
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
     return Comparison(paired, confidence, rows, why, notes, paired and same_results(pa, pb),
-                      (_decisions(a), _decisions(b)))
+                      (_decisions(a), _decisions(b)), other_opponents(a.config, b.config))

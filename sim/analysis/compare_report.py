@@ -44,6 +44,8 @@ def headline(c: Comparison, name_a: str, name_b: str) -> list[str]:
             if c.paired else f"Unpaired comparison ({c.why}): the runs played different games.")
     out = [f"B = {name_b} against A = {name_a}. {kind} Differences are B − A with {lev} intervals; p-values are "
            f"Holm-adjusted over all {len(c.rows)} rows; significant means adjusted p < {1 - c.confidence:.3g}."]
+    if c.warning:
+        out.append(f"Beware: {c.warning}.")
     sig = [r for r in c.rows if r["significant"]]
     for r in sorted(sig, key=lambda r: -abs(r["diff"]) if r["metric"] == "win_rate" else 0):
         out.append(f"{r['group'].capitalize()} {r['label']}: {'win rate' if r['metric'] == 'win_rate' else 'mean score'}"
