@@ -12,10 +12,12 @@ the rail groups, villages, flocks, express sets and matchings of ``base`` still 
 * any other rail whose tracks, walked again (``tracks.sheet_tracks``), link the same houses: the
   open track ends and the tracks arriving at each empty square are those of the new walk.
 
-In every case the sheep beside ``x`` lose an empty square (free sheep). House and sheep draws, and
-rails completing a link, return None: the caller analyses the sheet afresh. The memos of pairs
-after a draw carry over (they depend only on the units); the per-square ones are dropped where the
-draw can change them. ``tests/test_alpenzian_derive.py`` compares the result with a fresh analysis.
+In every case the sheep beside ``x`` lose an empty square (free sheep). A house or sheep beside no
+house, sheep or rail opening into ``x`` forms units of its own (``_lone``, session 7); any other sheep
+moves no track either, so only the ranch analysis is redone (``_sheep``, session 8). Other houses,
+and rails completing a link, return None: the caller analyses the sheet afresh. The memos of pairs
+after a draw carry over when the units stand (they depend only on the units); the per-square ones
+are dropped where the draw can change them. ``tests/test_alpenzian_derive.py`` compares the result with a fresh analysis.
 """
 
 from __future__ import annotations
