@@ -33,9 +33,9 @@ def _state(base: SheetBase) -> dict:
        st.sampled_from(["normal", "beginner1", "beginner2"]), st.booleans())
 def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
     """After every flower, every rail that links no new pair of houses (the engine's ``rail_links``) and
-    every house or sheep beside no house, sheep or rail opening into its square, on a random sheet,
-    the derived analysis holds what a fresh ``SheetBase`` of the new sheet holds; other houses and
-    sheep, and rails completing a link, are refused (None)."""
+    every house beside no house, sheep or rail opening into its square and every sheep (session 8: a
+    sheep joining units too), on a random sheet, the derived analysis holds what a fresh ``SheetBase``
+    of the new sheet holds; other houses, and rails completing a link, are refused (None)."""
     cells = _sheet(squares)
     base = SheetBase(BOARD, cells, TABLES, rule, "rulings", want_open)
     empty = [c for c in BOARD.drawable if not cells[c]]
@@ -52,7 +52,7 @@ def test_derived_analysis_equals_the_fresh_one(squares, rule, want_open):
             relinks = icon not in (SOLID, OUTLINE) and sorted(rail_links(BOARD, new)) != sorted(rail_links(BOARD, cells))
             # a house or sheep beside no house, sheep or rail opening into its square forms units of its own
             lone = c not in base.rail_in and not any(j >= 0 and cells[j] in (HOUSE, SHEEP) for j in BOARD.nbr[c])
-            if (icon in (HOUSE, SHEEP) and not lone) or relinks:
+            if (icon == HOUSE and not lone) or relinks:
                 assert got is None, (c, icon)
                 continue
             assert got is not None, (c, icon)
@@ -110,6 +110,33 @@ def test_a_lone_house_or_sheep_derived_scores_every_candidate_as_the_whole_sheet
         else:
             return
         cells, base = new, derived
+        for c in BOARD.drawable:
+            if not cells[c]:
+                for i in ICONS:
+                    assert base.figures(c, i) == _reference(tuple(cells), c, i, rule), (x, c, i)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(SQUARE, min_size=len(BOARD.drawable), max_size=len(BOARD.drawable)),
+       st.sampled_from(["normal", "beginner1", "beginner2"]))
+def test_a_sheep_joining_units_derived_scores_every_candidate_as_the_whole_sheet(squares, rule):
+    """Two sheep in turn, each beside a house, a sheep or a rail opening into its square where the sheet has
+    one (it joins a flock, reaches a rail group or ends a track), memos inherited: every candidate's
+    figures equal the whole sheet rescored (networkx matching, tracks walked square by square)."""
+    cells = list(_sheet(squares))
+    base = SheetBase(BOARD, tuple(cells), TABLES, rule, "rulings", want_open=True)
+    for _ in range(2):
+        empty = [c for c in BOARD.drawable if not cells[c]]
+        if not empty:
+            return
+        for c in empty:  # fill the memos
+            for i in ICONS:
+                base.figures(c, i)
+        joining = [c for c in empty if c in base.rail_in
+                   or any(j >= 0 and cells[j] in (HOUSE, SHEEP) for j in BOARD.nbr[c])]
+        x = (joining or empty)[0]
+        cells[x] = SHEEP
+        base = after(base, tuple(cells), x, SHEEP)
         for c in BOARD.drawable:
             if not cells[c]:
                 for i in ICONS:

@@ -12,10 +12,12 @@ the rail groups, villages, flocks, express sets and matchings of ``base`` still 
 * any other rail whose tracks, walked again (``tracks.sheet_tracks``), link the same houses: the
   open track ends and the tracks arriving at each empty square are those of the new walk.
 
-In every case the sheep beside ``x`` lose an empty square (free sheep). House and sheep draws, and
-rails completing a link, return None: the caller analyses the sheet afresh. The memos of pairs
-after a draw carry over (they depend only on the units); the per-square ones are dropped where the
-draw can change them. ``tests/test_alpenzian_derive.py`` compares the result with a fresh analysis.
+In every case the sheep beside ``x`` lose an empty square (free sheep). A house or sheep beside no
+house, sheep or rail opening into ``x`` forms units of its own (``_lone``, session 7); any other sheep
+moves no track either, so only the ranch analysis is redone (``_sheep``, session 8). Other houses,
+and rails completing a link, return None: the caller analyses the sheet afresh. The memos of pairs
+after a draw carry over when the units stand (they depend only on the units); the per-square ones
+are dropped where the draw can change them. ``tests/test_alpenzian_derive.py`` compares the result with a fresh analysis.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
     square ``x``), or None when the draw moves a house, a sheep or a rail link."""
     flower = icon == SOLID or icon == OUTLINE
     if not flower and icon < RAIL:
-        return _lone(base, cells, x, icon) if icon == HOUSE or icon == SHEEP else None
+        if icon == HOUSE:
+            return _lone(base, cells, x, icon)
+        return (_lone(base, cells, x, icon) or _sheep(base, cells, x)) if icon == SHEEP else None
     b = base.board
     walked = None
     if not flower and not base.quiet_rail(x):
@@ -106,4 +110,32 @@ def _lone(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
         new.flock, new.flock_sheep = {**base.flock, x: x}, {**base.flock_sheep, x: [x]}
     new.ucomp, new.comp_units = {**base.ucomp, x: x}, {**base.comp_units, x: [x]}
     new.comp_match = {**base.comp_match, x: 0}
+    return new
+
+
+def _sheep(base: SheetBase, cells: tuple, x: int) -> SheetBase:
+    """A sheep at ``x`` joining units (session 8): it moves no track (tracks arriving at ``x`` end at a
+    sheep now: no longer open, as after a flower), so the rail groups and express sets stand; the free
+    sheep are updated and the ranch analysis (villages, flocks, components and their matchings) is
+    redone over the new sheet."""
+    b = base.board
+    new = object.__new__(SheetBase)
+    new.__dict__.update(base.__dict__)
+    new.cells, new._ctx, new._pairs, new._joins = cells, {}, {}, None
+    new.sheep = base.sheep + 1
+    here = base.arriving.get(x)
+    if here:
+        new.arriving = {k: v for k, v in base.arriving.items() if k != x}
+        if base.want_open:
+            new.open = base.open - sum(min(n, OPEN_RAILS) for _s, n, _h in here)
+    nbr, terrain = b.nbr, b.terrain
+    empty = new._empty = dict(base._empty)
+    for s in nbr[x]:
+        if s in empty:
+            empty[s] -= 1
+    empty[x] = sum(1 for j in nbr[x] if j >= 0 and terrain[j] < 5 and not cells[j])
+    new.free = sum(1 for v in empty.values() if v)
+    new.last_free = {s for s, v in empty.items() if v == 1}
+    houses = [i for i, v in enumerate(cells) if v == HOUSE]
+    new._ranch_base(houses, [i for i, v in enumerate(cells) if v == SHEEP], nbr, cells)
     return new

@@ -40,6 +40,7 @@ from sim.games.alpenzian.actions import (
 from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
+from .counts import sheet_counts
 from .derive import after
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import NONE, QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
@@ -257,9 +258,9 @@ class Planner(ScriptedStrategy):
             self._sheet_key = (me, mine)
         progress = 1.0 - obs.left[me] / len(obs.board.drawable)
         self._pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
-        others = [i for i in range(obs.num_players) if i != me]
-        self._other_flowers = [obs.sheet_flowers(i) for i in others]
-        self._other_res = sorted((obs.sheet_residents(i) for i in others), reverse=True)
+        counts = [sheet_counts(obs, i) for i in range(obs.num_players) if i != me]  # kept across seats
+        self._other_flowers = [f for f, _r in counts]
+        self._other_res = sorted([r for _f, r in counts], reverse=True)
         self._colour_of: dict = {}
         self._best_others: list[int] | None = None
         self._res_of: dict = {}

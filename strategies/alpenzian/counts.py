@@ -1,0 +1,30 @@
+"""The other sheets' flower and resident counts for the plans' majority estimates (issue 20 item 2, round nine).
+
+Every plan seat reads, at each of its decision points, the flowers per colour and the residents of
+every other sheet (``Observation.sheet_flowers``, ``sheet_residents``). Between two seats' turns only
+the sheet of the seat that just drew changes, so most of those sheets were counted moments before by
+another plan seat of the same game. ``sheet_counts`` keeps the counts by the sheet's cells (a tuple:
+its hash and comparison cost a fraction of counting again) in one process-wide table, with the
+terrain they were counted on; the table is emptied when it reaches ``KEEP`` sheets. The counts are
+those of the observation's own methods (``tests/test_alpenzian_counts.py``).
+"""
+
+from __future__ import annotations
+
+from sim.games.alpenzian.actions import HOUSE, OUTLINE
+
+KEEP = 512  # sheets kept at most (a 4-player game meets about 300 distinct sheets)
+_KEPT: dict[tuple, tuple] = {}  # cells -> (terrain, flowers per colour, houses, outline flowers)
+
+
+def sheet_counts(obs, seat: int) -> tuple[tuple[int, ...], int]:
+    """``(obs.sheet_flowers(seat), obs.sheet_residents(seat))``, kept by the sheet's cells."""
+    cells = obs.cells[seat]
+    terrain = obs.boards[seat].terrain
+    got = _KEPT.get(cells)
+    if got is None or got[0] is not terrain:
+        if len(_KEPT) >= KEEP:
+            _KEPT.clear()
+        got = _KEPT[cells] = (terrain, obs.sheet_flowers(seat), cells.count(HOUSE), cells.count(OUTLINE))
+    t = obs.tables
+    return got[1], t.resident_house * got[2] + t.resident_outline * got[3]
