@@ -86,6 +86,10 @@ def play_game(
     chooses = [s.choose for s in strategies]
     # a strategy that declares ``reads_observation = False`` (``random``) is handed None: no view is built
     sees = [_reads_observation(s) for s in strategies]
+    # a seat whose ``choose`` declares ``uniform_choice = True`` (``random``: ``legal[int(rng.random()
+    # * len(legal))]``) is drawn for here, from its own stream, without the call or the legality check
+    picks = [rng.random if _declares(s, "uniform_choice", False) else None
+             for s, rng in zip(strategies, seat_rngs, strict=False)]
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
@@ -99,23 +103,26 @@ def play_game(
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
-            obs = observe(state, p) if sees[p] else None
+            pick = picks[p]
+            if pick is None:
+                obs = observe(state, p) if sees[p] else None
             try:  # free in CPython 3.11+ unless it raises
-                action = chooses[p](obs, legal, seat_rngs[p])
+                action = legal[int(pick() * len(legal))] if pick is not None else chooses[p](obs, legal, seat_rngs[p])
             except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
                 if guard and _strategy_fault(exc):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
                 raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
-            if lazy and obs is not None:
-                close_view(obs)
-            # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
-            for offered in legal:
-                if offered is action:
-                    break
-            else:
-                if action not in legal:
-                    who = type(strategies[p]).__name__
-                    raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
+            if pick is None:  # a picked action is an element of ``legal`` by construction
+                if lazy and obs is not None:
+                    close_view(obs)
+                # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
+                for offered in legal:
+                    if offered is action:
+                        break
+                else:
+                    if action not in legal:
+                        who = type(strategies[p]).__name__
+                        raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
         elif p == CHANCE:
             if chance_run is not None and chance_cap > 0:
@@ -146,12 +153,19 @@ def _reads_observation(strategy: Any) -> bool:
     """False only when the ``choose`` that will be called comes from a class that itself declares
     ``reads_observation = False`` (``random``): a mixin's or an instance's own ``choose`` gets its
     observation whatever it inherits (breaker finding 9, session 4)."""
+    return _declares(strategy, "reads_observation", True) is not False
+
+
+def _declares(strategy: Any, name: str, default: Any) -> Any:
+    """What the class whose ``choose`` will be called declares as ``name`` in its own body
+    (``default`` when it does not, or when the instance has its own ``choose``): what a class
+    says about its ``choose`` is not inherited by a subclass or mixin that replaces it."""
     if "choose" in getattr(strategy, "__dict__", {}):
-        return True
+        return default
     for klass in type(strategy).__mro__:
         if "choose" in vars(klass):
-            return vars(klass).get("reads_observation", True) is not False
-    return True
+            return vars(klass).get(name, default)
+    return default
 
 
 class StrategyError(RuntimeError):
