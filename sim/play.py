@@ -83,13 +83,7 @@ def play_game(
     fast = getattr(game, "sample_chance", None)
     chance = fast if fast is not None else partial(sample_chance, game)
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
-    chooses = [s.choose for s in strategies]
-    # a strategy that declares ``reads_observation = False`` (``random``) is handed None: no view is built
-    sees = [_reads_observation(s) for s in strategies]
-    # a seat whose ``choose`` declares ``uniform_choice = True`` (``random``: ``legal[int(rng.random()
-    # * len(legal))]``) is drawn for here, from its own stream, without the call or the legality check
-    picks = [rng.random if _declares(s, "uniform_choice", False) else None
-             for s, rng in zip(strategies, seat_rngs, strict=False)]
+    chooses, sees, picks = _seats(strategies, seat_rngs)
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
@@ -141,6 +135,17 @@ def play_game(
             if on_decision is not None:
                 on_decision(p, action)
         apply_action(state, action)
+
+
+def _seats(strategies: Sequence[Strategy], seat_rngs: Sequence[Any]) -> tuple[list, list, list]:
+    """Per seat, what the loop uses: ``choose``; whether it reads its observation (a strategy that
+    declares ``reads_observation = False``, ``random``, is handed None: no view is built); and the
+    bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True``
+    (``random``: ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for
+    by the loop, from its own stream, without the call or the legality check."""
+    return ([s.choose for s in strategies], [_reads_observation(s) for s in strategies],
+            [rng.random if _declares(s, "uniform_choice", False) else None
+             for s, rng in zip(strategies, seat_rngs, strict=False)])
 
 
 def _strategy_fault(exc: BaseException) -> bool:
