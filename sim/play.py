@@ -76,8 +76,7 @@ def play_game(
     """
     if state is None:
         state = game.new_initial_state()
-    # everything the loop calls is bound once (issue 20 item 1): no attribute look-up and no
-    # "has the engine a fast sampler?" test per event
+    # everything the loop calls is bound once (issue 20 item 1): no look-up or test per event
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
     fast = getattr(game, "sample_chance", None)
