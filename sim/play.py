@@ -142,9 +142,11 @@ def _seats(strategies: Sequence[Strategy], seat_rngs: Sequence[Any]) -> tuple[li
     bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True``
     (``random``: ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for
     by the loop, from its own stream, without the call or the legality check."""
-    return ([s.choose for s in strategies], [_reads_observation(s) for s in strategies],
-            [rng.random if _declares(s, "uniform_choice", False) else None
-             for s, rng in zip(strategies, seat_rngs, strict=False)])
+    owners = [_choose_owner(s) for s in strategies]
+    return ([s.choose for s in strategies],
+            [owner is None or vars(owner).get("reads_observation", True) is not False for owner in owners],
+            [rng.random if owner is not None and vars(owner).get("uniform_choice", False) is True else None
+             for owner, rng in zip(owners, seat_rngs, strict=False)])
 
 
 def _strategy_fault(exc: BaseException) -> bool:
@@ -164,12 +166,18 @@ def _declares(strategy: Any, name: str, default: Any) -> Any:
     """What the class whose ``choose`` will be called declares as ``name`` in its own body
     (``default`` when it does not, or when the instance has its own ``choose``): what a class
     says about its ``choose`` is not inherited by a subclass or mixin that replaces it."""
-    if "choose" in getattr(strategy, "__dict__", {}):
-        return default
+    owner = _choose_owner(strategy)
+    return default if owner is None else vars(owner).get(name, default)
+
+
+def _choose_owner(strategy: Any) -> type | None:
+    """The class whose ``choose`` will be called (None: the instance's own, or none at all)."""
+    if "choose" in getattr(strategy, "__dict__", ()):
+        return None
     for klass in type(strategy).__mro__:
         if "choose" in vars(klass):
-            return vars(klass).get(name, default)
-    return default
+            return klass
+    return None
 
 
 class StrategyError(RuntimeError):

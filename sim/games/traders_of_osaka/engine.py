@@ -852,9 +852,14 @@ class TradersOfOsaka(EngineBase):
         # otherwise queue millions of VP draws)
         if len(s.to_draw) > len(s.draw) + len(s.discard):
             self._drop_draws(s, len(s.draw) + len(s.discard))
-        for seat in scored:
-            self._gain_token(s, seat, colour)
-        if max(map(sum, s.tokens)) >= self.options.end_tokens:
+        tokens, supply = s.tokens, s.supply
+        for seat in scored:  # _gain_token, in line
+            tokens[seat][colour] += 1
+            if supply[colour]:
+                supply[colour] -= 1
+            else:  # 'Acquire Achievement Tokens': use some other substitute
+                s.substitutes[colour] += 1
+        if max(map(sum, tokens)) >= self.options.end_tokens:
             s.phase = END  # 'The End of the Game': immediately after step 2
             self._drop_draws(s, 0)
             return
