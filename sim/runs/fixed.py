@@ -84,7 +84,7 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
     from .forked import fork_safe, forked_results, pool_results
 
     if fork_safe(setup_json):  # no interpreter start-up per worker (issue 20 item 1)
-        yield from forked_results(setup_json, ranges) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
+        yield from forked_results(setup_json, ranges, out) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
         return
     from .workers import local_results  # a dying worker fails only its games, with any --jobs
 
