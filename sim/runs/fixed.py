@@ -3,9 +3,10 @@ once, then merged. The base every other way to run composes.
 
 Only the resolved setup (JSON) crosses process boundaries. Each chunk returns its rows; the
 parent writes them atomically into the run folder (``sim.store``) before counting the chunk
-done, so an interrupted run keeps every finished chunk. With ``--jobs 2`` and more, a forked
-worker that may use polars writes its chunk itself and returns a ``store.Written`` summary
-(``sim.runs.forked``), and figure helpers are forked for the report (``figure_policy``).
+done, so an interrupted run keeps every finished chunk. A forked worker (any ``--jobs``) that
+may use polars writes its chunk itself and returns a ``store.Written`` summary
+(``sim.runs.forked``); with ``--jobs 2`` and more, figure helpers are forked for the report
+(``figure_policy``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ it was playing is played again game by game, each in a fresh fork; a game that k
 too is recorded as failed (``WorkerDied``, with its seed and the reason), and the run goes on
 with a fresh worker.
 
-``pool_results`` (``--jobs 2`` and more) is given the run folder: a worker forked while polars'
+``forked_results`` (``--jobs 1``, since session 8) and ``pool_results`` (``--jobs 2`` and more) are
+given the run folder: a worker forked while polars'
 thread pool has not started in ``sim`` (``figure_policy.polars_pool_started``; a fork made after it
 would hang in its first polars call) writes each chunk itself (``store.write_chunk``) and answers
 only a ``store.Written`` summary, so ``sim`` neither unpickles the rows nor builds the tables
