@@ -175,7 +175,7 @@ def main() -> None:
 
         # play the chunks in this (profiled) process: the forked worker's rows, made into tables as
         # the parent does; patching ``can_fork`` no longer serves (a setup that may not fork plays in loky)
-        forked.forked_results = lambda setup_json, ranges: (play_range(setup_json, a, b) for a, b in ranges)
+        forked.forked_results = lambda setup_json, ranges, out=None: (play_range(setup_json, a, b) for a, b in ranges)
     args = ["run", a.config, "--games", str(a.games), "--jobs", str(a.jobs), "--out", a.out, "--force", "--quiet"]
     prof = cProfile.Profile()  # wall-clock timer: far cheaper than a CPU timer; shares are what count
     t0 = time.perf_counter()

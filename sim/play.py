@@ -79,16 +79,13 @@ def play_game(
     """
     if state is None:
         state = game.new_initial_state()
-    # everything the loop calls is bound once (issue 20 item 1): no attribute look-up and no
-    # "has the engine a fast sampler?" test per event
+    # everything the loop calls is bound once (issue 20 item 1): no look-up or test per event
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
     fast = getattr(game, "sample_chance", None)
     chance = fast if fast is not None else partial(sample_chance, game)
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
-    chooses = [s.choose for s in strategies]
-    # a strategy that declares ``reads_observation = False`` (``random``) is handed None: no view is built
-    sees = [_reads_observation(s) for s in strategies]
+    chooses, sees, picks = _seats(strategies, seat_rngs)
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
     # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
@@ -102,23 +99,26 @@ def play_game(
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
-            obs = observe(state, p) if sees[p] else None
+            pick = picks[p]
+            if pick is None:
+                obs = observe(state, p) if sees[p] else None
             try:  # free in CPython 3.11+ unless it raises
-                action = chooses[p](obs, legal, seat_rngs[p])
+                action = legal[int(pick() * len(legal))] if pick is not None else chooses[p](obs, legal, seat_rngs[p])
             except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
                 if guard and _strategy_fault(exc):
                     raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
                 raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
-            if lazy and obs is not None:
-                close_view(obs)
-            # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
-            for offered in legal:
-                if offered is action:
-                    break
-            else:
-                if action not in legal:
-                    who = type(strategies[p]).__name__
-                    raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
+            if pick is None:  # a picked action is an element of ``legal`` by construction
+                if lazy and obs is not None:
+                    close_view(obs)
+                # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
+                for offered in legal:
+                    if offered is action:
+                        break
+                else:
+                    if action not in legal:
+                        who = type(strategies[p]).__name__
+                        raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
             n += 1
         elif p == CHANCE:
             if chance_run is not None and chance_cap > 0:
@@ -139,6 +139,19 @@ def play_game(
         apply_action(state, action)
 
 
+def _seats(strategies: Sequence[Strategy], seat_rngs: Sequence[Any]) -> tuple[list, list, list]:
+    """Per seat, what the loop uses: ``choose``; whether it reads its observation (a strategy that
+    declares ``reads_observation = False``, ``random``, is handed None: no view is built); and the
+    bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True``
+    (``random``: ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for
+    by the loop, from its own stream, without the call or the legality check."""
+    owners = [_choose_owner(s) for s in strategies]
+    return ([s.choose for s in strategies],
+            [owner is None or vars(owner).get("reads_observation", True) is not False for owner in owners],
+            [rng.random if owner is not None and vars(owner).get("uniform_choice", False) is True else None
+             for owner, rng in zip(owners, seat_rngs, strict=False)])
+
+
 def _strategy_fault(exc: BaseException) -> bool:
     """Whether ``exc``, raised by a strategy, is the strategy's fault (its game fails): anything
     but a real Ctrl-C or SIGTERM (``Interrupts.signalled``) and the game's time limit."""
@@ -149,12 +162,25 @@ def _reads_observation(strategy: Any) -> bool:
     """False only when the ``choose`` that will be called comes from a class that itself declares
     ``reads_observation = False`` (``random``): a mixin's or an instance's own ``choose`` gets its
     observation whatever it inherits (breaker finding 9, session 4)."""
-    if "choose" in getattr(strategy, "__dict__", {}):
-        return True
+    return _declares(strategy, "reads_observation", True) is not False
+
+
+def _declares(strategy: Any, name: str, default: Any) -> Any:
+    """What the class whose ``choose`` will be called declares as ``name`` in its own body
+    (``default`` when it does not, or when the instance has its own ``choose``): what a class
+    says about its ``choose`` is not inherited by a subclass or mixin that replaces it."""
+    owner = _choose_owner(strategy)
+    return default if owner is None else vars(owner).get(name, default)
+
+
+def _choose_owner(strategy: Any) -> type | None:
+    """The class whose ``choose`` will be called (None: the instance's own, or none at all)."""
+    if "choose" in getattr(strategy, "__dict__", ()):
+        return None
     for klass in type(strategy).__mro__:
         if "choose" in vars(klass):
-            return vars(klass).get("reads_observation", True) is not False
-    return True
+            return klass
+    return None
 
 
 class StrategyError(RuntimeError):

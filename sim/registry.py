@@ -273,7 +273,8 @@ def _module_attr(module: str, attr: str) -> Any:
     if not module.replace(".", "").replace("_", "").isalnum():
         return None
     try:
-        return getattr(importlib.import_module(module), attr, None)
+        # an imported module from sys.modules directly (import_module's own look-up is Python code)
+        return getattr(sys.modules.get(module) or importlib.import_module(module), attr, None)
     except ImportError:
         return None
 

@@ -46,6 +46,8 @@ class RandomStrategy(ScriptedStrategy):
     """Uniformly random legal action (any game). No parameters."""
 
     reads_observation = False
+    # the game loop may draw this choice itself (same ``rng.random()``, same element): ``sim.play``
+    uniform_choice = True
 
     def choose(self, obs, legal, rng):
         return legal[int(rng.random() * len(legal))]

@@ -1,5 +1,6 @@
 """The game loop's shortcuts (issue 20 item 1) change nothing but speed: a strategy declaring
-``reads_observation = False`` is handed ``None`` and no view is built; an engine's ``chance_run``
+``reads_observation = False`` is handed ``None`` and no view is built; a seat whose ``choose``
+declares ``uniform_choice = True`` (``random``) is drawn for by the loop; an engine's ``chance_run``
 plays chance events exactly as ``sample_chance`` + ``apply_action`` one at a time would."""
 
 from __future__ import annotations
@@ -49,6 +50,58 @@ def test_no_view_is_built_for_a_blind_seat_and_one_per_decision_for_a_reader():
     # same moves (the reader draws like random); one view per decision of seat 0 only
     assert r2.state == r.state
     assert 0 < _Counting.built < 40
+
+
+class _Called(RandomStrategy):
+    """Random through its own ``choose`` (so the loop calls it): counts the calls."""
+
+    reads_observation = False
+    calls = 0
+
+    def choose(self, obs, legal, rng):
+        type(self).calls += 1
+        return legal[int(rng.random() * len(legal))]
+
+
+def test_uniform_choice_is_declared_by_random_only_and_not_inherited_by_an_own_choose():
+    from sim.play import _declares
+
+    assert _declares(RandomStrategy(), "uniform_choice", False) is True
+    for other in (FirstLegalStrategy(), RandomByKindStrategy(), _Reader(), _Called()):
+        assert _declares(other, "uniform_choice", False) is False
+    own = RandomStrategy()
+    own.choose = lambda obs, legal, rng: legal[0]  # an instance's own choose is called, never drawn for
+    assert _declares(own, "uniform_choice", False) is False
+
+
+def test_a_seat_drawn_for_by_the_loop_plays_what_its_choose_would():
+    """Seats of ``random`` are drawn for by the loop (``uniform_choice``), ``_Called`` seats are
+    asked: same streams, so the same game, decision for decision (the action logs compared)."""
+    g = TradersOfOsaka(4)
+    for gi in range(4):
+        logs = []
+        for cls in (RandomStrategy, _Called):
+            _Called.calls = 0
+            chance, seats = game_streams(5, gi, 4)
+            r = play_game(g, [cls() for _ in range(4)], chance, seats, max_decisions=10_000, record=True)
+            logs.append((r.log, r.state, [s.random() for s in seats]))
+        assert logs[0] == logs[1]
+        assert _Called.calls == sum(1 for p, _ in logs[1][0] if p >= 0) > 100
+
+
+def test_a_drawn_for_seat_offered_nothing_fails_as_its_strategy_would():
+    import pytest
+
+    from sim.play import StrategyError
+
+    class _Empty(TradersOfOsaka):
+        def legal_actions(self, s):
+            return () if self.current_player(s) >= 0 else super().legal_actions(s)
+
+    chance, seats = game_streams(1, 0, 2)
+    with pytest.raises(StrategyError, match="IndexError") as err:
+        play_game(_Empty(2), [RandomStrategy(), RandomStrategy()], chance, seats, max_decisions=50, guard=True)
+    assert err.value.seat in (0, 1)
 
 
 def test_chance_run_draws_as_one_event_at_a_time():

@@ -3,9 +3,10 @@ once, then merged. The base every other way to run composes.
 
 Only the resolved setup (JSON) crosses process boundaries. Each chunk returns its rows; the
 parent writes them atomically into the run folder (``sim.store``) before counting the chunk
-done, so an interrupted run keeps every finished chunk. With ``--jobs 2`` and more, a forked
-worker that may use polars writes its chunk itself and returns a ``store.Written`` summary
-(``sim.runs.forked``), and figure helpers are forked for the report (``figure_policy``).
+done, so an interrupted run keeps every finished chunk. A forked worker (any ``--jobs``) that
+may use polars writes its chunk itself and returns a ``store.Written`` summary
+(``sim.runs.forked``); with ``--jobs 2`` and more, figure helpers are forked for the report
+(``figure_policy``).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
     from .forked import fork_safe, forked_results, pool_results
 
     if fork_safe(setup_json):  # no interpreter start-up per worker (issue 20 item 1)
-        yield from forked_results(setup_json, ranges) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
+        yield from forked_results(setup_json, ranges, out) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
         return
     from .workers import local_results  # a dying worker fails only its games, with any --jobs
 

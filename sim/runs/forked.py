@@ -9,7 +9,8 @@ it was playing is played again game by game, each in a fresh fork; a game that k
 too is recorded as failed (``WorkerDied``, with its seed and the reason), and the run goes on
 with a fresh worker.
 
-``pool_results`` (``--jobs 2`` and more) is given the run folder: a worker forked while polars'
+``forked_results`` (``--jobs 1``, since session 8) and ``pool_results`` (``--jobs 2`` and more) are
+given the run folder: a worker forked while polars'
 thread pool has not started in ``sim`` (``figure_policy.polars_pool_started``; a fork made after it
 would hang in its first polars call) writes each chunk itself (``store.write_chunk``) and answers
 only a ``store.Written`` summary, so ``sim`` neither unpickles the rows nor builds the tables
@@ -177,19 +178,21 @@ def reap(wait: bool = False) -> None:
 atexit.register(reap, True)
 
 
-def forked_results(setup_json: str, ranges: list[tuple[int, int]]) -> Iterator[Result]:
-    """Chunk results in order of ``ranges``, played by one forked worker (see the module docstring)."""
+def forked_results(setup_json: str, ranges: list[tuple[int, int]], out: Path | None = None) -> Iterator[Result]:
+    """Chunk results in order of ``ranges``, played by one forked worker (see the module docstring).
+    ``out``: the run folder, where the worker writes its chunks itself when it can (as with two
+    or more jobs): no rows pickled, sent and unpickled per chunk; the parent waits meanwhile."""
     prepared(setup_json)  # built once here (errors raised as in-process); every fork inherits it
     worker: Worker | None = None
     try:
         for a, b in ranges:
             if worker is None:
-                worker = Worker(setup_json)
+                worker = Worker(setup_json, out)
             try:
                 res = worker.play(a, b)
             except WorkerGone:
                 worker = None
-                yield from _alone(setup_json, a, b)
+                yield from _alone(setup_json, a, b, out=out)
                 continue
             yield res
         if worker is not None:

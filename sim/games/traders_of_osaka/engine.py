@@ -142,6 +142,7 @@ class TradersOfOsaka(EngineBase):
                                 for colour in range(len(self.colours)))  # card ids per colour
         self._refresh_draws = (TO_MARKET,) * o.refresh_market_draw + (TO_FARM,) * o.farm_size  # refresh steps 2-3
         self._kind_bit = tuple(1 << k for k in self.kind)  # a card's kind as one bit
+        self._colour_bit = tuple(1 << c for c in self.colour)  # a card's colour as one bit
         self._icon_cards = tuple(frozenset(c for c in of if self.icons[c]) for of in self._of_colour)
         # action objects are immutable: build each once
         self._draw = tuple(Draw(i) for i in range(len(cards)))
@@ -222,18 +223,20 @@ class TradersOfOsaka(EngineBase):
         while k < limit:
             draw, to_draw = s.draw, s.to_draw  # a reshuffle or a refresh may have replaced them
             if to_draw:
-                market, farm = s.market, s.farm
-                while True:  # a row of draws: _advance would stop at each next draw at once
-                    card, dest = draw.pop(int(rand() * len(draw))), to_draw.pop(0)
+                # a row of draws (_advance would stop at each next draw at once): as many as are
+                # queued, while cards are left and within the limit; _deliver reads no queue
+                m = min(len(to_draw), len(draw), limit - k)
+                market, farm, pop = s.market, s.farm, draw.pop
+                for dest in to_draw[:m]:
+                    card = pop(int(rand() * len(draw)))
                     if dest == TO_MARKET:  # _deliver's two commonest cases, in line
                         market.append(card)
                     elif dest == TO_FARM:
                         farm.append(card)
                     else:
                         self._deliver(s, card, dest)
-                    k += 1
-                    if not to_draw or not draw or k >= limit:
-                        break
+                del to_draw[:m]
+                k += m
                 if to_draw and draw:  # stopped by the limit, before the next draw
                     break
                 self._advance(s)
@@ -653,11 +656,13 @@ class TradersOfOsaka(EngineBase):
 
     def _distinct(self, cards: list[int]) -> list[int]:
         """First card of each (colour, value) kind: identical cards are one choice."""
-        seen: dict[int, int] = {}
-        kind = self.kind
+        seen, out, bit = 0, [], self._kind_bit  # the kinds met so far, as bits of an int
         for c in cards:
-            seen.setdefault(kind[c], c)
-        return list(seen.values())
+            b = bit[c]
+            if not seen & b:
+                seen |= b
+                out.append(c)
+        return out
 
     def _turn_actions(self, s: State, me: int, due: int) -> tuple:
         """BUY (when ``due`` coins are in hand), one TakeCoins per kind of takeable Market card (your
@@ -714,12 +719,14 @@ class TradersOfOsaka(EngineBase):
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
-        goods, ins = s.goods[seat], s.insured
+        goods = s.goods[seat]
         if not goods:
             return []
-        if ins:
-            goods = [g for g in goods if g not in ins]
-        exposed = [x for x in s.sinking if not self._of_colour[x].isdisjoint(goods)]
+        held, ins, bit = 0, s.insured, self._colour_bit  # colours of uninsured goods, as bits of an int
+        for g in goods:
+            if g not in ins:
+                held |= bit[g]
+        exposed = [x for x in s.sinking if held >> x & 1]
         if not exposed:
             return []
         icons = self._icon_cards  # per colour: the card ids with insurance icons
@@ -829,9 +836,9 @@ class TradersOfOsaka(EngineBase):
             if not sold:
                 continue
             s.goods[seat] = [*filterfalse(of_colour, goods)] if len(sold) < len(goods) else []
-            price = max(map(val.__getitem__, sold)) + s.tokens[seat][colour]
-            vp = -(-price * len(sold) // per)  # rounded up to a multiple of 5, 1 VP per 5
             sold.sort(key=val.__getitem__)  # VP cards are the lowest values of the set
+            price = val[sold[-1]] + s.tokens[seat][colour]  # the highest value of the set
+            vp = -(-price * len(sold) // per)  # rounded up to a multiple of 5, 1 VP per 5
             s.vp_cards[seat] += sold[:vp]
             s.discard += sold[vp:]
             if ins:
@@ -845,9 +852,14 @@ class TradersOfOsaka(EngineBase):
         # otherwise queue millions of VP draws)
         if len(s.to_draw) > len(s.draw) + len(s.discard):
             self._drop_draws(s, len(s.draw) + len(s.discard))
-        for seat in scored:
-            self._gain_token(s, seat, colour)
-        if max(map(sum, s.tokens)) >= self.options.end_tokens:
+        tokens, supply = s.tokens, s.supply
+        for seat in scored:  # _gain_token, in line
+            tokens[seat][colour] += 1
+            if supply[colour]:
+                supply[colour] -= 1
+            else:  # 'Acquire Achievement Tokens': use some other substitute
+                s.substitutes[colour] += 1
+        if max(map(sum, tokens)) >= self.options.end_tokens:
             s.phase = END  # 'The End of the Game': immediately after step 2
             self._drop_draws(s, 0)
             return
