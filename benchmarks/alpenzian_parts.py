@@ -23,7 +23,8 @@ from alpenzian_logs import prepare
 import strategies.alpenzian.evaluator as ev
 import strategies.alpenzian.planner as pl
 import strategies.alpenzian.prune as pr
-from sim.play import PLAY_GC_THRESHOLD, play_one
+from sim.limits import PLAY_GC_THRESHOLD
+from sim.play import play_one
 
 PARTS = {  # name -> (owner, attribute)
     "next_base": (pl.Planner, "_next_base"),  # the sheet analysis, fresh or derived

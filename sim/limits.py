@@ -4,9 +4,11 @@ exceptions that record such games as failed (``GameTimeout``, ``WorkerDied``).""
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 
@@ -133,3 +135,21 @@ def harmless_output(quiet: bool = False):
         yield
     finally:
         sys.stdout, sys.stderr = old
+
+
+PLAY_GC_THRESHOLD = 10_000  # the cyclic collector's first threshold while games play (Python's default: 700)
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector's youngest generation every ``PLAY_GC_THRESHOLD`` allocations
+    instead of 700 while games play (restored after): the scripted plans allocate many short-lived
+    tuples and dicts that reference counting frees anyway, and each collection walked them
+    (Alpenzian baseline: about 4% of play, session 8, docs/speed.md round nine). No decision
+    depends on it; at most a few thousand more objects wait for a collection."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], PLAY_GC_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)

@@ -8,11 +8,9 @@ a ``Setup`` from a config and stores what ``play_range`` returns.
 
 from __future__ import annotations
 
-import gc
 import json
 import traceback
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
@@ -20,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from .api import CHANCE, Action, Game, IllegalActionError, SimError, Strategy, close_view, sample_chance
-from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied, harmless_output
+from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied, fewer_collections, harmless_output
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
 
@@ -344,24 +342,6 @@ def _outcome(game: Any, result: GameResult) -> dict:
         "summary": game.summary(s) if hasattr(game, "summary") else {},
         "components": game.components(s) if hasattr(game, "components") else {},
     }
-
-
-PLAY_GC_THRESHOLD = 10_000  # the cyclic collector's first threshold while games play (Python's default: 700)
-
-
-@contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector's youngest generation every ``PLAY_GC_THRESHOLD`` allocations
-    instead of 700 while games play (restored after): the scripted plans allocate many short-lived
-    tuples and dicts that reference counting frees anyway, and each collection walked them
-    (Alpenzian baseline: about 4% of play, session 8, docs/speed.md round nine). No decision
-    depends on it; at most a few thousand more objects wait for a collection."""
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], PLAY_GC_THRESHOLD), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def play_rows(setup_json: str, start: int, stop: int, before_game: Callable[[], None] | None = None

@@ -1,4 +1,4 @@
-"""The game loop's collector setting (``sim.play.fewer_collections``, issue 20 item 2 round nine): games
+"""The game loop's collector setting (``sim.limits.fewer_collections``, issue 20 item 2 round nine): games
 play with the youngest generation collected every ``PLAY_GC_THRESHOLD`` allocations, and the process's
 own setting is back afterwards, also when a game fails or the setting was higher already."""
 
