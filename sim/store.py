@@ -155,18 +155,27 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None, kind:
         raise SimError(f"output '{out}' exists and is not a folder")
     held = kind == "run"
     if held:
-        _writable(out, out)
-        lock(out)
+        _lock_new(out)
     try:
         if out.exists() and any(p.name != ".lock" or not held for p in out.iterdir()):
             _refuse_or_clear(out, force, config_file, kind)
+            if held:
+                _lock_new(out)  # again: --force removed the folder with its lock file
         _writable(out, out / "chunks")
-        if held:
-            lock(out)  # again, after --force cleared the folder (and its lock file)
     except BaseException:
         if held:
             unlock(out)
         raise
+
+
+def _lock_new(out: Path) -> None:
+    """Create run folder ``out`` if it is missing and take its lock, before anything in it is read
+    or written (a probe file written first would race with another run's)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        lock(out)
+    except OSError as exc:
+        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}") from None
 
 
 def _writable(out: Path, folder: Path) -> None:

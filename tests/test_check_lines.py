@@ -86,3 +86,23 @@ def test_a_lenient_check_is_a_passing_junit_case(tmp_path):
     case = ET.parse(tmp_path / "j.xml").getroot().find(".//testcase")
     assert case.find("failure") is None and case.find("skipped") is None
     assert case.find("system-out").text.startswith("UNDECIDED (passes: strict is false)")
+
+
+def test_the_html_checks_table_colours_an_undecided_row_and_says_how_many_games_would_decide_it():
+    # Designer finding 9 (session 8): the lenient row had no colour and the table no games-to-decide text
+    from sim.analysis.document import checks_html
+
+    seats = pl.DataFrame({"seat": [2], "games": [300], "wins": [105], "win_rate": [0.35], "ci_low": [0.298],
+                          "ci_high": [0.406]})
+    lenient = evaluate({"max_seat_win_rate": {"threshold": 0.40, "strict": False}}, {"seat": seats}, 300, 0)[0]
+    strict = evaluate({"max_seat_win_rate": {"threshold": 0.40}}, {"seat": seats}, 300, 0)[0]
+    want = _brute(0.35, 300, 0.40, "max")  # the games whose Wilson interval of 35% clears 40% (statsmodels)
+    want = want if want < 1000 else round(want, 2 - len(str(want)))  # "about": two significant digits
+    decide = f"about {want:,} games in all would decide it"
+    html = checks_html([lenient, strict])
+    assert "<td class='undecided'>undecided (passes: strict is false)</td>" in html
+    assert "<td class='undecided'>inconclusive</td>" in html and "class='pass'" not in html
+    assert html.count(decide) == 2 and "<th>detail</th>" in html  # as the terminal lines say it
+    assert decide in strict.line() and decide in lenient.line()
+    passed = CheckResult("max_failed_games", 0, True, "pass", "", 0, float("nan"), float("nan"), "0 of 10 games")
+    assert "<td class='pass'>pass</td>" in checks_html([passed])

@@ -252,6 +252,32 @@ def test_a_misspelt_command_line_option_gets_did_you_mean(tmp_path):
     assert "--option end_token, key 'options.end_token': unknown key (did you mean 'end_tokens'?)" in res.output
 
 
+def test_check_and_sweep_take_option_as_run_does(tmp_path):
+    """Designer finding 8 (session 8): `sim check` and `sim sweep` had no --option KEY=VALUE."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(OSAKA + "checks: {max_failed_games: 0}\n")
+    res = CliRunner().invoke(cli, ["check", str(cfg), "--jobs", "1", "--quiet", "--figures", "never", "--option",
+                                   "end_tokens=6", "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output  # no game fails: the one check passes
+    assert yaml.safe_load((tmp_path / "c" / "config.json").read_text())["options"]["end_tokens"] == 6
+    written = yaml.safe_load((tmp_path / "c" / "config.yaml").read_text())
+    assert written["options"] == {"end_tokens": 6, "start_player": "lowest_hand"}
+    (tmp_path / "s.yaml").write_text(OSAKA + "sweep: {players: [2, 3]}\n")
+    res = CliRunner().invoke(cli, ["sweep", str(tmp_path / "s.yaml"), "--jobs", "1", "--quiet", "--figures", "never",
+                                   "--no-point-reports", "--option", "end_tokens=6", "--out", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
+    for point in ("point-000", "point-001"):  # every point plays the flag's value
+        assert yaml.safe_load((tmp_path / "s" / point / "config.json").read_text())["options"]["end_tokens"] == 6
+    for cmd in ("check", "sweep"):  # a misspelt one: the flag named, did you mean, nothing played
+        res = CliRunner().invoke(cli, [cmd, str(cfg if cmd == "check" else tmp_path / "s.yaml"), "--option",
+                                       "end_token=6", "--out", str(tmp_path / f"bad-{cmd}")])
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        assert "--option end_token, key 'options.end_token': unknown key (did you mean 'end_tokens'?)" in res.output
+        assert not (tmp_path / f"bad-{cmd}").exists()
+    res = CliRunner().invoke(cli, ["sweep", "--resume", str(tmp_path / "s"), "--option", "end_tokens=7"])
+    assert res.exit_code == 2 and "--option" in res.output
+
+
 def test_sweep_keys_and_values_get_the_same_help(tmp_path):
     text = ("game: xanadu\n" + HEAD + "sweep:\n  options.markers_per_player: [5, 6]\n"
             "  options.sale_bonus: [[0, 0, 1]]\n")

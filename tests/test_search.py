@@ -428,22 +428,37 @@ def min_wins(n: int, rate: float, alpha: float = 0.01) -> int:
 
 
 # (config, win rate of search over the config's games against its plan (40; Forwarder of Xanadu 100:
-# docs/search_results.md), games against the plan in `make test`, games against the plan at full
-# power (nightly))
+# docs/search_results.md, re-measured on this code; the rates here were the figures before that
+# re-measurement until session 8, designer finding 10; run again in session 8: Taiwan 34 and Xanadu 35
+# of 40 as documented, Alpenzian 34 of 40, up from 31.5),
+# games against the plan in `make test`, games against the plan at full power (nightly))
 EVERY_GAME = [
-    ("taiwan_formosa/search_portfolio.yaml", 32 / 40, 8, 40),
-    ("xanadu/search_portfolio.yaml", 33.5 / 40, 8, 16),
-    ("alpenzian/search_portfolio.yaml", 28.5 / 40, 4, 40),
+    ("taiwan_formosa/search_portfolio.yaml", 34 / 40, 8, 40),
+    ("xanadu/search_portfolio.yaml", 35 / 40, 8, 16),
+    ("alpenzian/search_portfolio.yaml", 34 / 40, 4, 40),
     # against the economy plan retuned in session 4, search without a portfolio (search_vs_economy.yaml)
     # won 58.5 of 104 (p = 0.14); the portfolio config 75 of 100; 28 games give 86% power at 75%
     ("forwarder_of_xanadu/search_portfolio.yaml", 75 / 100, 6, 28),
 ]
 # `make test` runs the quick check below only where it can catch a collapse (a search without its
-# portfolio or rollouts passes it with probability 0.006 in Taiwan Formosa and 0.0004 in Xanadu, but
+# portfolio or rollouts passes it with probability 0.0004 in Taiwan Formosa and in Xanadu, but
 # 0.40 in Alpenzian and 0.94 in Forwarder of Xanadu, where it cost 40-60 s for almost no power): those
 # two run nightly, like the full-power test
 QUICK = [pytest.param(*c[:3], id=c[0].split("/")[0], marks=pytest.mark.integration if c[0].startswith(("taiwan", "xanadu"))
                       else pytest.mark.slow) for c in EVERY_GAME]
+
+
+@pytest.mark.parametrize("config,rate", [c[:2] for c in EVERY_GAME])
+def test_the_rates_here_are_the_ones_docs_search_results_reports(config, rate):
+    """Designer finding 10 (session 8): this file's Taiwan rate said 32/40 while the documented,
+    measured figure was 34/40. Each rate above must be the wins over the games of the config's line
+    in the portfolio table of docs/search_results.md (its first line naming the config)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "search_results.md").read_text()
+    row = re.search(rf"^\| `{re.escape(config)}`[^|]*\|[^|]*\|[^|]*\| (\d+) \| ([\d.]+) \|", text, re.M)
+    assert row, f"no line for {config} in docs/search_results.md"
+    assert rate == pytest.approx(float(row[2]) / int(row[1])), (config, row[0])
 
 
 @pytest.mark.parametrize("config,rate,games", QUICK)
@@ -457,13 +472,13 @@ def test_search_keeps_its_measured_strength_in_every_game(config, rate, games, t
     The count must reach ``min_wins(n, rate)``: the one-sided binomial test at alpha 0.01 of "search
     is still as strong as measured", ``rate`` being its measured win rate against the plan over
     the config's 40 games (Forwarder of Xanadu: 100; docs/search_results.md). Worked out: Taiwan
-    Formosa, 8 games at 80%: P(X <= 2) = 0.0012, P(X <= 3) = 0.0104 for X ~ Bin(8, 0.8), so 3 wins
-    are needed; Xanadu 8 at 84%: 4; Alpenzian 4 at 71%: 1; Forwarder of Xanadu 6 at 75%: 2, since
+    Formosa, 8 games at 85%: P(X <= 3) = 0.0029, P(X <= 4) = 0.0214 for X ~ Bin(8, 0.85), so 4 wins
+    are needed; Xanadu 8 at 87.5%: 4; Alpenzian 4 at 85%: 1; Forwarder of Xanadu 6 at 75%: 2, since
     P(X <= 1) = 0.0046 and P(X <= 2) = 0.0376 for X ~ Bin(6, 0.75).
     So a search as strong as measured fails it at most 1% of the time over seeds, and a collapse
     is caught: search without its portfolio or scripted rollouts (0-5% in Taiwan Formosa and
     Xanadu, 12% in Alpenzian, 56% in Forwarder of Xanadu without the portfolio, docs/search_results.md)
-    passes with probability 0.006 (Taiwan, P(X >= 3), X ~ Bin(8, 0.05)), 0.0004 (Xanadu), 0.40
+    passes with probability 0.0004 (Taiwan and Xanadu, P(X >= 4), X ~ Bin(8, 0.05)), 0.40
     (Alpenzian) and 0.94 (Forwarder, P(X >= 2), X ~ Bin(6, 0.56): this check catches only a total
     collapse there). A small loss of strength is the nightly test's to find, and so is the
     proof that search *beats* the plans.
@@ -482,7 +497,7 @@ def test_search_beats_random_and_a_scripted_plan_in_every_game(config, games, tm
     over the first games of the shipped config (all 40: docs/search_results.md), then with the
     same search params over 8 games against ``random`` (7 of 8 needed). The number of games
     against the plan gives the test at least 80% power at the win rate measured over 40 games
-    (100 in Forwarder of Xanadu): e.g. 71% in Alpenzian needs 40 games; 75% in Forwarder of Xanadu
+    (100 in Forwarder of Xanadu): e.g. 71% in Alpenzian needed 40 games (85% since re-measured: more power); 75% in Forwarder of Xanadu
     28 (at least 19 wins needed, P(X >= 19) = 0.86 for X ~ Bin(28, 0.75); 80% or more for every
     count from 28 up, where 23-27 games dip below). Traders of Osaka:
     ``test_search_beats_random_and_a_scripted_plan`` above."""

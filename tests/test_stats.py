@@ -354,3 +354,18 @@ def test_an_outcome_component_is_tabulated_but_never_claimed_nor_in_the_holm_fam
     said = fnd.component_findings(t, 30)
     assert not any("'crown'" in s for s in said)
     assert any(s.startswith("The title is a band of the final score") and "no claim" in s for s in said)
+
+
+def test_complete_games_are_counted_by_one_helper():
+    """Designer finding 11 (session 8): sim/runs/check.py (and compare, pick) counted complete games
+    with their own ``complete_games(...).height``; ``stats.complete_count`` is the one helper."""
+    import re
+    from pathlib import Path
+
+    games = pl.DataFrame({"failed": [False, True, False, False, True], "truncated": [False, False, True, False, True]})
+    assert stats.complete_count(games) == 2  # games 0 and 3: neither failed nor truncated
+    assert stats.complete_count(pl.DataFrame()) == 0
+    root = Path(__file__).resolve().parents[1] / "sim"
+    copies = [str(p.relative_to(root)) for p in root.rglob("*.py")
+              if re.search(r"complete_games\([^()]*\)\.height", p.read_text()) and p.name != "stats.py"]
+    assert copies == []

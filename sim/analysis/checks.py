@@ -113,10 +113,17 @@ class CheckResult:
         return f"{self.word()} {self.name}: {subject}{self.value_text()} (test: {self.test_text()}){tail}"
 
     def row(self) -> dict:
+        """The report's checks table row; ``detail`` as the terminal line ends (how many fail, and
+        for an undecided check about how many games would decide it: designer finding 9, session 8)."""
         return {"check": self.name, "worst": self.subject, f"estimate ({self.level} CI)": self.value_text(),
                 "test": self.test_text(),
                 "result": "undecided (passes: strict is false)" if self.lenient else
-                self.status if self.status != FAIL else "FAIL"}
+                self.status if self.status != FAIL else "FAIL", "detail": self.detail}
+
+    def css(self) -> str:
+        """The HTML class of the result cell: ``fail``, ``undecided`` (also when ``strict: false``
+        counts it as a pass) or ``pass``."""
+        return "undecided" if self.lenient or self.status == UNDECIDED else "fail" if self.status == FAIL else "pass"
 
 
 def judge(kind: str, est: float, lo: float, hi: float, thr: float) -> str:

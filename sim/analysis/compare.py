@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from ..api import SimError
-from .stats import analysis_rng, complete_games, complete_players, holm
+from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
 from .tables import RunTables
 
 # the unpaired test of a group holding several seats a game (designer finding 7, session 8: Fisher's
@@ -214,7 +214,7 @@ def check_comparable(a: RunTables, b: RunTables) -> None:
 
 def check_has_complete_games(t: RunTables, name: str) -> None:
     """``SimError`` (exit 2) when run ``t`` holds no complete game: nothing to compare."""
-    if complete_games(t.games).height:
+    if complete_count(t.games):
         return
     g = t.games
     failed = int(g["failed"].sum()) if "failed" in g.columns and g.height else 0

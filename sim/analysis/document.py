@@ -130,6 +130,16 @@ def html_table(df: pl.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
+def checks_html(checks: list) -> str:
+    """The checks table of report.html, each result cell coloured by ``CheckResult.css`` (an
+    undecided ``strict: false`` check too: designer finding 9, session 8)."""
+    out = html_table(pl.DataFrame([c.row() for c in checks]))
+    for c in checks:
+        text = html.escape(c.row()["result"])
+        out = out.replace(f"<td>{text}</td>", f"<td class='{c.css()}'>{text}</td>")
+    return out
+
+
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#222}"
          "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}"
          "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f3f3f3}"
@@ -159,9 +169,7 @@ def write_report(run_dir: Path, rep: Report, checks: list | None = None) -> tupl
     if checks:
         ct = pl.DataFrame([c.row() for c in checks])
         md += ["", "## Checks", "", md_table(ct)]
-        body += ["<h2>Checks</h2>", html_table(ct).replace("<td>FAIL</td>", "<td class='fail'>FAIL</td>")
-                 .replace("<td>pass</td>", "<td class='pass'>pass</td>")
-                 .replace("<td>inconclusive</td>", "<td class='undecided'>inconclusive</td>")]
+        body += ["<h2>Checks</h2>", checks_html(checks)]
     md += ["", "## Run", ""] + [f"- **{k}**: {v}" for k, v in rep.facts]
     body += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in rep.facts] + ["</ul>"]
     for sec in rep.sections:

@@ -25,7 +25,7 @@ def find_game(run_dir: Path, kind: str) -> tuple[int, str]:
     Raises ``SimError`` when the run holds no such game.
     """
     games, players = store.read_table(run_dir, "games"), store.read_table(run_dir, "players")
-    if kind in ("closest", "upset") and not stats.complete_games(games).height:
+    if kind in ("closest", "upset") and not stats.complete_count(games):
         raise SimError(f"no game of kind '{kind}' in {run_dir} (no complete game)")
     if kind == "longest":
         g = games.filter(~pl.col("failed")).sort(["n_decisions", "game_index"], descending=[True, False])

@@ -1,4 +1,4 @@
-"""The commands that play games: ``run``, ``check`` and ``sweep``."""
+"""The commands that play games: ``run`` and ``check`` (``sweep``: ``commands_sweep``)."""
 
 from __future__ import annotations
 
@@ -22,16 +22,15 @@ from ..locks import unlock
 from ..runs import fixed
 from .group import cli
 from .options import (
-    check_out,
     check_writable,
     confidence_option,
     figures_option,
     from_flags,
     no_grid,
-    no_plugins_option,
     option_values,
+    options_option,
+    refuse_plugins,
     report_hint,
-    resume_hint,
     run_folder,
     run_options,
     say,
@@ -56,14 +55,6 @@ def _break_lock(out_dir: Path, wanted: bool) -> None:
     said = take_lock_over(out_dir) if wanted else None
     if said:
         click.echo(f"warning: --break-lock {said}", err=True)
-
-
-def _refuse_plugins(out_dir: Path) -> None:
-    """``--resume --no-plugins``: refuse a run folder whose config names import strings."""
-    names = [s.name for s in load_run_config(out_dir).strategies if ":" in s.name]
-    if names:
-        raise SimError(f"strategy import string '{names[0][:80]}' in {out_dir / 'config.json'} refused: plugins are"
-                       " off (--no-plugins)")
 
 
 def _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options):
@@ -100,7 +91,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if resume_dir:
             out_dir = Path(resume_dir)
             if no_plugins:
-                _refuse_plugins(out_dir)
+                refuse_plugins(out_dir)
             _break_lock(out_dir, break_lock)
             from ..runs import check as check_run  # imported when used (start-up, issue 20 item 8)
             from ..runs import until_ci as sequential
@@ -233,9 +224,10 @@ def _previous_run_of(folder: Path, rc) -> bool:
                    "instead of 3, for CI systems that know only two states.")
 @confidence_option
 @figures_option
+@options_option
 def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
           min_sample, junit, run_dir, until_decided, inconclusive, confidence, figures_mode, no_plugins,
-          break_lock) -> None:
+          break_lock, option_pairs) -> None:
     """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
@@ -248,10 +240,14 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     Example:
       sim check configs/traders_of_osaka/nightly.yaml --junit reports/junit.xml
       sim check configs/traders_of_osaka/nightly.yaml --until-decided --max-games 20000
+      sim check configs/traders_of_osaka/nightly.yaml --option end_tokens=6   # one rule changed
     """
     from ..runs import check as check_run  # imported when used (`sim run` start-up, issue 20 item 8)
 
     t0 = time.perf_counter()
+    options = option_values(option_pairs)
+    if options and (resume_dir or not config):
+        raise SimError("--option KEY=VALUE changes CONFIG's options: it needs CONFIG and takes no --resume")
     if run_dir:
         if resume_dir or until_ci is not None or until_decided:
             raise SimError("--run evaluates an existing folder: it takes no --resume, --until-ci or --until-decided")
@@ -259,14 +255,15 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             check_writable(Path(junit), "--junit")
         out_dir = Path(run_dir)
         if config:  # the checks of CONFIG, only on a run made from CONFIG, of the same experiment
-            given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None})
+            given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None},
+                                options)
             check_run.same_experiment(given, out_dir, config)  # another seed, size, game: names both values
             check_run.same_config(out_dir, config)  # the same experiment from another config file: names both
         checks = (given if config else load_run_config(out_dir)).checks
     else:
         overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
                      "plugins": False if no_plugins else None}
-        rc = load_config(config, overrides) if config else None  # checks are validated before any game is played
+        rc = load_config(config, overrides, options) if config else None  # checks validated before any game is played
         if rc is not None and not rc.checks:
             raise no_grid(config, "checks", "{max_seat_win_rate: 0.35}")
         if resume_dir and not load_run_config(Path(resume_dir)).checks:  # refused before any game is played
@@ -281,7 +278,9 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                                      backend, scheduler, min_sample)
         else:
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
-                                  quiet, until_ci, max_games, confidence, no_plugins, break_lock)
+                                  quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options)
+        if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
+            (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
@@ -326,73 +325,3 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
     click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir
-
-
-@cli.command()
-@click.argument("config", type=click.Path(dir_okay=False), required=False)
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
-              help="Complete an interrupted sweep folder (no CONFIG): finished points are kept.")
-@click.option("--games", type=int, help="Override the number of games per point.")
-@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores).")
-@click.option("--seed", type=int, help="Override the root seed (the same at every point).")
-@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: the config's output:, else reports/<game>/<config name>-sweep).")
-@click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
-@click.option("--figure", "figures", multiple=True,
-              type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
-                                 "drawishness", "completion", "truncated_share", "game_length", "mean_score"]),
-              help="Figures to chart against the parameter (repeat; default: all).")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
-@click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output.")
-@click.option("--point-reports/--no-point-reports", default=True, show_default=True,
-              help="Also write each point's full report in its folder.")
-@figures_option
-@confidence_option
-@no_plugins_option
-def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
-          figures_mode, confidence, no_plugins) -> None:
-    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
-
-    \b
-    Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
-    after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
-    """
-    from ..analysis.sweep_report import write_sweep_report  # imported when used (start-up, issue 20 item 8)
-    from ..runs.sweep import resume_sweep, run_sweep
-
-    if jobs is not None and jobs < 1:
-        raise SimError(f"--jobs must be at least 1, got {jobs}")
-    if scheduler and backend != "dask":
-        raise SimError("--scheduler needs --backend dask")
-    check_out(out)
-    if resume_dir:
-        if config or games or seed is not None or out or force:
-            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
-                           " --out or --force")
-        out_dir = Path(resume_dir)
-        if no_plugins:
-            _refuse_plugins(out_dir)
-        t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
-            pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
-                                      echo=say, figures_mode=figures_mode)
-        rc = load_run_config(out_dir)
-    else:
-        if not config:
-            raise SimError("missing CONFIG (or --resume SWEEP_DIR); see `sim sweep --help`")
-        rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
-                                  "plugins": False if no_plugins else None})
-        if not rc.sweep:
-            raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
-        # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
-        out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
-        t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
-            pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
-                                   echo=say, point_reports=point_reports, figures_mode=figures_mode)
-    with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written
-        _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
-    say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
-               f"report: {html_path} (points in {out_dir}/point-NNN)")
-
-

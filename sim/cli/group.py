@@ -19,7 +19,7 @@ COMMANDS = {
     "bench": "commands_tools", "check": "commands_play", "compare": "commands_compare",
     "discover": "commands_design", "init": "commands_tools", "list": "commands_tools",
     "replay": "commands_tools", "report": "commands_tools", "run": "commands_play",
-    "skill": "commands_skill", "sweep": "commands_play", "tune": "commands_design",
+    "skill": "commands_skill", "sweep": "commands_sweep", "tune": "commands_design",
     "validate": "commands_tools",
 }
 

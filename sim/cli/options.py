@@ -28,6 +28,24 @@ def check_out(out: str | None) -> None:
         raise SimError("--out needs a folder name, got an empty one")
 
 
+def refuse_plugins(out_dir: Path) -> None:
+    """``--resume --no-plugins``: refuse a run (or sweep) folder whose config names import strings."""
+    from ..config import load_run_config
+
+    names = [s.name for s in load_run_config(out_dir).strategies if ":" in s.name]
+    if names:
+        raise SimError(f"strategy import string '{names[0][:80]}' in {out_dir / 'config.json'} refused: plugins are"
+                       " off (--no-plugins)")
+
+
+def options_option(f):
+    """``--option KEY=VALUE`` (repeatable) of ``check`` and ``sweep``, as ``sim run CONFIG`` has it:
+    replaces or adds to CONFIG's ``options:`` (``config.overrides``; designer finding 8, session 8)."""
+    return click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+                        help="A rule option replacing or adding to CONFIG's options: (repeatable; `sim list options GAME`),"
+                             " checked as the file's own are, e.g. --option end_tokens=6.")(f)
+
+
 def no_grid(config: str, key: str, example: str) -> SimError:
     """The error for a config without a ``sweep:``/``checks:`` grid: missing, or present but empty."""
     from ..data import read_yaml

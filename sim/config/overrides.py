@@ -37,7 +37,7 @@ def with_options(doc: Located, options: dict | None) -> Located:
     return _WithOptions(value, doc.source, lines, frozenset(options))
 
 
-def replay_text(path: str | Path, options: dict, given: dict | None = None) -> str:
+def replay_text(path: str | Path, options: dict, given: dict | None = None, command: str = "sim run") -> str:
     """The YAML of config file ``path`` with ``options`` merged into its ``options:``, ``given``
     (``--games``/``--seed`` values, when not None) set, and its data paths made absolute: written
     into the run folder as ``config.yaml`` so that ``sim run RUN_DIR/config.yaml`` replays
@@ -50,5 +50,5 @@ def replay_text(path: str | Path, options: dict, given: dict | None = None) -> s
     if isinstance(value.get("data"), dict):
         value["data"] = {k: str(base / v) if isinstance(v, str) else v for k, v in value["data"].items()}
     flags = " ".join(f"--option {k}={json.dumps(v)}" for k, v in options.items())
-    head = f"# written by `sim run {path} {flags}`: {path} with these options; rerun with `sim run config.yaml`\n"
+    head = f"# written by `{command} {path} {flags}`: {path} with these options; rerun with `{command} config.yaml`\n"
     return head + yaml.safe_dump(value, sort_keys=False)

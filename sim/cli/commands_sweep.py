@@ -1,0 +1,97 @@
+"""``sim sweep``: a config played at every point of its ``sweep:`` grid, one combined report."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from ..api import SimError
+from ..config import load_config, load_run_config
+from .group import cli
+from .options import (
+    check_out,
+    confidence_option,
+    figures_option,
+    no_grid,
+    no_plugins_option,
+    option_values,
+    options_option,
+    refuse_plugins,
+    resume_hint,
+    say,
+)
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
+              help="Complete an interrupted sweep folder (no CONFIG): finished points are kept.")
+@click.option("--games", type=int, help="Override the number of games per point.")
+@click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores).")
+@click.option("--seed", type=int, help="Override the root seed (the same at every point).")
+@click.option("--out", type=click.Path(file_okay=False), help="Sweep folder (default: the config's output:, else reports/<game>/<config name>-sweep).")
+@click.option("--force", is_flag=True, help="Replace an existing sweep folder.")
+@click.option("--figure", "figures", multiple=True,
+              type=click.Choice(["seat_win_rate", "strategy_win_rate", "first_player_advantage", "balance",
+                                 "drawishness", "completion", "truncated_share", "game_length", "mean_score"]),
+              help="Figures to chart against the parameter (repeat; default: all).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
+@click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output.")
+@click.option("--point-reports/--no-point-reports", default=True, show_default=True,
+              help="Also write each point's full report in its folder.")
+@figures_option
+@confidence_option
+@no_plugins_option
+@options_option
+def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
+          figures_mode, confidence, no_plugins, option_pairs) -> None:
+    """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
+
+    \b
+    Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
+    another fixed rule at every point: sim sweep CONFIG --option max_rounds=12
+    after an interruption: sim sweep --resume reports/traders_of_osaka/sweep_end_tokens-sweep
+    """
+    from ..analysis.sweep_report import write_sweep_report  # imported when used (start-up, issue 20 item 8)
+    from ..runs.sweep import resume_sweep, run_sweep
+
+    if jobs is not None and jobs < 1:
+        raise SimError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+    check_out(out)
+    options = option_values(option_pairs)
+    if resume_dir:
+        if config or games or seed is not None or out or force or options:
+            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
+                           " --out, --force or --option")
+        out_dir = Path(resume_dir)
+        if no_plugins:
+            refuse_plugins(out_dir)
+        t0 = time.perf_counter()
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+            pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
+                                      echo=say, figures_mode=figures_mode)
+        rc = load_run_config(out_dir)
+    else:
+        if not config:
+            raise SimError("missing CONFIG (or --resume SWEEP_DIR); see `sim sweep --help`")
+        rc = load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
+                                  "plugins": False if no_plugins else None}, options)
+        if not rc.sweep:
+            raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
+        # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
+        out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
+        t0 = time.perf_counter()
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+            pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
+                                   echo=say, point_reports=point_reports, figures_mode=figures_mode)
+    with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written
+        _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
+    say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
+               f"report: {html_path} (points in {out_dir}/point-NNN)")
+
+
