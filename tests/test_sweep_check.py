@@ -359,6 +359,10 @@ BAD_CHECKS = [
     ("proportion above 1", "checks:\n  max_seat_win_rate: 35\n", r"line 10, key 'checks.max_seat_win_rate'.*proportion in \[0, 1\]"),
     ("negative", "checks:\n  max_failed_games: -1\n", r"key 'checks.max_failed_games.threshold'.*greater than or equal to 0"),
     ("no checks", "", r"no 'checks:' key"),
+    # breaker finding 3 (session 8): a check without a value was dropped and CI passed
+    ("null check", "checks:\n  max_strategy_win_rate:\n  max_failed_games: 0\n",
+     r"line 10, key 'checks.max_strategy_win_rate': no threshold given"),
+    ("only nulls", "checks: {max_seat_win_rate: null}\n", r"key 'checks.max_seat_win_rate': no threshold given"),
 ]
 
 
@@ -368,6 +372,13 @@ def test_check_bad_input_exits_2(tmp_path, label, extra, message):
     assert res.exit_code == 2, res.output
     assert re.search(message, res.output), res.output
     assert not (tmp_path / "never").exists()
+
+
+@pytest.mark.parametrize("extra", ["checks:\n  max_strategy_win_rate:\n  max_failed_games: 0\n",
+                                   "checks: {max_seat_win_rate: null}\n"])
+def test_validate_refuses_a_check_without_a_value(tmp_path, extra):
+    res = invoke("validate", write(tmp_path, BASE + extra))
+    assert res.exit_code == 2 and "no threshold given" in res.output, res.output
 
 
 def test_check_missing_config_exits_2(tmp_path):
