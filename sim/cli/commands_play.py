@@ -283,7 +283,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock)
         checks = (rc or load_run_config(out_dir)).checks
-    with _unlock(out_dir):
+    with _unlock(out_dir), report_hint(out_dir, f"sim check --run {out_dir}"):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     for r in results:
         click.echo(r.line())

@@ -156,10 +156,11 @@ def resume_hint(command: str, where: Path | str, what: str):
     return _told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
 
 
-def report_hint(where: Path | str):
-    """A stop while the report is written (every game on disk) says how to write it: ``sim report``."""
+def report_hint(where: Path | str, command: str | None = None):
+    """A stop while the report is written (every game on disk) says how to write it: ``command``,
+    by default ``sim report``."""
     return _told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
-                              f"  sim report {where}")
+                              f"  {command or f'sim report {where}'}")
 
 
 def option_values(pairs: tuple[str, ...]) -> dict:
