@@ -131,7 +131,7 @@ def say(text: str = "", **kwargs) -> None:
         os.close(null)
 
 @contextmanager
-def _told_on_interrupt(message: str):
+def told_on_interrupt(message: str):
     """Make SIGTERM stop the block as Ctrl-C does (``KeyboardInterrupt``); on either, print
     ``message`` to standard error and exit 130."""
     old = None
@@ -153,13 +153,13 @@ def _told_on_interrupt(message: str):
 def resume_hint(command: str, where: Path | str, what: str):
     """A stop of the block (Ctrl-C, SIGTERM: workers killed, what finished kept) prints how to
     continue (``{command} --resume {where}``) and exits 130."""
-    return _told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
+    return told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
 
 
 def report_hint(where: Path | str, command: str | None = None):
     """A stop while the report is written (every game on disk) says how to write it: ``command``,
     by default ``sim report``."""
-    return _told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
+    return told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
                               f"  {command or f'sim report {where}'}")
 
 
