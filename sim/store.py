@@ -131,8 +131,13 @@ def read_table(out: Path, name: str, columns: list[str] | None = None) -> pl.Dat
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
 
+PROBE = ".write-test"  # the file ``_writable`` writes and removes: sim's own, never a reason to refuse
+
+
 def _foreign(out: Path, kind: str) -> list[str]:
     """Names in ``out`` that a run (or sweep) folder does not hold: files --force must not delete."""
+    if (out / PROBE).is_file():  # left by a sim killed between writing and removing it: its own
+        (out / PROBE).unlink(missing_ok=True)
     if kind == "sweep":
         return sorted(p.name for p in out.iterdir()
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
@@ -170,14 +175,23 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None, kind:
 
 
 def _writable(out: Path, folder: Path) -> None:
-    """Create ``folder`` (in run folder ``out``) and check a file can be written in ``out``."""
+    """Create ``folder`` (in run folder ``out``) and check a file can be written in ``out``. On
+    failure (a full disk) what this made is removed again (the probe, ``folder``, ``out`` when it
+    was new), so the next run is not refused for a folder holding ``.write-test`` (breaker finding 6)."""
+    made = [d for d in dict.fromkeys((folder, out)) if not d.exists()]  # innermost first
+    probe = out / PROBE
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}") from None
+        for gone in (probe.unlink, *(d.rmdir for d in made)):
+            try:
+                gone()
+            except OSError:
+                pass
+        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
+                       f" another folder), then run the same command again") from None
 
 
 def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str) -> None:
