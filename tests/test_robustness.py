@@ -298,3 +298,44 @@ def test_a_probe_left_by_a_killed_run_does_not_refuse_the_folder(tmp_path):
     res = CliRunner().invoke(cli, ["sweep", str(cfg), "--out", str(tmp_path / "o"), "--quiet", "--force",
                                    "--no-point-reports"])
     assert res.exit_code == 0, res.output
+
+
+def _enospc(*a, **kw):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_result_files_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Breaker finding 8 (session 8): --json (compare, tune) and --junit on a full disk left a
+    0-byte file. A write that fails now leaves neither the file nor its temporary file."""
+    from sim.analysis.checks import CheckResult, write_junit
+    from sim.cli.commands_design import _write_json
+    from sim.data import write_file_atomic
+
+    monkeypatch.setattr(os, "fsync", _enospc)  # the bytes do not reach the disk
+    with pytest.raises(SimError, match="No space left on device"):
+        _write_json(str(tmp_path / "t.json"), {"best": 1})
+    with pytest.raises(SimError, match="No space left on device"):
+        write_file_atomic(tmp_path / "c.json", "{}")  # sim compare --json
+    monkeypatch.setattr(os, "replace", _enospc)
+    with pytest.raises(OSError):
+        write_junit(tmp_path / "j.xml", [CheckResult("max_failed_games", 0, True, "pass", "games", 0, 0, 0)], "s", {}, 1.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_while_playing_names_the_folder_and_resume(tmp_path):
+    """Breaker finding 7 (session 8): polars' ComputeError (a traceback) or a message blaming the
+    config; now exit 2 with the folder and the command that continues."""
+    from polars.exceptions import ComputeError
+
+    from sim.cli.options import write_failures
+
+    for exc in (ComputeError("parquet: underlying IO error: No space left on device (os error 28)"),
+                OSError(28, "No space left on device")):
+        with pytest.raises(SimError, match=r"No space left on device.*free space, then `sim sweep --resume X`"):
+            with write_failures("sim sweep", "X"):
+                raise exc
+    with pytest.raises(ValueError, match="a real bug"):  # not a write: not hidden
+        with write_failures("sim sweep", "X"):
+            raise ValueError("a real bug")

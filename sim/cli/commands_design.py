@@ -15,7 +15,7 @@ from ..config import load_config, load_run_config
 from ..config.design import discover_plan, tune_plan
 from ..data import read_yaml
 from .group import cli
-from .options import check_out, check_writable, resume_hint, told_on_interrupt
+from .options import check_out, check_writable, resume_hint, told_on_interrupt, write_failures
 
 
 def design_options(f):
@@ -172,7 +172,7 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
         click.echo(f"{out_dir}: the study is finished ({saved.name}); its report is written again from it")
     else:
         with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
-                _trial_errors(config or str(out_dir / "config.json"), kind):
+                _trial_errors(config or str(out_dir / "config.json"), kind), write_failures(f"sim {kind}", out_dir):
             result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir))
     write = tune_report.write_tune_report if kind == "tune" else tune_report.write_discover_report
     summary = tune_report.tune_summary if kind == "tune" else tune_report.discover_summary

@@ -36,6 +36,7 @@ from .options import (
     run_options,
     say,
     speed,
+    write_failures,
 )
 
 
@@ -373,7 +374,8 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         if no_plugins:
             _refuse_plugins(out_dir)
         t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"), \
+                write_failures("sim sweep", out_dir):
             pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
                                       echo=say, figures_mode=figures_mode)
         rc = load_run_config(out_dir)
@@ -387,7 +389,8 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
         out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
         t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"), \
+                write_failures("sim sweep", out_dir):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode)
     with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written

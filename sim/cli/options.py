@@ -150,6 +150,30 @@ def told_on_interrupt(message: str):
             signal.signal(signal.SIGTERM, old)
 
 
+def _out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failed write: an ``OSError``, or polars' error wrapping one."""
+    text = str(exc)
+    return isinstance(exc, OSError) or any(t in text for t in ("os error", "IO error", "No space left"))
+
+
+@contextmanager
+def write_failures(command: str, where: Path | str):
+    """A write that fails in the block (a full disk: ``OSError``, or polars' ``ComputeError``
+    wrapping one) is exit 2 naming the folder and the command that continues (``{command} --resume
+    {where}``), not a traceback or a message blaming the config (breaker finding 7, session 8)."""
+    from polars.exceptions import PolarsError
+
+    try:
+        yield
+    except (OSError, PolarsError, ValueError) as exc:
+        if not _out_of_space(exc):
+            raise
+        reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else "No space left on device"
+                  if "No space left" in str(exc) else str(exc).strip().splitlines()[0][:200])
+        raise SimError(f"cannot write in {where} ({reason}); what finished is kept: free space, then"
+                       f" `{command} --resume {where}`") from None
+
+
 def resume_hint(command: str, where: Path | str, what: str):
     """A stop of the block (Ctrl-C, SIGTERM: workers killed, what finished kept) prints how to
     continue (``{command} --resume {where}``) and exits 130."""
