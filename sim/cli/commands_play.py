@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,18 +36,6 @@ from .options import (
     speed,
     write_failures,
 )
-
-
-def _sigterm_stops():
-    """Make SIGTERM stop a run as Ctrl-C does (workers killed, finished chunks kept, the resume
-    command printed); returns the previous handler (None off the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    return signal.signal(signal.SIGTERM, stop)
 
 
 def _break_lock(out_dir: Path, wanted: bool) -> None:
@@ -96,7 +82,6 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
-    old_term = _sigterm_stops()
     try:
         if resume_dir:
             out_dir = Path(resume_dir)
@@ -142,9 +127,6 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
