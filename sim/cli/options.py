@@ -26,6 +26,8 @@ def run_folder(rc, out: str | None, config: str) -> Path:
 def check_out(out: str | None) -> None:
     if out is not None and not out.strip():
         raise SimError("--out needs a folder name, got an empty one")
+    if out is not None and any(ord(c) < 32 or 127 <= ord(c) < 160 for c in out):
+        raise SimError(f"--out {out!r}: a folder name may not hold control characters")
 
 
 def no_grid(config: str, key: str, example: str) -> SimError:
