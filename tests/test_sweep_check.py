@@ -494,3 +494,10 @@ def test_a_sweep_folder_given_where_one_run_is_wanted_is_named_as_such(tmp_path)
         res = invoke(*args)
         assert res.exit_code == 2, (args, res.output)
         assert f"'{sw}' is a sweep folder" in res.output and f"{sw}/point-000 ... point-001" in res.output
+
+
+def test_sweep_resume_refuses_a_confidence_it_would_ignore(tmp_path):
+    """Breaker finding 11 (session 8): `sim sweep --resume DIR --confidence 0.99` was accepted and
+    ignored; refused before anything is read or played, naming the flag."""
+    res = invoke("sweep", "--resume", tmp_path / "nowhere", "--confidence", "0.99")
+    assert res.exit_code == 2 and "--confidence" in res.output and "sweep.json" in res.output, res.output

@@ -349,9 +349,10 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         raise SimError("--scheduler needs --backend dask")
     check_out(out)
     if resume_dir:
-        if config or games or seed is not None or out or force:
-            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
-                           " --out or --force")
+        if config or games or seed is not None or out or force or confidence is not None:
+            raise SimError("--resume DIR continues a sweep folder as it was started (its finished points keep the"
+                           " confidence level in its sweep.json): give no CONFIG, --games, --seed, --out, --force or"
+                           " --confidence")
         out_dir = Path(resume_dir)
         if no_plugins:
             _refuse_plugins(out_dir)
