@@ -280,7 +280,9 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"junit: {junit}")
     status = exit_status(results, inconclusive)
     if counts["inconclusive"] and not counts["fail"]:
-        more = "raise --max-games" if until_decided else "try --until-decided"  # fresh-user finding 5, session 5
+        adaptive = until_decided or (read_json(out_dir / "stopping.json", missing_ok=True) or {}).get("kind") == \
+            "until_decided"  # also after `sim check --resume` of one (breaker finding 14, session 8)
+        more = "raise --max-games" if adaptive else "try --until-decided"  # fresh-user finding 5, session 5
         click.echo(f"inconclusive: more games would decide; {more}" +
                    (f" (exit status {status} by --inconclusive {inconclusive})" if inconclusive else " (exit status 3)"))
     sys.exit(status)

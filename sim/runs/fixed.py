@@ -151,6 +151,16 @@ EXPERIMENT_KEYS = ("game", "players", "games", "seed", "strategies", "labels", "
                    "game_timeout_s")
 
 
+def whole_deals(max_games: int, k: int) -> tuple[int, str]:
+    """An adaptive run's ``--max-games`` rounded down to whole deals of ``k`` games (seating
+    permute), so a run stopped by it does not end on a partial deal (breaker finding 13, session 8),
+    and the words that say so in its rule ("" when nothing was rounded)."""
+    whole = max_games // k * k
+    if k <= 1 or whole == max_games or whole == 0:
+        return max_games, ""
+    return whole, f" (--max-games {max_games} rounded down to whole deals of {k} games: seating permute)"
+
+
 def partial_deal(rc: RunConfig) -> str | None:
     """A warning when ``seating: permute`` leaves the last deal partial (``games`` not a multiple
     of the games per deal), so some assignments of the last shuffle are never played; else None."""
