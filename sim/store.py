@@ -29,7 +29,7 @@ from .data import read_json
 from .locks import lock, unlock
 
 TABLES = ("games", "players", "metrics", "components", "errors")
-RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
+RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "data", "figures", "stopping.json", ".lock",
              "report.md", "report.html", integrity.SET_ASIDE} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 DESIGN_FILES = {"config.json", "chunks", "data", "trials", "confirm", "study.log", "figures", ".lock",  # tune, discover
@@ -79,13 +79,27 @@ def manifest(facts: dict) -> dict:
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
-def write_run_files(out: Path, config_json: str, source: str, facts: dict) -> None:
+def write_run_files(out: Path, config_json: str, source: str, facts: dict, data: dict | None = None) -> None:
     """Write ``config.json`` (the resolved config), a copy of the config file ``source`` as
-    ``config.yaml`` (when it exists) and ``manifest.json`` (``manifest(facts)``)."""
+    ``config.yaml`` (when it exists), a copy of each data file (``data``: key -> path) as
+    ``data/<key>.yaml`` (kept once written: the contents the run was made with; fresh-user findings
+    3, 4, session 8) and ``manifest.json`` (``manifest(facts)``)."""
     integrity.write_json_atomic(out / "config.json", json.loads(config_json))
     if source and Path(source).is_file():
         shutil.copyfile(source, out / "config.yaml")
+    for key, path in (data or {}).items():
+        copy = data_copy(out, key)
+        if not copy.is_file() and Path(path).is_file():
+            copy.parent.mkdir(exist_ok=True)
+            tmp = copy.with_name(f".{copy.name}.tmp")
+            shutil.copyfile(path, tmp)
+            os.replace(tmp, copy)
     integrity.write_json_atomic(out / "manifest.json", manifest(facts))
+
+
+def data_copy(out: Path, key: str) -> Path:
+    """Where run folder ``out`` keeps its copy of data file ``key``."""
+    return Path(out) / "data" / f"{key}.yaml"
 
 
 def need_folder(out: Path) -> None:

@@ -26,7 +26,7 @@ from ..registry import (
     strategies,
     strategy_params,
 )
-from ..runs.fixed import check_same_rules, partial_deal, setup_of
+from ..runs.fixed import check_same_rules, partial_deal, setup_of, with_data_copies
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
 from ..store import need_folder, refuse_sweep_folder
 from .group import cli
@@ -205,6 +205,7 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
         click.echo(f"game {game_index}: {why}")
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
+    rc = with_data_copies(rc, Path(run_dir))  # the contents it was made with (fresh-user finding 4, session 8)
     game = check_same_rules(rc, Path(run_dir), "replayed")
     died = None
     if hasattr(os, "fork") and _killed_its_worker(Path(run_dir), game_index):

@@ -132,6 +132,9 @@ def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict
                             + f" ({cls.info.title or cls.info.name} takes: {', '.join(files)})")
             continue
         path = Path(value) if Path(value).is_absolute() else (base / value)
+        kept = base / "data" / f"{key}.yaml"  # a run folder's config.yaml: the run's own copy (fresh-user finding 3)
+        if (base / "config.json").is_file() and (base / "manifest.json").is_file() and kept.is_file():
+            path = kept
         if path.is_dir():  # (not "not found": designer finding 3, session 8)
             problems.append(f"{doc.where(('data', key))}: '{value}' is a folder ({path}); a data file (YAML) is"
                             f" expected, e.g. {Path(value) / files.get(key, key + '.yaml')}")
