@@ -29,7 +29,7 @@ from .data import read_json
 from .locks import lock, unlock
 
 TABLES = ("games", "players", "metrics", "components", "errors")
-RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "figures", "stopping.json", ".lock",
+RUN_FILES = {"config.json", "config.yaml", "manifest.json", "chunks", "data", "figures", "stopping.json", ".lock",
              "report.md", "report.html", integrity.SET_ASIDE} | {f"{t}.parquet" for t in TABLES} | {f"{t}.parquet.tmp" for t in TABLES}
 SWEEP_FILES = {"config.json", "chunks", "data", "sweep.json", "sweep.parquet", "figures", "report.md", "report.html"}
 DESIGN_FILES = {"config.json", "chunks", "data", "trials", "confirm", "study.log", "figures", ".lock",  # tune, discover
@@ -79,13 +79,27 @@ def manifest(facts: dict) -> dict:
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
-def write_run_files(out: Path, config_json: str, source: str, facts: dict) -> None:
+def write_run_files(out: Path, config_json: str, source: str, facts: dict, data: dict | None = None) -> None:
     """Write ``config.json`` (the resolved config), a copy of the config file ``source`` as
-    ``config.yaml`` (when it exists) and ``manifest.json`` (``manifest(facts)``)."""
+    ``config.yaml`` (when it exists), a copy of each data file (``data``: key -> path) as
+    ``data/<key>.yaml`` (kept once written: the contents the run was made with; fresh-user findings
+    3, 4, session 8) and ``manifest.json`` (``manifest(facts)``)."""
     integrity.write_json_atomic(out / "config.json", json.loads(config_json))
     if source and Path(source).is_file():
         shutil.copyfile(source, out / "config.yaml")
+    for key, path in (data or {}).items():
+        copy = data_copy(out, key)
+        if not copy.is_file() and Path(path).is_file():
+            copy.parent.mkdir(exist_ok=True)
+            tmp = copy.with_name(f".{copy.name}.tmp")
+            shutil.copyfile(path, tmp)
+            os.replace(tmp, copy)
     integrity.write_json_atomic(out / "manifest.json", manifest(facts))
+
+
+def data_copy(out: Path, key: str) -> Path:
+    """Where run folder ``out`` keeps its copy of data file ``key``."""
+    return Path(out) / "data" / f"{key}.yaml"
 
 
 def need_folder(out: Path) -> None:
@@ -131,8 +145,13 @@ def read_table(out: Path, name: str, columns: list[str] | None = None) -> pl.Dat
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
 
+PROBE = ".write-test"  # the file ``_writable`` writes and removes: sim's own, never a reason to refuse
+
+
 def _foreign(out: Path, kind: str) -> list[str]:
     """Names in ``out`` that a run (or sweep) folder does not hold: files --force must not delete."""
+    if (out / PROBE).is_file():  # left by a sim killed between writing and removing it: its own
+        (out / PROBE).unlink(missing_ok=True)
     if kind == "sweep":
         return sorted(p.name for p in out.iterdir()
                       if p.name not in SWEEP_FILES and not re.fullmatch(r"point-\d{3,}", p.name))
@@ -179,14 +198,23 @@ def _lock_new(out: Path) -> None:
 
 
 def _writable(out: Path, folder: Path) -> None:
-    """Create ``folder`` (in run folder ``out``) and check a file can be written in ``out``."""
+    """Create ``folder`` (in run folder ``out``) and check a file can be written in ``out``. On
+    failure (a full disk) what this made is removed again (the probe, ``folder``, ``out`` when it
+    was new), so the next run is not refused for a folder holding ``.write-test`` (breaker finding 6)."""
+    made = [d for d in dict.fromkeys((folder, out)) if not d.exists()]  # innermost first
+    probe = out / PROBE
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}") from None
+        for gone in (probe.unlink, *(d.rmdir for d in made)):
+            try:
+                gone()
+            except OSError:
+                pass
+        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
+                       f" another folder), then run the same command again") from None
 
 
 def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str) -> None:

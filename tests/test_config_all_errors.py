@@ -263,3 +263,23 @@ def test_a_strategy_check_needs_two_strategies(tmp_path):
     assert validate(tmp_path, HEAD + sweep)[0] == 2  # one listed strategy fills every seat at every point
     pair = HEAD.replace("[{name: random}]", "[{name: random}, {name: random}]")
     assert validate(tmp_path, pair + sweep)[0] == 0  # the sweep makes the two listed ones differ
+
+
+def test_control_characters_in_labels_and_output_are_refused_at_validation(tmp_path):
+    """Breaker findings 9 and 10 (session 8): a label with U+0001 made the JUnit file invalid XML and
+    an ESC was echoed raw to the terminal; `output: "\\0x"` validated and crashed `sim run`."""
+    text = HEAD.replace("strategies: [{name: random}]", 'strategies: [{name: random, label: "a<b&c\\u0001"},'
+                        ' {name: random, label: "\\u001b[31m"}]') + 'output: "\\0x"\n'
+    code, lines = validate(tmp_path, text)
+    assert code == 2
+    assert ("c.yaml, line 5, key 'strategies.0.label': a label may not hold control characters; character 6 is"
+            " U+0001 (got 'a<b&c\\x01')") in lines
+    assert any("key 'strategies.1.label'" in line and "U+001B" in line for line in lines), lines
+    assert any("key 'output': a folder name may not hold control characters; character 1 is U+0000" in line
+               for line in lines), lines
+    assert not any("\x1b" in line or "\x00" in line for line in lines)  # echoed escaped, never raw
+
+
+def test_a_label_with_markup_characters_is_kept(tmp_path):
+    code, _ = validate(tmp_path, HEAD.replace("[{name: random}]", '[{name: random, label: "a<b&\\"c]]>"}]'))
+    assert code == 0

@@ -76,3 +76,33 @@ def test_a_folder_given_as_a_data_file_is_called_a_folder(tmp_path):
     # line 7 is `  cards: variant` in CONFIG
     assert "line 7, key 'data.cards'" in res.output and "is a folder" in res.output, res.output
     assert "not found" not in res.output and "variant/cards.yaml" in res.output
+
+
+def test_a_run_keeps_its_data_files_so_its_config_reruns_and_its_games_replay(tmp_path):
+    """Fresh-user findings 3 and 4 (session 8): a run folder's config.yaml named its data file by a
+    path relative to the config (not found from the run folder), and editing the data file in place
+    made the run's games unreplayable with no way forward."""
+    import shutil
+
+    dest = tmp_path / "variant"
+    assert invoke("list", "data", "traders_of_osaka", "--copy", dest).exit_code == 0
+    text = reference("cards.yaml").decode()
+    mine = text.replace("achievement_tokens_per_colour: 12", "achievement_tokens_per_colour: 11")
+    assert mine != text
+    (dest / "cards.yaml").write_text(mine)
+    cfg = tmp_path / "v.yaml"
+    cfg.write_text(CONFIG.format(cards="variant/cards.yaml"))
+    run = tmp_path / "r"
+    assert invoke("run", cfg, "--out", run, "--quiet", "--figures", "never").exit_code == 0
+    assert (run / "data" / "cards.yaml").read_text() == mine
+    assert invoke("validate", run / "config.yaml").exit_code == 0
+    before = invoke("replay", run, "--game-index", 1)
+    assert before.exit_code == 0, before.output
+
+    (dest / "cards.yaml").write_text(text)  # edited in place: other contents
+    after = invoke("replay", run, "--game-index", 1)
+    assert after.exit_code == 0 and after.output == before.output, after.output
+
+    shutil.rmtree(run / "data")  # a run folder from before the copies were kept
+    old = invoke("replay", run, "--game-index", 1)
+    assert old.exit_code == 2 and "cards (" in old.output and "restore those contents" in old.output, old.output

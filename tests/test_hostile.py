@@ -256,6 +256,9 @@ def test_resume_and_replay_refuse_changed_data_files(tmp_path):
     res = CliRunner().invoke(cli, ["run", "--resume", str(part), "--quiet"])
     assert res.exit_code == 2 and "other contents of data file(s) track" in res.output
     res = CliRunner().invoke(cli, ["replay", str(part), "--game-index", "0"])
+    assert res.exit_code == 0, res.output  # replayed from the copy the run keeps (fresh-user finding 4, s8)
+    (part / "data" / "track.yaml").unlink()  # a run folder from before the copies were kept
+    res = CliRunner().invoke(cli, ["replay", str(part), "--game-index", "0"])
     assert res.exit_code == 2 and "cannot be replayed" in res.output
 
 

@@ -76,6 +76,8 @@ def test_until_decided_resumes_the_whole_procedure(tmp_path, monkeypatch):
 
     res = sim("check", "--resume", tmp_path / "cut", "--quiet")
     assert res.exit_code == 3, res.output  # the checks are evaluated after the resumed procedure
+    # resumed at its --max-games: more of the same rule, not the rule it already follows (breaker 14, s8)
+    assert "raise --max-games" in res.output and "try --until-decided" not in res.output, res.output
     _same_tables(tmp_path / "full", tmp_path / "cut")
     a, b = (json.loads((tmp_path / d / "stopping.json").read_text()) for d in ("full", "cut"))
     assert [x["games"] for x in b["batches"]] == [4, 8, 16, 32] == [x["games"] for x in a["batches"]]

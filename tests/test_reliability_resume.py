@@ -116,3 +116,48 @@ def test_a_signal_to_a_sweep_prints_its_resume_command(tmp_path, sig):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert f"sim sweep --resume {out}" in err and "Traceback" not in err, err
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("kind, section", [("tune", TUNE), ("discover", DISCOVER)])
+def test_a_stop_while_the_study_report_is_written_is_rebuilt_by_resume(tmp_path, monkeypatch, kind, section):
+    """Breaker finding 4 (session 8): a SIGTERM (here its KeyboardInterrupt) while tune/discover
+    writes its report lost report and --json for good (`--resume` said complete)."""
+    from sim.analysis import tune_report
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(BASE + section)
+    name = f"write_{kind}_report"
+    real = getattr(tune_report, name)
+
+    def stopped(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_report, name, stopped)
+    cut = sim(kind, cfg, "--out", tmp_path / "cut", "--json", tmp_path / "cut.json", "--quiet")
+    assert cut.exit_code == 130, cut.output
+    assert f"sim {kind} --resume {tmp_path / 'cut'}" in cut.output, cut.output
+    assert not (tmp_path / "cut.json").exists() and not (tmp_path / "cut" / f"{kind}.md").exists()
+
+    monkeypatch.setattr(tune_report, name, real)
+    played: list[str] = []
+    monkeypatch.setattr(fixed, "run", lambda rc, out, **kw: played.append(out))
+    res = sim(kind, "--resume", tmp_path / "cut", "--json", tmp_path / "cut.json", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert not played  # nothing is played again: the study's result is read from its JSON
+    assert (tmp_path / "cut" / f"{kind}.md").is_file() and (tmp_path / "cut" / f"{kind}.html").is_file()
+    saved = json.loads((tmp_path / "cut" / f"{kind}.json").read_text())
+    again = json.loads((tmp_path / "cut.json").read_text())
+    assert again["trials"] == saved["trials"] and again[("best" if kind == "tune" else "best_params")] == \
+        saved["best" if kind == "tune" else "best_params"]
+
+
+@pytest.mark.parametrize("files, says", [({"study.log": "", "tune.json": "{}"}, "sim tune --resume"),
+                                         ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'},
+                                          "sim discover --resume"),
+                                         ({"skill.json": "{}"}, "table-000")])
+def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, files, says):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    res = sim("report", tmp_path)
+    assert res.exit_code == 2 and says in res.output, res.output

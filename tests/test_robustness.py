@@ -259,3 +259,83 @@ def test_unreachable_scheduler_leaves_no_folder(tmp_path):
                                    "--scheduler", "notaurl"])
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
     assert not (tmp_path / "dk").exists()
+
+
+def test_a_full_disk_at_the_start_leaves_nothing_that_refuses_the_next_run(tmp_path, monkeypatch):
+    """Breaker finding 6 (session 8): the write probe was created but could not be written (no
+    space); `.write-test` and `chunks/` stayed and the next run, even with --force, was refused."""
+    import errno
+    from pathlib import Path
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [osaka.trader, random]\n")
+    real = Path.write_text
+
+    def full(self, *a, **kw):
+        if self.name == ".write-test":
+            self.touch()  # the file is made, its bytes find no space
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *a, **kw)
+
+    for out in (tmp_path / "new", tmp_path / "there"):
+        if out.name == "there":
+            out.mkdir()
+        monkeypatch.setattr(Path, "write_text", full)
+        res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet"])
+        assert res.exit_code == 2 and "No space left on device" in res.output, res.output
+        assert (sorted(p.name for p in out.iterdir()) if out.exists() else None) == ([] if out.name == "there" else None)
+        monkeypatch.setattr(Path, "write_text", real)
+        res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet", "--figures", "never"])
+        assert res.exit_code == 0, res.output
+
+
+def test_a_probe_left_by_a_killed_run_does_not_refuse_the_folder(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [osaka.trader, random]\n"
+                   "sweep: {options.end_tokens: [4]}\n")
+    (tmp_path / "o" / "chunks").mkdir(parents=True)
+    (tmp_path / "o" / ".write-test").write_text("")
+    res = CliRunner().invoke(cli, ["sweep", str(cfg), "--out", str(tmp_path / "o"), "--quiet", "--force",
+                                   "--no-point-reports"])
+    assert res.exit_code == 0, res.output
+
+
+def _enospc(*a, **kw):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_result_files_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Breaker finding 8 (session 8): --json (compare, tune) and --junit on a full disk left a
+    0-byte file. A write that fails now leaves neither the file nor its temporary file."""
+    from sim.analysis.checks import CheckResult, write_junit
+    from sim.cli.commands_design import _write_json
+    from sim.data import write_file_atomic
+
+    monkeypatch.setattr(os, "fsync", _enospc)  # the bytes do not reach the disk
+    with pytest.raises(SimError, match="No space left on device"):
+        _write_json(str(tmp_path / "t.json"), {"best": 1})
+    with pytest.raises(SimError, match="No space left on device"):
+        write_file_atomic(tmp_path / "c.json", "{}")  # sim compare --json
+    monkeypatch.setattr(os, "replace", _enospc)
+    with pytest.raises(OSError):
+        write_junit(tmp_path / "j.xml", [CheckResult("max_failed_games", 0, True, "pass", "games", 0, 0, 0)], "s", {}, 1.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_while_playing_names_the_folder_and_resume(tmp_path):
+    """Breaker finding 7 (session 8): polars' ComputeError (a traceback) or a message blaming the
+    config; now exit 2 with the folder and the command that continues."""
+    from polars.exceptions import ComputeError
+
+    from sim.cli.options import write_failures
+
+    for exc in (ComputeError("parquet: underlying IO error: No space left on device (os error 28)"),
+                OSError(28, "No space left on device")):
+        with pytest.raises(SimError, match=r"No space left on device.*free space, then `sim sweep --resume X`"):
+            with write_failures("sim sweep", "X"):
+                raise exc
+    with pytest.raises(ValueError, match="a real bug"):  # not a write: not hidden
+        with write_failures("sim sweep", "X"):
+            raise ValueError("a real bug")

@@ -207,8 +207,11 @@ def test_until_ci_stops_at_max_games(tmp_path):
                  "--quiet", "--until-ci", "0.01", "--max-games", "45")
     assert res.exit_code == 0, res.output
     stop = json.loads((tmp_path / "u" / "stopping.json").read_text())
-    assert stop["games"] == 45 and not stop["met"] and "reached --max-games 45" in stop["reason"]
-    assert pl.read_parquet(tmp_path / "u" / "games.parquet")["game_index"].to_list() == list(range(45))
+    # three different strategies, seating permute: deals of 3! = 6 games; 45 rounds down to 7 deals
+    # so the run does not end on a partial deal (breaker finding 13, session 8)
+    assert stop["games"] == 42 and not stop["met"] and "reached --max-games 42" in stop["reason"]
+    assert "--max-games 45 rounded down to whole deals of 6 games" in stop["rule"]
+    assert pl.read_parquet(tmp_path / "u" / "games.parquet")["game_index"].to_list() == list(range(42))
 
 
 def _lock_holder(out):
@@ -259,7 +262,7 @@ def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
     from sim.runs import fixed as runner
 
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 20") + "chunk_size: 5\n")
-    args = ["--quiet", "--until-ci", "0.01", "--max-games", "45"]
+    args = ["--quiet", "--until-ci", "0.01", "--max-games", "42"]
     assert invoke("run", cfg, "--out", tmp_path / "whole", *args).exit_code == 0
     play, calls = runner.play_ranges, []
 
@@ -278,9 +281,9 @@ def test_resume_continues_an_interrupted_until_ci_run(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     # three different strategies: permute seating, deals of 3! = 6 games, so the first batch of 20 is
     # rounded up to 24 (4 whole deals); the interruption left 24 + one chunk of 5 on disk
-    assert "played 16 games (29 were already on disk)" in res.output and "reached --max-games 45" in res.output
+    assert "played 13 games (29 were already on disk)" in res.output and "reached --max-games 42" in res.output
     whole, cut = (json.loads((tmp_path / d / "stopping.json").read_text()) for d in ("whole", "cut"))
-    assert cut == whole and cut["finished"] and [b["games"] for b in cut["batches"]] == [24, 45]
+    assert cut == whole and cut["finished"] and [b["games"] for b in cut["batches"]] == [24, 42]
     for t in TABLES:
         assert pl.read_parquet(tmp_path / "whole" / f"{t}.parquet").equals(pl.read_parquet(tmp_path / "cut" / f"{t}.parquet"))
 
@@ -359,6 +362,10 @@ BAD_CHECKS = [
     ("proportion above 1", "checks:\n  max_seat_win_rate: 35\n", r"line 10, key 'checks.max_seat_win_rate'.*proportion in \[0, 1\]"),
     ("negative", "checks:\n  max_failed_games: -1\n", r"key 'checks.max_failed_games.threshold'.*greater than or equal to 0"),
     ("no checks", "", r"no 'checks:' key"),
+    # breaker finding 3 (session 8): a check without a value was dropped and CI passed
+    ("null check", "checks:\n  max_strategy_win_rate:\n  max_failed_games: 0\n",
+     r"line 10, key 'checks.max_strategy_win_rate': no threshold given"),
+    ("only nulls", "checks: {max_seat_win_rate: null}\n", r"key 'checks.max_seat_win_rate': no threshold given"),
 ]
 
 
@@ -368,6 +375,13 @@ def test_check_bad_input_exits_2(tmp_path, label, extra, message):
     assert res.exit_code == 2, res.output
     assert re.search(message, res.output), res.output
     assert not (tmp_path / "never").exists()
+
+
+@pytest.mark.parametrize("extra", ["checks:\n  max_strategy_win_rate:\n  max_failed_games: 0\n",
+                                   "checks: {max_seat_win_rate: null}\n"])
+def test_validate_refuses_a_check_without_a_value(tmp_path, extra):
+    res = invoke("validate", write(tmp_path, BASE + extra))
+    assert res.exit_code == 2 and "no threshold given" in res.output, res.output
 
 
 def test_check_missing_config_exits_2(tmp_path):
@@ -483,3 +497,10 @@ def test_a_sweep_folder_given_where_one_run_is_wanted_is_named_as_such(tmp_path)
         res = invoke(*args)
         assert res.exit_code == 2, (args, res.output)
         assert f"'{sw}' is a sweep folder" in res.output and f"{sw}/point-000 ... point-001" in res.output
+
+
+def test_sweep_resume_refuses_a_confidence_it_would_ignore(tmp_path):
+    """Breaker finding 11 (session 8): `sim sweep --resume DIR --confidence 0.99` was accepted and
+    ignored; refused before anything is read or played, naming the flag."""
+    res = invoke("sweep", "--resume", tmp_path / "nowhere", "--confidence", "0.99")
+    assert res.exit_code == 2 and "--confidence" in res.output and "sweep.json" in res.output, res.output

@@ -14,6 +14,7 @@ fails, 3 none fails but some are inconclusive (``--inconclusive pass|fail`` maps
 from __future__ import annotations
 
 import math
+import os
 import platform
 import time
 import xml.etree.ElementTree as ET
@@ -322,5 +323,11 @@ def write_junit(path: Path, results: list[CheckResult], suite: str, properties: 
         out = ET.SubElement(tc, "system-out")
         out.text = f"{r.line()}\n{DESCRIPTIONS.get(r.name, '')}"
     ET.indent(root)
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")  # whole or not at all: no 0-byte file on a full disk (breaker finding 8)
+    try:
+        ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

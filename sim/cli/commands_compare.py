@@ -11,6 +11,7 @@ from ..analysis import compare_report
 from ..analysis.compare import compare_runs
 from ..analysis.tables import load_tables
 from ..api import SimError
+from ..data import write_file_atomic
 from .group import cli
 from .options import check_writable, confidence_option
 
@@ -59,6 +60,6 @@ def compare(run_a, run_b, json_file, out, confidence) -> None:
         for row in tab.select(keys).iter_rows():
             click.echo("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
     if json_file:
-        Path(json_file).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+        write_file_atomic(json_file, json.dumps(result.to_json(), indent=2, default=str) + "\n")  # breaker finding 8
         click.echo(f"json: {json_file}")
     click.echo(f"report: {html_path} (and compare.md)")

@@ -15,7 +15,7 @@ from ..config import load_config, load_run_config
 from ..config.design import discover_plan, tune_plan
 from ..data import read_yaml
 from .group import cli
-from .options import check_out, check_writable, resume_hint
+from .options import check_out, check_writable, resume_hint, told_on_interrupt, write_failures
 
 
 def design_options(f):
@@ -67,10 +67,17 @@ def _prepare(config: str | None, jobs, seed, out, force, json_file, section: str
 
 
 def _write_json(json_file: str | None, payload: dict) -> None:
+    """``--json FILE``, written whole or not at all (a temporary file renamed: breaker finding 8,
+    session 8, left a 0-byte file on a full disk)."""
     from ..analysis.halving import plain
+    from ..integrity import write_json_atomic
 
     if json_file:
-        Path(json_file).write_text(json.dumps(plain(payload), indent=2) + "\n")
+        try:
+            write_json_atomic(Path(json_file), plain(payload))
+        except OSError as exc:
+            raise SimError(f"--json {json_file}: cannot write it ({exc.strerror or exc}); free space, then write it"
+                           f" again with the same command and --resume") from None
         click.echo(f"json: {json_file}")
 
 
@@ -133,6 +140,15 @@ def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> No
     _design("discover", config, jobs, seed, out, force, resume_dir, json_file, quiet)
 
 
+def _saved_result(path: Path) -> dict:
+    """The result a finished study wrote (``tune.json`` / ``discover.json``)."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SimError(f"{path}: cannot read the finished study's result ({exc}); run the study again with"
+                       " --force") from None
+
+
 # per kind: the JSON keys written with --json, and the verb of the closing line
 JSON_KEYS = {"tune": ("best", "objective", "ci", "target", "loss", "confirm", "trials"),
              "discover": ("best_params", "win_rate", "p", "p_vs_fair", "fair_share", "dominant", "importances", "defaults", "trials")}
@@ -149,12 +165,20 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
     rc, plan, out_dir = _prepare(config, jobs, seed, out, force, json_file, kind, resume_dir)
     t0 = time.perf_counter()
     run = run_tune if kind == "tune" else run_discover
-    with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
-            _trial_errors(config or str(out_dir / "config.json"), kind):
-        result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir))
+    saved = out_dir / f"{kind}.json"
+    hint = f"sim {kind} --resume {out_dir}" + (f" --json {json_file}" if json_file else "")
+    if resume_dir and saved.is_file():  # a finished study whose report was stopped: rebuilt from its JSON
+        result = _saved_result(saved)
+        click.echo(f"{out_dir}: the study is finished ({saved.name}); its report is written again from it")
+    else:
+        with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
+                _trial_errors(config or str(out_dir / "config.json"), kind), write_failures(f"sim {kind}", out_dir):
+            result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir))
     write = tune_report.write_tune_report if kind == "tune" else tune_report.write_discover_report
     summary = tune_report.tune_summary if kind == "tune" else tune_report.discover_summary
-    _, html_path = write(out_dir, plain(result), rc.game)
-    click.echo(summary(plain(result)))
-    click.echo(f"{VERB[kind]} in {time.perf_counter() - t0:.1f} s; report: {html_path} (and {kind}.md; study.log)")
-    _write_json(json_file, {k: result[k] for k in JSON_KEYS[kind]})
+    with told_on_interrupt(f"the study is finished ({saved}), but its report was not written; write it with:\n"
+                           f"  {hint}"):
+        _, html_path = write(out_dir, plain(result), rc.game)
+        click.echo(summary(plain(result)))
+        click.echo(f"{VERB[kind]} in {time.perf_counter() - t0:.1f} s; report: {html_path} (and {kind}.md; study.log)")
+        _write_json(json_file, {k: result[k] for k in JSON_KEYS[kind]})

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,18 +34,6 @@ from .options import (
     say,
     speed,
 )
-
-
-def _sigterm_stops():
-    """Make SIGTERM stop a run as Ctrl-C does (workers killed, finished chunks kept, the resume
-    command printed); returns the previous handler (None off the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    return signal.signal(signal.SIGTERM, stop)
 
 
 def _break_lock(out_dir: Path, wanted: bool) -> None:
@@ -86,7 +72,6 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
     # the folder stays locked until the caller has written the report (``_unlock``)
     opts = {"progress": not quiet, "fail_fast": fail_fast, "backend": backend, "scheduler": scheduler, "keep_lock": True}
-    old_term = _sigterm_stops()
     try:
         if resume_dir:
             out_dir = Path(resume_dir)
@@ -132,9 +117,6 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  sim run --resume {where}{rule}", err=True)
         sys.exit(130)
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
@@ -282,7 +264,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
             (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
         checks = (rc or load_run_config(out_dir)).checks
-    with _unlock(out_dir):
+    with _unlock(out_dir), report_hint(out_dir, f"sim check --run {out_dir}"):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     for r in results:
         click.echo(r.line())
@@ -296,7 +278,9 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"junit: {junit}")
     status = exit_status(results, inconclusive)
     if counts["inconclusive"] and not counts["fail"]:
-        more = "raise --max-games" if until_decided else "try --until-decided"  # fresh-user finding 5, session 5
+        adaptive = until_decided or (read_json(out_dir / "stopping.json", missing_ok=True) or {}).get("kind") == \
+            "until_decided"  # also after `sim check --resume` of one (breaker finding 14, session 8)
+        more = "raise --max-games" if adaptive else "try --until-decided"  # fresh-user finding 5, session 5
         click.echo(f"inconclusive: more games would decide; {more}" +
                    (f" (exit status {status} by --inconclusive {inconclusive})" if inconclusive else " (exit status 3)"))
     sys.exit(status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -54,9 +55,14 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
     if jobs < 1:
         raise SimError(f"--jobs must be at least 1, got {jobs}")
     folder = Path(out) if out else Path("reports") / game / f"skill-{players}p"
-    figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
-                        progress=not quiet, options=option_values(option_pairs),
-                        echo=None if quiet else say)
+    try:
+        figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
+                            progress=not quiet, options=option_values(option_pairs),
+                            echo=None if quiet else say)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: each table's workers ended and its lock released
+        click.echo(f"\ninterrupted: the round robin in {folder} is not finished (sim skill has no --resume);"
+                   f" start it again with --force", err=True)
+        sys.exit(130)
     for line in skill_text(figures, players):
         say(line)
     say(f"skill: {folder / 'skill.md'}")

@@ -21,6 +21,7 @@ from .options import (
     refuse_plugins,
     resume_hint,
     say,
+    write_failures,
 )
 
 
@@ -65,14 +66,16 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
     check_out(out)
     options = option_values(option_pairs)
     if resume_dir:
-        if config or games or seed is not None or out or force or options:
-            raise SimError("--resume DIR continues a sweep folder as it was started: give no CONFIG, --games, --seed,"
-                           " --out, --force or --option")
+        if config or games or seed is not None or out or force or options or confidence is not None:
+            raise SimError("--resume DIR continues a sweep folder as it was started (its finished points keep the"
+                           " confidence level in its sweep.json): give no CONFIG, --games, --seed, --out, --force,"
+                           " --option or --confidence")
         out_dir = Path(resume_dir)
         if no_plugins:
             refuse_plugins(out_dir)
         t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"), \
+                write_failures("sim sweep", out_dir):
             pts, table = resume_sweep(out_dir, progress=not quiet, backend=backend, scheduler=scheduler,
                                       echo=say, figures_mode=figures_mode)
         rc = load_run_config(out_dir)
@@ -86,7 +89,8 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
         out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
         t0 = time.perf_counter()
-        with resume_hint("sim sweep", out_dir, "finished points and chunks"):
+        with resume_hint("sim sweep", out_dir, "finished points and chunks"), \
+                write_failures("sim sweep", out_dir):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode)
     with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written

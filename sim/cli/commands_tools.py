@@ -16,7 +16,7 @@ from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
 from ..config.starter import copy_data, data_rows, known_game, option_rows, player_range, starter_config
-from ..data import write_file_atomic
+from ..data import read_json, write_file_atomic
 from ..locks import locked
 from ..registry import (
     build_any_count,
@@ -26,11 +26,25 @@ from ..registry import (
     strategies,
     strategy_params,
 )
-from ..runs.fixed import check_same_rules, partial_deal, setup_of
+from ..runs.fixed import check_same_rules, partial_deal, setup_of, with_data_copies
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
 from ..store import need_folder, refuse_sweep_folder
 from .group import cli
 from .options import check_writable, confidence_option, figures_option, no_plugins_option
+
+
+def _refuse_study_folder(folder: Path) -> None:
+    """A `sim tune`/`sim discover`/`sim skill` folder is no run folder: say what writes its report
+    (breaker finding 4 and fresh-user finding 9, session 8: "not a run folder" and no way on)."""
+    if (folder / "study.log").is_file():
+        kind = "tune" if (folder / "tune.json").is_file() else "discover" if (folder / "discover.json").is_file() \
+            else next((k for k in ("tune", "discover") if (read_json(folder / "config.json", missing_ok=True)
+                                                          or {}).get(k)), "tune")
+        raise SimError(f"'{folder}' is a `sim {kind}` folder, not a run folder: `sim {kind} --resume {folder}`"
+                       f" writes its report ({kind}.md, {kind}.html) again, or finishes the study")
+    if (folder / "skill.json").is_file() or (folder / "table-000").is_dir():
+        raise SimError(f"'{folder}' is a `sim skill` folder: its figures are in skill.md; each table-NNN in it is"
+                       f" a run folder `sim report` reads (e.g. sim report {folder / 'table-000'})")
 
 
 @cli.command()
@@ -53,6 +67,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
         click.echo(f"sweep report: {html_path}")
         return
     need_folder(Path(run_dir))
+    _refuse_study_folder(Path(run_dir))
     with locked(Path(run_dir)):  # not while a live sim writes the folder; a dead one's lock is taken over and freed
         rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
@@ -190,6 +205,7 @@ def replay(run_dir: str, game_index: int | None, find: str | None, full: bool) -
         click.echo(f"game {game_index}: {why}")
     if not 0 <= game_index < rc.games:
         raise SimError(f"--game-index must be in 0..{rc.games - 1}, got {game_index}")
+    rc = with_data_copies(rc, Path(run_dir))  # the contents it was made with (fresh-user finding 4, session 8)
     game = check_same_rules(rc, Path(run_dir), "replayed")
     died = None
     if hasattr(os, "fork") and _killed_its_worker(Path(run_dir), game_index):

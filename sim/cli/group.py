@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import signal
+import threading
 
 import click
 
@@ -46,6 +48,7 @@ class SimGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
+        old = _sigterm_interrupts()
         try:
             return super().invoke(ctx)
         except SimError as exc:
@@ -54,6 +57,23 @@ class SimGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             ctx.exit(130)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGTERM, old)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _sigterm_interrupts():
+    """SIGTERM stops every command as Ctrl-C does (``KeyboardInterrupt``: workers ended, locks
+    released, how to continue printed, exit 130); before, only some commands' play phase did, and
+    `sim check --until-decided` or `sim skill` died with 143 and a stale .lock (breaker finding 5,
+    session 8). Returns the previous handler (None off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
 @click.group(cls=SimGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -26,6 +26,8 @@ def run_folder(rc, out: str | None, config: str) -> Path:
 def check_out(out: str | None) -> None:
     if out is not None and not out.strip():
         raise SimError("--out needs a folder name, got an empty one")
+    if out is not None and any(ord(c) < 32 or 127 <= ord(c) < 160 for c in out):
+        raise SimError(f"--out {out!r}: a folder name may not hold control characters")
 
 
 def refuse_plugins(out_dir: Path) -> None:
@@ -149,7 +151,7 @@ def say(text: str = "", **kwargs) -> None:
         os.close(null)
 
 @contextmanager
-def _told_on_interrupt(message: str):
+def told_on_interrupt(message: str):
     """Make SIGTERM stop the block as Ctrl-C does (``KeyboardInterrupt``); on either, print
     ``message`` to standard error and exit 130."""
     old = None
@@ -168,16 +170,41 @@ def _told_on_interrupt(message: str):
             signal.signal(signal.SIGTERM, old)
 
 
+def _out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failed write: an ``OSError``, or polars' error wrapping one."""
+    text = str(exc)
+    return isinstance(exc, OSError) or any(t in text for t in ("os error", "IO error", "No space left"))
+
+
+@contextmanager
+def write_failures(command: str, where: Path | str):
+    """A write that fails in the block (a full disk: ``OSError``, or polars' ``ComputeError``
+    wrapping one) is exit 2 naming the folder and the command that continues (``{command} --resume
+    {where}``), not a traceback or a message blaming the config (breaker finding 7, session 8)."""
+    from polars.exceptions import PolarsError
+
+    try:
+        yield
+    except (OSError, PolarsError, ValueError) as exc:
+        if not _out_of_space(exc):
+            raise
+        reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else "No space left on device"
+                  if "No space left" in str(exc) else str(exc).strip().splitlines()[0][:200])
+        raise SimError(f"cannot write in {where} ({reason}); what finished is kept: free space, then"
+                       f" `{command} --resume {where}`") from None
+
+
 def resume_hint(command: str, where: Path | str, what: str):
     """A stop of the block (Ctrl-C, SIGTERM: workers killed, what finished kept) prints how to
     continue (``{command} --resume {where}``) and exits 130."""
-    return _told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
+    return told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
 
 
-def report_hint(where: Path | str):
-    """A stop while the report is written (every game on disk) says how to write it: ``sim report``."""
-    return _told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
-                              f"  sim report {where}")
+def report_hint(where: Path | str, command: str | None = None):
+    """A stop while the report is written (every game on disk) says how to write it: ``command``,
+    by default ``sim report``."""
+    return told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
+                              f"  {command or f'sim report {where}'}")
 
 
 def option_values(pairs: tuple[str, ...]) -> dict:

@@ -132,6 +132,9 @@ def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict
                             + f" ({cls.info.title or cls.info.name} takes: {', '.join(files)})")
             continue
         path = Path(value) if Path(value).is_absolute() else (base / value)
+        kept = base / "data" / f"{key}.yaml"  # a run folder's config.yaml: the run's own copy (fresh-user finding 3)
+        if (base / "config.json").is_file() and (base / "manifest.json").is_file() and kept.is_file():
+            path = kept
         if path.is_dir():  # (not "not found": designer finding 3, session 8)
             problems.append(f"{doc.where(('data', key))}: '{value}' is a folder ({path}); a data file (YAML) is"
                             f" expected, e.g. {Path(value) / files.get(key, key + '.yaml')}")
@@ -161,6 +164,12 @@ def _checks(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[s
     ``labels``: the seats' strategy labels (a strategy check needs two strategies, here or in a sweep)."""
     whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
     checks = {k: v for k, v in whole.items() if v is not None}
+    raw = doc.value.get("checks") if isinstance(doc.value, dict) else None
+    for name, value in (raw.items() if isinstance(raw, dict) else ()):
+        if value is None and name in Checks.model_fields:  # `max_seat_win_rate:` with no value (breaker finding 3, s8)
+            problems.append(f"{doc.where(('checks', name))}: no threshold given; write e.g. {name}:"
+                            f" {0 if name == 'max_failed_games' else 0.35},"
+                            " or delete the line")
     for name, spec in checks.items():
         if name == "max_failed_games" and not float(spec["threshold"]).is_integer():
             problems.append(f"{doc.where(('checks', name))}: max_failed_games is a count of games, got {spec['threshold']}")

@@ -10,7 +10,16 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from ..api import no_coercion
 from ..registry import build_game as _build
@@ -22,7 +31,22 @@ class StrategySpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
-    label: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[^\n\r\t]+$")
+    label: str | None = Field(None, min_length=1, max_length=80)
+
+    @field_validator("label")
+    @classmethod
+    def _printable_label(cls, value: str | None) -> str | None:
+        return printable(value, "a label")
+
+
+def printable(value: str | None, what: str) -> str | None:
+    """``value`` unless it holds a control character (U+0000-U+001F, U+007F-U+009F: a newline, a
+    NUL, a terminal escape), refused with its position: a label goes into reports, terminal lines and
+    JUnit XML (which cannot hold them), a path into the file system (breaker findings 9, 10, session 8)."""
+    for i, ch in enumerate(value or ""):
+        if ord(ch) < 32 or 127 <= ord(ch) < 160:
+            raise ValueError(f"{what} may not hold control characters; character {i + 1} is U+{ord(ch):04X}")
+    return value
 
 
 def seat_labels(specs: list[StrategySpec]) -> tuple[str, ...]:
@@ -140,6 +164,11 @@ class Config(BaseModel):
     game_timeout_s: StrictFloat = Field(60.0, ge=0.01, le=86_400)  # CPU seconds a game may use before it is stopped and recorded as failed
     tune: dict[str, Any] | None = None  # ``sim tune`` (validated by ``config.design``)
     discover: dict[str, Any] | None = None  # ``sim discover`` (validated by ``config.design``)
+
+    @field_validator("output")
+    @classmethod
+    def _printable_output(cls, value: str | None) -> str | None:
+        return printable(value, "a folder name")
 
 
 class RunConfig(BaseModel):

@@ -138,9 +138,10 @@ def run_until_decided(rc: RunConfig, out: Path, max_games: int, *, force: bool =
     build_game(rc)
     store.prepare_output(out, force, rc.source)
     k = deal_size(fixed.setup_of(rc))
+    max_games, rounded = fixed.whole_deals(max_games, k)  # no partial last deal (breaker finding 13)
     stop = min(max_games, -(-rc.games // k) * k)  # the first batch too ends on a whole deal
     stopping = {"rule": f"--until-decided: batches (first {rc.games} games, then doubling) until every check is "
-                        f"decided (pass or fail), or at most {max_games} games", "kind": "until_decided",
+                        f"decided (pass or fail), or at most {max_games} games{rounded}", "kind": "until_decided",
                 "max_games": max_games, "first_batch": rc.games, "min_sample": min_sample, "batches": [],
                 "finished": False}
     with locks.locked(out, keep_lock):

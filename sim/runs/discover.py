@@ -16,7 +16,7 @@ from pathlib import Path
 
 import optuna
 
-from .. import store
+from .. import integrity, store
 from ..analysis import halving, objectives
 from ..analysis.stats import complete_players, pooled_win_rate, wilson
 from ..api import SimError
@@ -126,5 +126,5 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "margin": plan.margin, "importances": {k.split(".")[-1]: v for k, v in _importances(study).items()},
               "confirm": {"games": conf["games"], "seed": conf["seed"]}, "sampler": how, "rungs": rungs,
               "trials": [r.as_dict() for r in records]}
-    (out / "discover.json").write_text(json.dumps(halving.plain(result), indent=2) + "\n")
+    integrity.write_json_atomic(out / "discover.json", halving.plain(result))  # whole or absent: --resume reads it
     return result

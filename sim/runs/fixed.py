@@ -152,6 +152,16 @@ EXPERIMENT_KEYS = ("game", "players", "games", "seed", "strategies", "labels", "
                    "game_timeout_s")
 
 
+def whole_deals(max_games: int, k: int) -> tuple[int, str]:
+    """An adaptive run's ``--max-games`` rounded down to whole deals of ``k`` games (seating
+    permute), so a run stopped by it does not end on a partial deal (breaker finding 13, session 8),
+    and the words that say so in its rule ("" when nothing was rounded)."""
+    whole = max_games // k * k
+    if k <= 1 or whole == max_games or whole == 0:
+        return max_games, ""
+    return whole, f" (--max-games {max_games} rounded down to whole deals of {k} games: seating permute)"
+
+
 def partial_deal(rc: RunConfig) -> str | None:
     """A warning when ``seating: permute`` leaves the last deal partial (``games`` not a multiple
     of the games per deal), so some assignments of the last shuffle are never played; else None."""
@@ -192,7 +202,7 @@ def facts(rc: RunConfig, game: Any) -> dict:
 
 def write_run_files(rc: RunConfig, out: Path, game: Any) -> None:
     """The resolved config, the original config file and the manifest, into the run folder."""
-    store.write_run_files(out, dump_resolved(rc), rc.source, facts(rc, game))
+    store.write_run_files(out, dump_resolved(rc), rc.source, facts(rc, game), rc.data)
 
 
 def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, fail_fast: bool = False,
@@ -287,9 +297,19 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
     now = getattr(getattr(game, "data", None), "hashes", {})
     changed = sorted(k for k, v in man.get("data_hashes", {}).items() if now.get(k) != v)
     if changed:
-        raise SimError(f"'{out}' was made with other contents of data file(s) {', '.join(changed)}: results would"
-                       f" mix two rule sets, so it cannot be {verb}")
+        where = ", ".join(f"{k} ({rc.data.get(k, 'built in')})" for k in changed)
+        raise SimError(f"'{out}' was made with other contents of data file(s) {where}: results would mix two rule"
+                       f" sets, so it cannot be {verb}; restore those contents, or play the config again for a new"
+                       " run (runs made since session 8 keep a copy in data/ and replay it)")
     return game
+
+
+def with_data_copies(rc: RunConfig, out: Path) -> RunConfig:
+    """``rc`` reading the copies of its data files that run folder ``out`` keeps (``data/``), so a
+    replay uses the contents the run was made with even after the files were edited in place."""
+    data = {k: str(store.data_copy(out, k).resolve()) if store.data_copy(out, k).is_file() else v
+            for k, v in rc.data.items()}
+    return rc.model_copy(update={"data": data}) if data != rc.data else rc
 
 
 def is_unfinished_until_ci(out: Path) -> bool:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import store
+from .. import integrity, store
 from ..analysis import halving, objectives
 from ..api import SimError
 from ..config import RunConfig, dump_resolved
@@ -79,5 +79,5 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
               "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records],
               "edges": [p.key for p in plan.params if p.kind != "choice" and best.params.get(p.key) in (p.low, p.high)]}
-    (out / "tune.json").write_text(json.dumps(halving.plain(result), indent=2) + "\n")
+    integrity.write_json_atomic(out / "tune.json", halving.plain(result))  # whole or absent: --resume reads it
     return result

@@ -76,11 +76,13 @@ def run_until_ci(rc: RunConfig, out: Path, width: float, max_games: int, *, forc
     if max_games < rc.games:
         raise SimError(f"--max-games ({max_games}) is below the first batch ({rc.games} games)")
     k = deal_size(fixed.setup_of(rc))  # the first batch too ends on a whole deal (seating: permute)
+    max_games, rounded = fixed.whole_deals(max_games, k)
     rc = rc.model_copy(update={"games": min(max_games, -(-rc.games // k) * k)})
     build_game(rc)
     store.prepare_output(out, force, rc.source)
     with locks.locked(out, keep_lock):
         stopping = _rule(width, max_games, rc.games, rc.confidence)
+        stopping["rule"] += rounded
         _write_stopping(out, stopping)
         return continue_until_ci(rc, out, stopping, progress=progress, fail_fast=fail_fast, backend=backend,
                                  scheduler=scheduler)
