@@ -172,7 +172,7 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None, kind:
     second is told the folder is in use, not that it holds the first one's files (designer finding 4)."""
     if out.exists() and not out.is_dir():
         raise SimError(f"output '{out}' exists and is not a folder")
-    held = kind == "run"
+    held, new = kind == "run", not out.exists()
     if held:
         _lock_new(out)
     try:
@@ -184,6 +184,11 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None, kind:
     except BaseException:
         if held:
             unlock(out)
+            if new:  # made by _lock_new: nothing is left that would refuse the next run (breaker finding 6)
+                try:
+                    out.rmdir()
+                except OSError:
+                    pass
         raise
 
 
