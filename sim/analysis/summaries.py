@@ -18,7 +18,7 @@ from .describe import BASE_GAME_COLUMNS, describe_columns, length_table  # noqa:
 from .margins import margin_counts, margins  # noqa: F401  (summary tables)
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
 from .per_game import game_count, group_sums, seat_wins
-from .rating_games import rate_games, whole_games
+from .rating_games import in_place_agrees, rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
@@ -109,12 +109,13 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     model = PlackettLuce()
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
+    in_place = in_place_agrees(model)  # openskill's update without its copies (``rating_games``)
     # a scan: part by part of whole games in game-index order, never held (issue 20 item 5: memory)
     for table in whole_game_parts(players.select("game_index", "seat", "strategy", "rank")):
         if not in_seat_order(table):
             table = table.sort("game_index", "seat")
         for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
-            rate_games(model, part, rating, count)
+            rate_games(model, part, rating, count, in_place)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,
