@@ -69,3 +69,29 @@ def test_histogram_values_of_a_scan_are_counts(tmp_path):
     assert values.tolist() == [5, 7, 5, 5] and counts is None
     values, counts = counted.histogram_values(pl.scan_parquet(tmp_path / "g.parquet"), "rounds", where)
     assert values.tolist() == [5, 7] and counts.tolist() == [3, 1]
+
+
+@pytest.mark.integration
+def test_streamed_report_margin_section_is_the_per_game_one(tmp_path, monkeypatch):
+    """A 60-game run reported as a million-game one (the switch point lowered to 20 games, parts of
+    7): the margin section's mean, interval and median are those of the per-game margins (numpy)."""
+    from sim.analysis import analytic, report, sections, summaries, tables
+    from sim.analysis.tables import COLUMNS, load_tables
+    from sim.config import load_config
+    from sim.runs.fixed import run
+
+    run(load_config("configs/traders_of_osaka/baseline.yaml", {"games": 60, "jobs": 1}), tmp_path / "r", progress=False)
+    frame = load_tables(tmp_path / "r", list(COLUMNS["players"]), complete_only=True)
+    per_game = margins.margins(frame.players)["margin"].to_numpy()
+    for mod in (analytic, describe, margins, sections, summaries, tables):
+        monkeypatch.setattr(mod, "ANALYTIC_FROM", 20)
+    monkeypatch.setattr(streamed, "PART_GAMES", 7)
+    rep = report.build_report(tmp_path / "r", figures="never")
+    assert isinstance(load_tables(tmp_path / "r", list(COLUMNS["players"]), complete_only=True).players, pl.LazyFrame)
+    counts = rep.tables["margin_counts"]
+    assert "margins" not in rep.tables and counts["games"].sum() == len(per_game) >= 20
+    half = 1.959963984540054 * per_game.std(ddof=0) / math.sqrt(len(per_game))
+    intro = next(s.intro for s in rep.sections if s.key == "margin")
+    assert f"over {len(per_game)} complete games" in intro
+    assert f"{per_game.mean():.2f} ({per_game.mean() - half:.2f}–{per_game.mean() + half:.2f})" in intro
+    assert f"median {np.median(per_game):.1f}" in intro
