@@ -10,7 +10,7 @@ intervals narrower); playing a million games was measured flat before (docs/spee
 measures the merge and the report alone.
 
     python benchmarks/test_report_scale.py SRC OUT --copies 100      # 10,000-game SRC -> 1,000,000
-    /usr/bin/time -f "%M KB" sim report OUT --quiet                 # the report's peak memory
+    /usr/bin/time -f "%M KB" sim report OUT > /dev/null             # the report's peak memory
 
 The benchmark below times the report's analysis (tables, sections, findings; no figures) on a
 run of 20 x 200 games: a regression shows as a ratio against the stored results, never a failure.

@@ -223,15 +223,18 @@ def histogram_bins(values: np.ndarray) -> np.ndarray | int:
 
 
 def histogram_chart(values: np.ndarray, xlabel: str, title: str, mean_ci: tuple[float, float] | None = None,
-                    colour: str = "#55A868", level: str = "95%") -> Figure:
+                    colour: str = "#55A868", level: str = "95%", counts: np.ndarray | None = None) -> Figure:
     """Histogram of per-game values (integer-aligned bins for whole numbers) with the mean and its
-    interval at ``level`` shaded."""
+    interval at ``level`` shaded. ``counts``: ``values`` are distinct values and each stands for
+    that many games (the bars' weights: the same histogram as the games' values, never held)."""
     fig = Figure(figsize=(7, 3.6), layout="constrained")
     ax = fig.add_subplot()
     values = np.asarray(values, float)
     if len(values):
-        ax.hist(values, bins=histogram_bins(values), color=colour, edgecolor="white")
-        ax.axvline(values.mean(), color="black", linestyle="--", label=f"mean {values.mean():.2f}")
+        weights = None if counts is None else np.asarray(counts, float)
+        mean = values.mean() if weights is None else float((values * weights).sum() / weights.sum())
+        ax.hist(values, bins=histogram_bins(values), weights=weights, color=colour, edgecolor="white")
+        ax.axvline(mean, color="black", linestyle="--", label=f"mean {mean:.2f}")
         if mean_ci and not any(np.isnan(mean_ci)):
             ax.axvspan(mean_ci[0], mean_ci[1], color="black", alpha=0.15,
                        label=f"{level} interval {mean_ci[0]:.2f}–{mean_ci[1]:.2f}")

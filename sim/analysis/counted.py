@@ -82,3 +82,14 @@ def box_columns(counts: pl.DataFrame, by: str, column: str = "score", whis: floa
                     "whislo": q1 if whislo > q1 else whislo, "whishi": q3 if whishi < q3 else whishi})
     return pl.DataFrame(out, schema={by: counts.schema[by], **{c: pl.Float64 for c in
                                                                ("q1", "med", "q3", "whislo", "whishi")}})
+
+
+def histogram_values(frame: Rows, column: str, where: pl.Expr) -> tuple[np.ndarray, np.ndarray | None]:
+    """What ``charts.histogram_chart`` draws of the non-null ``column`` of the rows of ``frame``
+    where ``where`` holds: of a ``DataFrame`` the values (``counts`` ``None``), of a scan its
+    distinct values and their counts (one streamed ``group_by``; the values are never gathered)."""
+    if isinstance(frame, pl.DataFrame):
+        return gather(frame, lambda f: f.filter(where).select(column))[column].drop_nulls().to_numpy(), None
+    counts = gather(frame, lambda f: f.filter(where).select(column).drop_nulls().group_by(column)
+                    .agg(n=pl.len()).sort(column))
+    return counts[column].to_numpy(), counts["n"].to_numpy()

@@ -71,6 +71,26 @@ def _streamed_row(df: pl.LazyFrame, c: str, n: int, confidence: float) -> dict |
             "min": r["min"], "median": median, "max": r["max"], "ci_low": float(lo[0]), "ci_high": float(hi[0])}
 
 
+def describe_counted(counts: pl.DataFrame, column: str, confidence: float = 0.95) -> pl.DataFrame:
+    """``describe_columns``' row of a one-value-per-game ``column`` of ``ANALYTIC_FROM`` games or
+    more, from its value counts (``column, games``, sorted by ``column``, no null or NaN value;
+    ``margins.margin_counts``): the mean's normal interval from the sums of ``analytic`` (a mean
+    over games: ``sum S = sum v n``, ``sum S^2 = sum v^2 n``, ``C_g = 1``), the median as
+    ``counted.quantile`` gives it. With whole-number values below 2**53 every sum is exact, so
+    each figure but ``sd`` is the one of the per-game column (``sd``: up to the last bits)."""
+    v, k = counts[column].cast(pl.Float64).to_numpy(), counts["games"].to_numpy()
+    n, games = k.astype(float), int(k.sum())
+    s, ss = float((v * n).sum()), float((v * v * n).sum())
+    m = RatioSums(1)
+    m.n, m.s[0], m.c[0], m.ss[0], m.sc[0], m.cc[0] = games, s, games, ss, s, games
+    lo, hi = ratio_intervals(m, confidence)
+    mean = s / games
+    sd = float(np.sqrt((n * (v - mean) ** 2).sum() / (games - 1))) if games > 1 else None
+    return _frame([{"figure": column, "games": games, "mean": mean, "sd": sd, "min": float(v[0]),
+                    "median": quantile(v, k, 0.5, "linear"), "max": float(v[-1]), "ci_low": float(lo[0]),
+                    "ci_high": float(hi[0])}])
+
+
 def _present(v: pl.Series) -> np.ndarray:
     """1.0 where a float column holds a number (neither null nor NaN), else 0.0."""
     return (v.is_not_null().to_numpy() & ~v.is_nan().fill_null(True).to_numpy()).astype(float)

@@ -12,8 +12,10 @@ import polars as pl
 from . import charts, stats, summaries
 from .analytic import ANALYTIC_FROM
 from .boxes import box_stats
+from .counted import histogram_values
 from .document import Section, ci, level, num, p_text, pct, rows
 from .figure_policy import EagerCharts
+from .margins import winning_margins
 from .streamed import gather, height, schema
 from .tables import RunTables
 
@@ -266,20 +268,19 @@ def scores(d: Draft) -> None:
                                        "max": num(r["max"], 1)}), [f"score_by_{by}"]))
         d.charts[f"score_by_{by}"] = (f"Final score by {by}", partial(charts.score_chart, box_stats(complete, by), by, st,
                                                                     level=d.lev, **({"interval": "normal"} if d.analytic else {})))
-    mg = summaries.margins(complete)
-    d.tables["margins"] = mg
-    if not mg.height:
+    mg = winning_margins(complete, d.seed, d.n_resamples, d.confidence)  # value counts of a scan (memory)
+    d.tables[mg.name] = mg.table
+    if not mg.games:
         return
-    r = summaries.describe_columns(mg, ["margin"], d.seed, 4, n_resamples=d.n_resamples,
-                                   confidence=d.confidence).row(0, named=True)
+    r = mg.row
     d.sections.append(Section(
         "margin", "Winning margin",
-        f"Best winner's score minus the best non-winner's score, over {mg.height} complete games with both: mean "
-        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.interval_text(mg.height, short=True)}), median {num(r['median'], 1)}.",
+        f"Best winner's score minus the best non-winner's score, over {mg.games} complete games with both: mean "
+        f"{ci(r['mean'], r['ci_low'], r['ci_high'])} points ({d.interval_text(mg.games, short=True)}), median {num(r['median'], 1)}.",
         None, ["winning_margin"]))
     d.charts["winning_margin"] = ("Winning margin", partial(
-        charts.histogram_chart, mg["margin"].to_numpy(), "winning margin (points)", "Winning margin per game",
-        (r["ci_low"], r["ci_high"]), colour="#8172B2", level=d.lev))
+        charts.histogram_chart, mg.values, "winning margin (points)", "Winning margin per game",
+        (r["ci_low"], r["ci_high"]), colour="#8172B2", level=d.lev, counts=mg.counts))
 
 
 def length(d: Draft) -> None:
@@ -303,10 +304,10 @@ def length(d: Draft) -> None:
     unit = {"rounds": "rounds", "turns": "turns", "n_decisions": "player decisions"}[col]
     row = lt.filter(pl.col("figure") == col)
     interval = (row["ci_low"][0], row["ci_high"][0]) if row.height else None
-    done = gather(figs, lambda f: f.filter(~pl.col("failed") & ~pl.col("truncated")).select(col))
+    values, counts = histogram_values(figs, col, ~pl.col("failed") & ~pl.col("truncated"))  # counts of a scan
     d.charts["game_length"] = (f"Game length ({unit})", partial(
-        charts.histogram_chart, done[col].drop_nulls().to_numpy(), f"game length ({unit})",
-        f"Game length in {unit} (complete games)", interval, level=d.lev))
+        charts.histogram_chart, values, f"game length ({unit})",
+        f"Game length in {unit} (complete games)", interval, level=d.lev, counts=counts))
     d.sections.append(Section(
         "outcomes", "How games ended",
         f"Share of all games played, {d.lev} Wilson intervals. Finished: the rules' end condition was reached. "

@@ -15,9 +15,10 @@ from .analytic import ANALYTIC_FROM, WinSums, balance_normal, score_intervals
 from .by_value import per_value
 from .counted import describe_counts, value_counts
 from .describe import BASE_GAME_COLUMNS, describe_columns, length_table  # noqa: F401  (summary tables)
+from .margins import margin_counts, margins  # noqa: F401  (summary tables)
 from .meetings import head_to_head  # noqa: F401  (a summary table; lives with its test)
-from .per_game import game_count, group_sums, seat_wins, whole_games_layout
-from .rating_games import rate_games, whole_games
+from .per_game import game_count, group_sums, seat_wins
+from .rating_games import in_place_agrees, rate_games, whole_games
 from .stats import (
     analysis_rng,
     balance_interval,
@@ -108,12 +109,13 @@ def ratings(players: pl.DataFrame) -> pl.DataFrame:
     model = PlackettLuce()
     rating: dict[str, object] = {}
     count: dict[str, int] = {}
+    in_place = in_place_agrees(model)  # openskill's update without its copies (``rating_games``)
     # a scan: part by part of whole games in game-index order, never held (issue 20 item 5: memory)
     for table in whole_game_parts(players.select("game_index", "seat", "strategy", "rank")):
         if not in_seat_order(table):
             table = table.sort("game_index", "seat")
         for part in whole_games(table):  # Python lists of one slice at a time (issue 20 item 5: memory)
-            rate_games(model, part, rating, count)
+            rate_games(model, part, rating, count, in_place)
     names = sorted(rating)
     return pl.DataFrame({
         "strategy": names,
@@ -171,33 +173,6 @@ def _score_desc(players: Rows, by: str) -> pl.DataFrame:
         return per_value(players, by, rows=pl.len(), mean=s.mean(), sd=s.std(), min=s.min(), q25=s.quantile(0.25),
                          median=s.median(), q75=s.quantile(0.75), max=s.max())
     return describe_counts(value_counts(players, by), by)
-
-
-def margins(players: pl.DataFrame) -> pl.DataFrame:
-    """Winning margin per game: best winner's score minus the best non-winner's score.
-
-    Games where everybody or nobody won have no margin (left out). Out: ``game_index, margin``.
-    Rows of whole games in seat order with float scores and no nulls (what a run writes) are read
-    as ``(games, seats)`` arrays: a polars group-by over a million games held ~350 MB (issue 20 item 5).
-    """
-    if isinstance(players, pl.LazyFrame):  # a scan: part by part of whole games (``streamed``)
-        parts = [margins(part) for part in whole_game_parts(players.select("game_index", "seat", "score", "won"))]
-        return pl.concat(parts) if parts else pl.DataFrame(schema={"game_index": pl.Int64, "margin": pl.Float64})
-    p = whole_games_layout(players)
-    if (p and players["score"].dtype == pl.Float64 and not players["score"].null_count()
-            and not players["score"].is_nan().any()):
-        score, won = players["score"].to_numpy().reshape(-1, p), players["won"].to_numpy().reshape(-1, p)
-        keep = won.any(axis=1) & ~won.all(axis=1)
-        margin = (np.where(won, score, -np.inf).max(axis=1) - np.where(won, -np.inf, score).max(axis=1))[keep]
-        return pl.DataFrame({"game_index": players["game_index"].gather_every(p).filter(pl.Series(keep)),
-                             "margin": pl.Series(margin, dtype=pl.Float64)})
-    return (
-        players.group_by("game_index")
-        .agg(win=pl.col("score").filter(pl.col("won")).max(), rest=pl.col("score").filter(~pl.col("won")).max())
-        .drop_nulls()
-        .select("game_index", margin=pl.col("win") - pl.col("rest"))
-        .sort("game_index")
-    )
 
 
 def end_reasons(games: pl.DataFrame) -> pl.Series:

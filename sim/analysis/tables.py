@@ -80,8 +80,9 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
     figure of it counts complete games (``stats.complete_players``; issue 20 item 5). With
     ``complete_only`` and at least ``ANALYTIC_FROM`` complete games, the rows are never held:
     ``players`` is that filtered scan (a ``pl.LazyFrame``: ``streamed``), ``games`` holds only the
-    columns every run writes (``end_reason`` as a categorical) and ``game_figures`` is a scan of
-    the whole table for the game's summary figures."""
+    columns every run writes but ``game_index`` (``end_reason`` as a categorical, ``n_winners``
+    Int16, ``deal_index`` Int32) and ``game_figures`` is a scan of the whole table for the game's
+    summary figures."""
     run_dir = Path(run_dir)
     store.need_folder(run_dir)
     need = ["games.parquet", "players.parquet", "config.json", "manifest.json"]
@@ -126,10 +127,14 @@ def _streamed_tables(run_dir: Path, config: dict, players_columns: list[str] | N
     the player rows as a filtered scan, ``games`` with its base columns only (issue 20 item 5)."""
     p, g = run_dir / "players.parquet", run_dir / "games.parquet"
     kinds = pl.read_parquet_schema(g)
-    base = [pl.col(c).cast(pl.Categorical) if c == "end_reason" else pl.col(c)
-            for c in ("game_index", "truncated", "failed", "n_winners", "end_reason", "deal_index") if c in kinds]
+    # held through the whole report: a million games' game_index, n_winners and deal_index (8 bytes
+    # each) were 24 MB of its 27 (session 8); the report reads no game index of ``games``, only
+    # compares n_winners and counts games per deal_index
+    small = {"end_reason": pl.Categorical, "n_winners": pl.Int16, "deal_index": pl.Int32}
+    base = [pl.col(c).cast(small[c]) if c in small and kinds[c] != pl.Null else pl.col(c)
+            for c in ("truncated", "failed", "n_winners", "end_reason", "deal_index") if c in kinds]
     games = streaming(pl.scan_parquet(g).select(base))
-    drop = games.filter(pl.col("failed") | pl.col("truncated"))["game_index"]
+    drop = streaming(pl.scan_parquet(g).filter(pl.col("failed") | pl.col("truncated")).select("game_index"))["game_index"]
     cols = [c for c in pl.read_parquet_schema(p) if players_columns is None or c in players_columns]
     players = pl.scan_parquet(p).select(cols).filter(~pl.col("game_index").is_in(drop.implode()))
     return RunTables(games, players, pl.scan_parquet(run_dir / "metrics.parquet") if (run_dir / "metrics.parquet").is_file()
