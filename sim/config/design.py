@@ -63,7 +63,7 @@ class Target:
             return "smallest seat spread (largest minus smallest seat win rate)"
         if self.kind == "strategy_gap":
             return f"win rate of {self.pair[0]} minus {self.pair[1]} = 0"
-        return f"first-player advantage = {self.value:g}"
+        return f"first-player advantage = {self.value * 100:g} points"
 
 
 @dataclass

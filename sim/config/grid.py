@@ -249,3 +249,35 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
             raise SimError(f"sweep point {idx} ({label}): {_message(exc)}") from None
         out.append(Point(idx, values, label, prc))
     return out
+
+
+def config_values(rc: RunConfig, keys: list[str]) -> dict[str, Any]:
+    """The value each sweep key has in the config itself (a rule option's default when the config
+    does not set it, the data file's value, the strategy's default parameter): the tuned values'
+    reference. A key whose value cannot be read is left out."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        try:
+            out[key] = _config_value(rc, key)
+        except (SimError, ValueError, KeyError, IndexError, TypeError):
+            continue
+    return out
+
+
+def _config_value(rc: RunConfig, key: str) -> Any:
+    kind, _, rest = key.partition(".")
+    if key in ("players", "seating"):
+        return getattr(rc, key)
+    if kind == "options":
+        return get_game(rc.game).Options(**rc.options).model_dump()[rest]
+    if kind == "strategies":
+        _, n, field, *param = key.split(".")
+        spec = listed(rc)[int(n)]
+        if field == "name":
+            return spec.name
+        return spec.params[param[0]] if param[0] in spec.params else strategy_params(resolve_strategy(spec.name))[param[0]]
+    file_key, parts = path_parts(key)
+    node = data_doc(rc, file_key).value
+    for part in parts:
+        node = node[part]
+    return node
