@@ -45,6 +45,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
     Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
+    On a skill folder (from `sim skill`), prints its figures (skill.md) and names its table folders.
 
     Example: sim report reports/traders_of_osaka/baseline
     """
@@ -52,11 +53,25 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
         _, html_path = rebuild_sweep_report(Path(run_dir), draw=figures_mode != "never")
         click.echo(f"sweep report: {html_path}")
         return
+    if (Path(run_dir) / "skill.json").is_file() and not (Path(run_dir) / "manifest.json").is_file():
+        _skill_folder(Path(run_dir))
+        return
     need_folder(Path(run_dir))
     with locked(Path(run_dir)):  # not while a live sim writes the folder; a dead one's lock is taken over and freed
         rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
+
+
+def _skill_folder(folder: Path) -> None:
+    """``sim report`` on a ``sim skill`` folder: its figures (skill.md) and where the per-table reports are."""
+    tables = sorted(p.name for p in folder.glob("table-[0-9][0-9][0-9]") if p.is_dir())
+    md = folder / "skill.md"
+    if md.is_file():
+        click.echo(md.read_text(encoding="utf-8", errors="replace").rstrip())
+    click.echo(f"{folder} is a skill folder (sim skill): its figures are in {md}; each of its {len(tables)} tables"
+               f" ({tables[0] if tables else 'table-000'} ...) is a run folder with its own report:"
+               f" sim report {folder / (tables[0] if tables else 'table-000')}")
 
 
 @cli.command()
