@@ -84,6 +84,32 @@ def test_newcombe_interval_matches_the_paper(counts, expected):
     assert math.isnan(newcombe_difference(1, 0, 1, 2)[0])
 
 
+def test_head_to_head_margin_by_hand():
+    """A met B 4 times (table 0): A alone won 3, B alone 1, so A's win rate there is 3/4, B's 1/4:
+    margin +0.5. Interval: Wilson 95% of 3 of 4 decisive, by hand (z = 1.96): centre
+    (3 + z²/2) / (4 + z²) = 0.62753, half-width z sqrt(4 * 0.75 * 0.25 + z²/4) / (4 + z²) = 0.32689,
+    so 0.30064 to 0.95442, mapped by (2 share - 1) * 4/4: -0.3987 to +0.9088."""
+    f = skill_figures(ROUND_ROBIN, "base")
+    assert len(f.h2h) == 1  # the best (A) against every other strategy but the baseline: B
+    h = f.h2h[0]
+    assert (h["a"], h["b"], h["meetings"], h["a_only"], h["b_only"]) == ("A", "B", 4, 3, 1)
+    assert h["margin"] == pytest.approx(0.5)
+    assert (h["low"], h["high"]) == pytest.approx((-0.3987, 0.9088), abs=2e-4)
+    from sim.analysis.skill import skill_text
+    assert "A vs B: margin +50.0 points (95% interval -39.9 to +90.9; 4 games together, 3 won by A alone, 1 by B" \
+           " alone)" in skill_text(f, 2)
+
+
+def test_head_to_head_with_three_players_cancels_shared_wins_and_skips_other_winners():
+    from sim.analysis.skill import head_to_head
+    # game 0: A and B share the win (cancels); game 1: C wins (neither); game 2: A alone; game 3: B absent
+    df = rows([(0, ["A", "B", "C"], [0, 1]), (0, ["C", "A", "B"], [0]), (0, ["B", "C", "A"], [2]),
+               (1, ["A", "C", "D"], [0])])
+    h = head_to_head(df, "A", "B")
+    assert (h["meetings"], h["a_only"], h["b_only"]) == (3, 1, 0)
+    assert h["margin"] == pytest.approx(1 / 3)  # A won 2 of 3 together, B 1 of 3
+
+
 def test_missing_baseline_is_an_error():
     with pytest.raises(ValueError, match="baseline 'zzz'"):
         skill_figures(ROUND_ROBIN, "zzz")
@@ -121,6 +147,10 @@ def test_cli_figures_agree_with_the_tables(tmp_path):
     for s, w in wins.items():
         assert f"{s}" in r.output and f"{100 * w / 6:.1f}%" in r.output
     assert "skill-depth index (2 players)" in r.output and (out / "skill.md").is_file()
+    # `sim report` on the skill folder: its figures and where the table reports are (fresh finding 9)
+    rep = invoke("report", out)
+    assert rep.exit_code == 0 and "skill-depth index (2 players)" in rep.output
+    assert f"{out} is a skill folder (sim skill)" in rep.output and f"sim report {out / 'table-000'}" in rep.output
 
 
 @pytest.mark.parametrize("args, message", [

@@ -114,9 +114,13 @@ def test_sweep_config_errors_name_line_and_key(tmp_path, label, extra, message):
 
 
 def test_sweep_data_value_errors_name_the_config_line_and_leave_nothing(tmp_path):
-    for values, message in (("[108, 100]", r"line 10, key 'sweep.data.cards.total_cards.1': data file cards with 100,"
-                                           r" line \d+, key '\(top level\)': .*total_cards is 100"),
-                            ('[1, "x"]', r"line 10, key 'sweep.data.cards.total_cards.0': data file cards with 1, line")):
+    # the value is named, not numbered (a data key ends in indices itself), and the error is placed in the
+    # data file the value was written into (the game's packaged cards.yaml), not in a temporary copy
+    for values, message in (("[108, 100]", r"line 10, key 'sweep.data.cards.total_cards', value 100: data file cards"
+                                           r" with total_cards = 100: \S*traders_of_osaka/data/cards.yaml, line \d+,"
+                                           r" key '\(top level\)': .*total_cards is 100"),
+                            ('[1, "x"]', r"line 10, key 'sweep.data.cards.total_cards', value 1: data file cards with"
+                                         r" total_cards = 1: \S*traders_of_osaka/data/cards.yaml, line")):
         cfg = write(tmp_path, BASE + f"sweep:\n  data.cards.total_cards: {values}\n")
         for command in ("validate", "sweep"):
             res = invoke(command, cfg, *(["--out", tmp_path / "sw", "--quiet"] if command == "sweep" else []))

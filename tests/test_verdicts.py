@@ -511,12 +511,20 @@ def test_check_exit_3_inconclusive_mapping_and_a_foreign_run_folder(tmp_path):
     assert res.exit_code == 3 and "INCONCLUSIVE max_seat_win_rate" in res.output and "99% interval" in res.output
     assert _invoke("check", cfg, "--run", tmp_path / "r", "--inconclusive", "pass").exit_code == 0
     assert _invoke("check", cfg, "--run", tmp_path / "r", "--inconclusive", "fail").exit_code == 1
-    other = tmp_path / "other.yaml"
-    other.write_text(CFG + "checks:\n  max_seat_win_rate: 0.9\n")
-    res = _invoke("check", other, "--run", tmp_path / "r")
-    assert res.exit_code == 2 and str(cfg) in res.output and str(other) in res.output
     md = (tmp_path / "r" / "report.md").read_text()
     assert md.splitlines()[2].startswith("**Verdict: ") and "99% (every interval" in md
+    # another experiment (seed 8, options): refused, naming each difference (fresh-user finding 7, session 8)
+    other = tmp_path / "other.yaml"
+    other.write_text(CFG.replace("seed: 7", "seed: 8") + "options: {end_tokens: 6}\nchecks:\n  max_seat_win_rate: 0.9\n")
+    res = _invoke("check", other, "--run", tmp_path / "r")
+    assert res.exit_code == 2 and "was made with seed = 7, and" in res.output and "names seed = 8" in res.output
+    assert "options.end_tokens: 8 in the folder, 6 in" in res.output  # 8: the rulebook's default
+    # the same experiment from another file, only the threshold differs: checked, and said so
+    same = tmp_path / "same.yaml"
+    same.write_text(CFG + "checks:\n  max_seat_win_rate: 0.9\n")
+    res = _invoke("check", same, "--run", tmp_path / "r")
+    assert res.exit_code in (0, 3) and "max_seat_win_rate" in res.output, res.output
+    assert f"note: {tmp_path / 'r'} was made from {cfg}; {same} names the same experiment" in res.output
 
 
 def test_sweep_baseline_errors_name_the_line_and_key(tmp_path):

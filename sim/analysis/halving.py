@@ -14,6 +14,7 @@ Knows no files, configs or runs: ``evaluate(params, games)`` is passed in.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,16 +97,21 @@ def finished(study: optuna.Study, first: int, evaluate: Callable[[dict, int], tu
     evaluated now and told to the study under its own number. Failed trials are left out."""
     from optuna.trial import TrialState
 
-    records = []
+    records: dict[str, Record] = {}
     for t in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         if t.state not in (TrialState.COMPLETE, TrialState.RUNNING):
             continue
-        rec = Record(t.number, dict(t.params))
-        rec.by_games[first] = evaluate(rec.params, first)
+        rec = records.get(values_key(t.params)) or Record(t.number, dict(t.params))  # a repeat: the first one's result
+        rec.by_games.setdefault(first, evaluate(rec.params, first) if rec.number == t.number else rec.by_games[first])
         if t.state == TrialState.RUNNING:
             _tell(study, t.number, rec.loss if math.isfinite(rec.loss) else 1e300)
-        records.append(rec)
-    return records
+        records.setdefault(values_key(rec.params), rec)
+    return list(records.values())
+
+
+def values_key(params: dict) -> str:
+    """A trial's parameter values as one comparable string (a value sampled twice is one trial)."""
+    return json.dumps(params, sort_keys=True, default=str)
 
 
 def distributions(params: list) -> dict[str, optuna.distributions.BaseDistribution]:
@@ -142,8 +148,11 @@ def _tell(study: optuna.Study, trial: optuna.Trial | int, value: float) -> None:
 
 def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], tuple[float, float, float, float]],
              rungs: list[int], n_trials: int, eta: int, echo: Callable[[str], None] | None = None,
-             done: list[Record] | None = None) -> list[Record]:
+             done: list[Record] | None = None, show: Callable[[float], str] | None = None, unit: str = "") -> list[Record]:
     """Run the trials and the halving; return every trial's record (best first by its last budget).
+    Values the sampler proposes a second time are not played again: the study is told the first
+    result and another value is asked, up to ``REPEATS`` asks per trial (a space smaller than
+    ``n_trials`` ends the study early). ``show`` formats a figure (and its loss) in the progress lines, followed by ``unit``.
 
     ``evaluate(params, games)`` returns ``(loss, figure, ci_low, ci_high)``; the loss is minimised.
     ``echo`` receives one progress line per evaluation. ``done``: the first-budget records of
@@ -151,14 +160,25 @@ def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], 
     """
     space = distributions(params)
     records: list[Record] = list(done or [])
-    for i in range(len(records), n_trials):
+    seen = {values_key(r.params): r for r in records}
+    asks = 0
+    while len(records) < n_trials and asks < REPEATS * n_trials:
+        asks += 1
         trial = study.ask(space)
+        if (old := seen.get(values_key(trial.params))) is not None:
+            # the sampler proposed values already tried (TPE on a small integer range does): the
+            # study learns the same result, and the values are neither played nor promoted twice
+            _tell(study, trial, old.by_games[rungs[0]][0] if math.isfinite(old.by_games[rungs[0]][0]) else 1e300)
+            if echo:
+                echo(f"sampled {_values(old.params)} again: the result of trial {old.number + 1} is reused, not replayed")
+            continue
         rec = Record(trial.number, dict(trial.params))
         rec.by_games[rungs[0]] = evaluate(rec.params, rungs[0])
         _tell(study, trial, rec.loss if math.isfinite(rec.loss) else 1e300)
         records.append(rec)
+        seen[values_key(rec.params)] = rec
         if echo:
-            echo(_line(rec, rungs[0], f"trial {i + 1}/{n_trials}"))
+            echo(_line(rec, rungs[0], f"trial {rec.number + 1} ({len(records)}/{n_trials} values)", show, unit))
     alive = records
     for games in rungs[1:]:
         if len(alive) <= 1:
@@ -167,14 +187,22 @@ def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], 
         for rec in alive:
             rec.by_games[games] = evaluate(rec.params, games)
             if echo:
-                echo(_line(rec, games, f"trial {rec.number + 1} again"))
+                echo(_line(rec, games, f"trial {rec.number + 1} again", show, unit))
     return sorted(records, key=lambda r: (-r.games, r.loss))
 
 
-def _line(rec: Record, games: int, head: str) -> str:
+REPEATS = 5  # asks per wanted trial before a study whose sampler keeps repeating itself stops
+
+
+def _values(params: dict) -> str:
+    return ", ".join(f"{k.split('.')[-1]}={_fmt(v)}" for k, v in params.items())
+
+
+def _line(rec: Record, games: int, head: str, show: Callable[[float], str] | None = None, unit: str = "") -> str:
     loss, fig, lo, hi = rec.by_games[games]
-    values = ", ".join(f"{k.split('.')[-1]}={_fmt(v)}" for k, v in rec.params.items())
-    return f"{head} ({games} games): {values} -> {fig:.4g} (95% CI {lo:.4g} to {hi:.4g}), loss {loss:.4g}"
+    f = show or (lambda v: f"{v:.4g}")
+    return (f"{head} ({games} games): {_values(rec.params)} -> {f(fig)}{unit} (95% CI {f(lo)} to {f(hi)}),"
+            f" loss {f(loss).lstrip('+')}{unit}")
 
 
 def _fmt(v: Any) -> str:

@@ -53,7 +53,12 @@ def _upset(players: pl.DataFrame, games: pl.DataFrame) -> tuple[int, str]:
     if not won.height:
         raise SimError("no complete game with a winner: nothing to call an upset")
     r = won.row(0, named=True)
-    return int(r["game_index"]), f"an upset: won by {by} {r[by]}, whose win rate is {r['rate']:.1%}"
+    why = f"an upset: won by {by} {r[by]}, whose win rate is {r['rate']:.1%}"
+    shared = won.filter((pl.col("game_index") == r["game_index"]) & (pl.col("seat") != r["seat"])).sort("seat")
+    if shared.height:  # a shared win: every winner is named, not only the upsetting one
+        why += ", sharing the win with " + ", ".join(
+            f"{by} {o[by]} (seat {o['seat']}, win rate {o['rate']:.1%})" for o in shared.iter_rows(named=True))
+    return int(r["game_index"]), why
 
 
 def _stalled(run_dir: Path, games: pl.DataFrame) -> tuple[int, str]:

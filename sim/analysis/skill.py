@@ -18,12 +18,17 @@ for every winner.
   of which exactly one won, the share won by the lower-ranked strategy (2 players: decisive games
   between two strategies). 0 means the ranking is never upset (pure skill); 0.5 means the ranking
   says nothing about who wins a game (pure luck). The ranking is the one of the same games.
+- **Head to head**: the best strategy against each other strategy but the baseline, over the games
+  where both sat at the table ("meetings"): the margin is the first's win rate minus the second's
+  in those games (a shared win counts for both and cancels), in points. Interval: the Wilson 95%
+  interval of the first's share of the D decisive meetings (exactly one of the two won), mapped
+  to the margin as ``(2 share - 1) D / N`` for N meetings (conditional on D: the sign test's interval).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -51,6 +56,25 @@ def newcombe_difference(wins1: int, n1: int, wins2: int, n2: int) -> tuple[float
     l2, u2 = wilson(wins2, n2)
     d = p1 - p2
     return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+def head_to_head(players: pl.DataFrame, a: str, b: str) -> dict:
+    """``a`` against ``b`` in the games where both played (see the module docstring): ``meetings``,
+    ``a_only``/``b_only`` (meetings won by one of them and not the other), ``margin`` (a's win rate
+    minus b's there, a proportion difference) with ``low``/``high`` (NaN without a decisive meeting)."""
+    keys = ["table", "game_index"] if "table" in players.columns else ["game_index"]
+    both = players.filter(pl.col("strategy").is_in([a, b])).group_by(keys).agg(
+        a_won=(pl.col("won") & (pl.col("strategy") == a)).any(), b_won=(pl.col("won") & (pl.col("strategy") == b)).any(),
+        n_a=(pl.col("strategy") == a).sum(), n_b=(pl.col("strategy") == b).sum(),
+    ).filter((pl.col("n_a") > 0) & (pl.col("n_b") > 0))
+    n = both.height
+    a_only = both.filter(pl.col("a_won") & ~pl.col("b_won")).height
+    b_only = both.filter(pl.col("b_won") & ~pl.col("a_won")).height
+    d = a_only + b_only
+    lo, hi = wilson(a_only, d) if d else (math.nan, math.nan)
+    return {"a": a, "b": b, "meetings": n, "a_only": a_only, "b_only": b_only,
+            "margin": (a_only - b_only) / n if n else math.nan,
+            "low": (2 * lo - 1) * d / n if d else math.nan, "high": (2 * hi - 1) * d / n if d else math.nan}
 
 
 def upsets(players: pl.DataFrame, rank: dict[str, int]) -> tuple[int, int]:
@@ -90,6 +114,7 @@ class SkillFigures:
     upset_high: float
     games: int
     played: int = 0  # games played in all tables (``games`` of them complete); 0: not known
+    h2h: list = field(default_factory=list)  # ``head_to_head`` of the best against each other non-baseline
 
 
 def skill_figures(players: pl.DataFrame, baseline: str) -> SkillFigures:
@@ -110,7 +135,8 @@ def skill_figures(players: pl.DataFrame, baseline: str) -> SkillFigures:
     u, n = upsets(players, dict(zip(names, rk["rank"].to_list(), strict=True)))
     ul, uh = wilson(u, n)
     n_games = players.select(["table", "game_index"] if "table" in players.columns else ["game_index"]).unique().height
-    return SkillFigures(rk, baseline, others[0], d, lo, hi, u, n, u / n if n else math.nan, ul, uh, n_games)
+    h2h = [head_to_head(players, others[0], other) for other in others[1:]]
+    return SkillFigures(rk, baseline, others[0], d, lo, hi, u, n, u / n if n else math.nan, ul, uh, n_games, h2h=h2h)
 
 
 def skill_text(f: SkillFigures, players: int) -> list[str]:
@@ -121,6 +147,8 @@ def skill_text(f: SkillFigures, players: int) -> list[str]:
                      f"  {r['ci_low'] * 100:.1f}-{r['ci_high'] * 100:.1f}%")
     lines.append(f"skill-depth index ({players} players): {f.depth * 100:+.1f} points ({f.best} minus baseline "
                  f"{f.baseline}; 95% interval {f.depth_low * 100:+.1f} to {f.depth_high * 100:+.1f})")
+    for h in f.h2h:
+        lines.append(_h2h_line(h))
     if f.pairs:
         lines.append(f"upset rate: {f.upset_rate * 100:.1f}% ({f.upsets} of {f.pairs} decisive pairings won by the "
                      f"lower-ranked strategy; 95% interval {f.upset_low * 100:.1f}-{f.upset_high * 100:.1f}%)")
@@ -132,3 +160,14 @@ def skill_text(f: SkillFigures, players: int) -> list[str]:
                      f"(stalled, cut short or failed) and are left out of every figure above; each table's "
                      f"report (sim report TABLE-FOLDER) says which and why")
     return lines
+
+
+def _h2h_line(h: dict) -> str:
+    """One head-to-head line: the margin in points with its interval, and the counts behind it."""
+    if not h["meetings"]:
+        return f"{h['a']} vs {h['b']}: they never met at one table"
+    counts = (f"{h['meetings']} games together, {h['a_only']} won by {h['a']} alone, {h['b_only']} by {h['b']} alone")
+    if h["low"] != h["low"]:
+        return f"{h['a']} vs {h['b']}: margin {h['margin'] * 100:+.1f} points ({counts}; no interval without a decisive game)"
+    return (f"{h['a']} vs {h['b']}: margin {h['margin'] * 100:+.1f} points (95% interval {h['low'] * 100:+.1f} to "
+            f"{h['high'] * 100:+.1f}; {counts})")

@@ -28,6 +28,23 @@ def _num(v) -> str:
     return f"{v + 0.0:.4g}" if isinstance(v, float) else str(v)  # + 0.0: a -0.0 loss prints as 0
 
 
+RATES = ("first_player_advantage", "strategy_gap", "seat_spread")  # win-rate figures: shown in points
+
+
+def shown(kind: str, v) -> str:
+    """A tuned figure as every other command prints it: a win-rate figure (a fraction) in points
+    with one decimal, signed when it is a difference; a metric with 4 significant digits."""
+    if v is None or v != v:
+        return "n/a"
+    if kind not in RATES:
+        return _num(v)
+    return f"{v * 100 + 0.0:{'' if kind == 'seat_spread' else '+'}.1f}"
+
+
+def _unit(kind: str) -> str:
+    return " points" if kind in RATES else ""
+
+
 def param_chart(trials: list[dict], key: str, ylabel: str, target: float | None) -> Figure:
     """The figure against parameter ``key``: one point per trial (its largest budget) with its 95%
     interval; a dashed line at ``target``. ``trials``: ``halving.Record.as_dict()`` rows."""
@@ -62,15 +79,17 @@ def _png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def trials_table(trials: list[dict], value_name: str, scale: float = 1.0) -> pl.DataFrame:
-    """One row per trial: its number, parameter values, games, figure with interval, loss."""
+def trials_table(trials: list[dict], value_name: str, scale: float = 1.0, kind: str = "") -> pl.DataFrame:
+    """One row per trial: its number, parameter values, games, figure with interval, loss
+    (``kind``: a tuning target's kind, whose figures are shown as ``shown`` prints them)."""
     rows = []
     for t in trials:
         lo, hi = t["ci"]
         row = {"trial": t["number"] + 1}
         row.update({k.split(".")[-1]: _num(v) for k, v in t["params"].items()})
-        row.update({"games": t["games"], value_name: f"{_num(_s(t['figure'], scale))} ({_num(_s(lo, scale))}–"
-                    f"{_num(_s(hi, scale))})", "loss": _num(t["loss"])})
+        f = (lambda v: shown(kind, v)) if kind else (lambda v: _num(_s(v, scale)))
+        row.update({"games": t["games"], value_name: f"{f(t['figure'])} ({f(lo)}{' to ' if kind else '–'}{f(hi)})",
+                    "loss": f(t["loss"]) if kind in RATES else _num(t["loss"])})
         rows.append(row)
     return pl.DataFrame(rows)
 
@@ -103,19 +122,57 @@ def write_document(out: Path, name: str, title: str, paragraphs: list[str], tabl
 
 
 def tune_summary(result: dict) -> str:
-    """One paragraph: the best value and its confirmation figure with interval, against the target."""
+    """One paragraph: the best value and its confirmation figure with interval, against the target;
+    then whether the trials' intervals overlap the best one's (``_separation``)."""
     t = result["target"]
+    kind, unit = t["kind"], _unit(t["kind"])
     best = ", ".join(f"{k} = {_num(v)}" for k, v in result["best"].items())
     lo, hi = result["ci"]
-    goal = t["value"] if t["kind"] != "seat_spread" else None
+    goal = t["value"] if kind != "seat_spread" else None
     inside = "" if goal is None or lo is None else (
-        f" The target {goal:g} is {'inside' if lo <= goal <= hi else 'outside'} this interval.")
+        f" The target {_num(goal * 100) + unit if unit else _num(goal)} is {'inside' if lo <= goal <= hi else 'outside'} this interval.")
     edges = result.get("edges") or []
     if edges and goal is not None and lo is not None and not lo <= goal <= hi:
         inside += (f" The best value of {', '.join(edges)} is at the edge of its range: the target may lie beyond it;"
                    f" widen the range and tune again.")
     return (f"Best: {best}. On {result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}) "
-            f"the figure ({t['describe']}) is {_num(result['objective'])} (95% CI {_num(lo)} to {_num(hi)}).{inside}")
+            f"the figure ({t['describe']}) is {shown(kind, result['objective'])}{unit} (95% CI {shown(kind, lo)} to"
+            f" {shown(kind, hi)}).{inside}{_separation(result)}")
+
+
+def _separation(result: dict) -> str:
+    """Whether the other values' 95% intervals (each trial at its largest budget, on the trials'
+    seeds) overlap the best trial's, and where the config's own value stands: an overlap means
+    these runs do not show the best value better (no test between trials is run)."""
+    trials, kind = result.get("trials") or [], result["target"]["kind"]
+    if len(trials) < 2 or trials[0]["ci"][0] is None:
+        return ""
+    b, unit = trials[0], _unit(kind)
+
+    def fig(t):
+        return (f"{shown(kind, t['figure'])}{unit} (95% CI {shown(kind, t['ci'][0])} to {shown(kind, t['ci'][1])})"
+                f" on {t['games']} games")
+
+    def overlaps(t):
+        return t["ci"][0] is not None and t["ci"][0] <= b["ci"][1] and b["ci"][0] <= t["ci"][1]
+
+    over = [t for t in trials[1:] if overlaps(t)]
+    text = (f" In the trials the best value gave {fig(b)}; "
+            + (f"{len(over)} of the {len(trials) - 1} other values tried {'has an interval' if len(over) == 1 else 'have intervals'}"
+               " overlapping it, so these runs"
+               " do not show the best value better than those: it is the closest figure, not a significantly better"
+               " one." if over else f"the intervals of all {len(trials) - 1} other values tried lie apart from it."))
+    own = result.get("config_values")
+    if not own:
+        return text
+    values = ", ".join(f"{k} = {_num(v)}" for k, v in own.items())
+    if own == b["params"]:
+        return text + f" The best value is the config's own ({values})."
+    mine = next((t for t in trials if t["params"] == own), None)
+    if mine is None:
+        return text + f" The config's own value ({values}) was not among the trials."
+    return text + (f" The config's own value ({values}) gave {fig(mine)}: "
+                   + ("not shown worse." if overlaps(mine) else "worse, its interval lies apart from the best one's."))
 
 
 def write_tune_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
@@ -132,7 +189,9 @@ def write_tune_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
     goal = t["value"] if t["kind"] != "seat_spread" else 0.0
     charts = [(f"{ylabel} against {k}", param_chart(result["trials"], k, ylabel, goal)) for k in keys]
     return write_document(out, "tune", f"Tuning report: {game}, {', '.join(keys)} towards {t['describe']}",
-                          [tune_summary(result), method, study], [("Trials", trials_table(result["trials"], ylabel))],
+                          [tune_summary(result), method, study],
+                          [("Trials", trials_table(result["trials"], ylabel + _unit(t["kind"]).replace(" points", " (points)"),
+                                                   kind=t["kind"]))],
                           charts)
 
 

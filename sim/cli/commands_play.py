@@ -240,7 +240,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             given = load_config(config, {"games": games, "seed": seed, "plugins": False if no_plugins else None},
                                 options)
             check_run.same_experiment(given, out_dir, config)  # another seed, size, game: names both values
-            check_run.same_config(out_dir, config)  # the same experiment from another config file: names both
+            if note := check_run.same_config(out_dir, config):  # the same experiment from another file: said
+                click.echo(note, err=True)
         checks = (given if config else load_run_config(out_dir)).checks
     else:
         overrides = {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,

@@ -59,6 +59,7 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
     Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
     On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
+    On a skill folder (from `sim skill`), prints its figures (skill.md) and names its table folders.
 
     Example: sim report reports/traders_of_osaka/baseline
     """
@@ -66,12 +67,26 @@ def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode
         _, html_path = rebuild_sweep_report(Path(run_dir), draw=figures_mode != "never")
         click.echo(f"sweep report: {html_path}")
         return
+    if (Path(run_dir) / "skill.json").is_file() and not (Path(run_dir) / "manifest.json").is_file():
+        _skill_folder(Path(run_dir))
+        return
     need_folder(Path(run_dir))
     _refuse_study_folder(Path(run_dir))
     with locked(Path(run_dir)):  # not while a live sim writes the folder; a dead one's lock is taken over and freed
         rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
     click.echo(summary_text(rep))
     click.echo(f"report: {Path(run_dir) / 'report.html'}")
+
+
+def _skill_folder(folder: Path) -> None:
+    """``sim report`` on a ``sim skill`` folder: its figures (skill.md) and where the per-table reports are."""
+    tables = sorted(p.name for p in folder.glob("table-[0-9][0-9][0-9]") if p.is_dir())
+    md = folder / "skill.md"
+    if md.is_file():
+        click.echo(md.read_text(encoding="utf-8", errors="replace").rstrip())
+    click.echo(f"{folder} is a skill folder (sim skill): its figures are in {md}; each of its {len(tables)} tables"
+               f" ({tables[0] if tables else 'table-000'} ...) is a run folder with its own report:"
+               f" sim report {folder / (tables[0] if tables else 'table-000')}")
 
 
 @cli.command()
@@ -91,52 +106,80 @@ def validate(config: str, games: int | None, seed: int | None, no_plugins: bool)
         click.echo(f"warning: {partial}", err=True)
 
 
+LISTABLE = ("games", "strategies", "options", "data")
+
+
 @cli.command(name="list")
-@click.argument("what", type=click.Choice(["games", "strategies", "options", "data"]))
+@click.argument("what", type=click.Choice(LISTABLE), required=False)
 @click.argument("game", required=False)
 @click.option("--copy", "copy_to", type=click.Path(), metavar="DIR",
               help="With `list data GAME`: copy the game's data files into DIR (created if missing).")
-def list_(what: str, game: str | None, copy_to: str | None) -> None:
+def list_(what: str | None, game: str | None, copy_to: str | None) -> None:
     """List registered games or strategies, or the rule options or data files of GAME.
 
-    `sim list options GAME` prints every rule option with its type, default, allowed values and the
-    rulebook passage or ruling it comes from. `sim list data GAME` prints the game's reference data
-    files (data key and path); `--copy DIR` copies them into DIR, to edit and name in a config's `data:`.
+    `sim list` alone says what can be listed. `sim list strategies GAME` lists the strategies that
+    play GAME (its own and the any-game ones). `sim list options GAME` prints every rule option with
+    its type, default, allowed values and the rulebook passage or ruling it comes from. `sim list data
+    GAME` prints the game's reference data files (data key and path); `--copy DIR` copies them into
+    DIR, to edit and name in a config's `data:`.
 
-    Example: sim list options traders_of_osaka; sim list data traders_of_osaka --copy my_data
+    Example: sim list options traders_of_osaka; sim list strategies xanadu; sim list data xanadu --copy my_data
     """
-    if (what in ("options", "data")) != (game is not None):
-        raise SimError(f"`sim list {what} GAME` names a game" if game is None
-                       else "`sim list games` and `sim list strategies` take no GAME")
+    if what is None:
+        if game is not None or copy_to is not None:
+            raise SimError(f"`sim list WHAT ...` starts with one of: {', '.join(LISTABLE)}")
+        _list_what()
+        return
+    if what in ("options", "data") and game is None:
+        raise SimError(f"`sim list {what} GAME` names a game (`sim list games` lists them)")
+    if what == "games" and game is not None:
+        raise SimError("`sim list games` takes no GAME (`sim list strategies GAME` lists a game's strategies)")
     if copy_to is not None and what != "data":
         raise SimError("--copy DIR goes with `sim list data GAME`")
     if what == "data":
         _list_data(game, copy_to)
-        return
-    if what == "options":
+    elif what == "options":
         for row in option_rows(game):
             click.echo(f"{row['name']}  ({row['type']}, default {row['default']}, allowed: {row['allowed']})")
             if row["source"]:
                 click.echo(f"    {row['source']}")
-        return
-    if what == "games":
+    elif what == "games":
         for name, cls in games().items():
             i = cls.info
             click.echo(f"{name:<24}{player_range(cls, ' players')}  v{i.version}  {i.title}")
     else:
-        for name, factory in strategies().items():
-            if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
-                try:
-                    factory = resolve_strategy(name)
-                except SimError as exc:
-                    click.echo(f"{name}  [cannot load]\n    {exc}")
-                    continue
-            doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
-            allowed = getattr(factory, "games", ())
-            params = ", ".join(f"{k}={v!r}" for k, v in strategy_params(factory).items())
-            click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
-            if doc:
-                click.echo(f"    {doc}")
+        _list_strategies(game)
+
+
+def _list_what() -> None:
+    """``sim list`` with no argument: what can be listed, and the games to name."""
+    for usage, what in (("games", "the registered games"),
+                        ("strategies [GAME]", "the strategies (with GAME: those that play it)"),
+                        ("options GAME", "GAME's rule options, defaults and rulebook sources"),
+                        ("data GAME [--copy DIR]", "GAME's data files (with --copy: copies to edit)")):
+        click.echo(f"sim list {usage:<24}{what}")
+    click.echo(f"games: {', '.join(games())}")
+
+
+def _list_strategies(game: str | None) -> None:
+    """``sim list strategies [GAME]``: name, games, parameters and first doc paragraph of each."""
+    if game is not None:
+        known_game(game)  # an unknown name: did-you-mean
+    for name, factory in strategies().items():
+        if hasattr(factory, "load"):  # an installed plugin's entry point: describe the class it names
+            try:
+                factory = resolve_strategy(name)
+            except SimError as exc:
+                click.echo(f"{name}  [cannot load]\n    {exc}")
+                continue
+        allowed = getattr(factory, "games", ())
+        if game is not None and allowed and game not in allowed:
+            continue
+        doc = " ".join((getattr(factory, "__doc__", "") or "").split("\n\n")[0].split()).replace("``", "")
+        params = ", ".join(f"{k}={v!r}" for k, v in strategy_params(factory).items())
+        click.echo(f"{name}  [{'/'.join(allowed) if allowed else 'any game'}]" + (f"  params: {params}" if params else ""))
+        if doc:
+            click.echo(f"    {doc}")
 
 
 def _list_data(game: str, copy_to: str | None) -> None:

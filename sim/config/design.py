@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field, StrictInt, ValidationError
 from ..api import SimError, StrictModel
 from ..data import Located, format_validation, quote
 from ..registry import resolve_strategy
-from .grid import _check_key, _message, listed, point_config
+from .data_paths import in_source
+from .grid import _check_key, _message, data_doc, listed, point_config
 from .models import RunConfig, build_game, did_you_mean
 
 
@@ -62,7 +63,7 @@ class Target:
             return "smallest seat spread (largest minus smallest seat win rate)"
         if self.kind == "strategy_gap":
             return f"win rate of {self.pair[0]} minus {self.pair[1]} = 0"
-        return f"first-player advantage = {self.value:g}"
+        return f"first-player advantage = {self.value * 100:g} points"
 
 
 @dataclass
@@ -263,7 +264,8 @@ def _check_ends(rc: RunConfig, p: Param) -> None:
                 point_config(rc, {p.key: v}, Path(tmp), 0)
             except (SimError, ValueError) as exc:
                 what = f"choice {quote(v)}" if p.kind == "choice" else f"{p.kind} range end {v!r}"
-                raise SimError(f"{what} does not fit this key: {_message(exc)}") from None
+                text = in_source(_message(exc), tmp, p.key, v, lambda fk: data_doc(rc, fk))
+                raise SimError(f"{what} does not fit this key: {text}") from None
         if p.kind == "float":
             inside = p.low + (p.high - p.low) / math.pi  # not a whole number
             try:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import importlib
 import itertools
-import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pydantic import ValidationError
 from ..api import SimError
 from ..data import Located, parse_yaml, quote, read_yaml
 from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
+from .data_paths import in_source, path_parts, set_in
 from .lists import length_problem
 from .models import RunConfig, StrategySpec, build_game, did_you_mean, seat_labels
 from .suggest import foreign_option
@@ -58,7 +58,7 @@ def data_files(cls: Any) -> tuple[str, dict[str, str]]:
     return package, files
 
 
-def _data_doc(rc: RunConfig, file_key: str) -> Located:
+def data_doc(rc: RunConfig, file_key: str) -> Located:
     """The data file ``file_key`` of the config: its own copy, else the one packaged with the game."""
     if file_key in rc.data:
         return read_yaml(rc.data[file_key])
@@ -68,26 +68,11 @@ def _data_doc(rc: RunConfig, file_key: str) -> Located:
     if not res.is_file():
         known = ", ".join(sorted(files)) or "none"
         raise SimError(f"{rc.game} has no data file '{file_key}' (data files: {known})")
-    return parse_yaml(res.read_text(encoding="utf-8"), f"{package}/data/{name}")
-
-
-def _path_parts(key: str) -> tuple[str, list[Any]]:
-    _, file_key, *rest = key.split(".")
-    return file_key, [int(p) if p.isdigit() else p for p in rest]
-
-
-def _set_in(doc: Any, parts: list[Any], value: Any, key: str) -> None:
-    node = doc
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        ok = (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(part, int)
-                                                           and 0 <= part < len(node))
-        if not ok:
-            raise SimError(f"'{'.'.join(map(str, parts[:i + 1]))}' is not in the data file (sweep key '{key}')")
-        if last:
-            node[part] = value
-        else:
-            node = node[part]
+    try:  # the packaged file's own path when it is a file on disk (an editable or wheel install)
+        source = str(Path(str(res)).resolve()) if Path(str(res)).is_file() else f"{package}/data/{name}"
+    except (OSError, ValueError):
+        source = f"{package}/data/{name}"
+    return parse_yaml(res.read_text(encoding="utf-8"), source)
 
 
 def listed(rc: RunConfig) -> list[StrategySpec]:
@@ -124,10 +109,11 @@ def _check_key(rc: RunConfig, key: str) -> None:
         if rest not in fields:
             raise SimError(f"unknown option '{rest}'{did_you_mean(rest, fields)}; options of {rc.game}: {', '.join(fields)}")
     elif kind == "data":
-        file_key, parts = _path_parts(key)
+        file_key, parts = path_parts(key)
         if not parts:
             raise SimError("a data sweep key names a value inside a file: data.<file>.<key>[.<key>...]")
-        _set_in(copy.deepcopy(_data_doc(rc, file_key).value), parts, None, key)
+        located = data_doc(rc, file_key)
+        set_in(copy.deepcopy(located.value), parts, None, key, f"the data file {file_key} ({located.source})")
     else:
         raise SimError(f"unknown sweep key '{key}'; a sweep key is {KEY_FORMS}")
 
@@ -162,10 +148,14 @@ def _sweep_problem(rc: RunConfig, doc: Located | None, key: str, values: list) -
             try:
                 _point_config(rc, {key: v}, Path(tmp), 0)
             except (SimError, ValueError) as exc:
-                # name the data file by its key, not by the temporary copy holding the value
-                text = re.sub(rf"{re.escape(tmp)}/data/(\w+)-point000\.yaml", rf"data file \1 with {v!r}",
-                              _message(exc))
-                return f"{where(key, i)}: {text}"
+                if not key.startswith("data."):
+                    return f"{where(key, i)}: {_message(exc)}"
+                # a data key ends in indices itself: the value is named, not numbered (cards.0.cost.0 misleads);
+                # the data file is named with its line of the key, not the temporary copy holding the value
+                line = doc.line_of(("sweep", key, i)) if doc is not None else None
+                at = f"{doc.source}" + (f", line {line}" if line else "") if doc is not None else "sweep"
+                text = in_source(_message(exc), tmp, key, v, lambda fk: data_doc(rc, fk))
+                return f"{at}, key 'sweep.{key}', value {quote(v)}: {text}"
     return ""
 
 
@@ -225,12 +215,12 @@ def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -
         elif key in ("players", "seating") or key.startswith("strategies."):
             continue
         else:
-            file_key, parts = _path_parts(key)
+            file_key, parts = path_parts(key)
             edits.setdefault(file_key, []).append((parts, value, key))
     for file_key, changes in edits.items():
-        doc = copy.deepcopy(_data_doc(rc, file_key).value)
+        doc = copy.deepcopy(data_doc(rc, file_key).value)
         for parts, value, key in changes:
-            _set_in(doc, parts, value, key)
+            set_in(doc, parts, value, key)
         (work / "data").mkdir(parents=True, exist_ok=True)
         path = work / "data" / f"{file_key}-point{idx:03d}.yaml"
         path.write_text(f"# sweep point {idx}: {values}\n" + yaml.safe_dump(doc, sort_keys=False))
@@ -259,3 +249,35 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
             raise SimError(f"sweep point {idx} ({label}): {_message(exc)}") from None
         out.append(Point(idx, values, label, prc))
     return out
+
+
+def config_values(rc: RunConfig, keys: list[str]) -> dict[str, Any]:
+    """The value each sweep key has in the config itself (a rule option's default when the config
+    does not set it, the data file's value, the strategy's default parameter): the tuned values'
+    reference. A key whose value cannot be read is left out."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        try:
+            out[key] = _config_value(rc, key)
+        except (SimError, ValueError, KeyError, IndexError, TypeError):
+            continue
+    return out
+
+
+def _config_value(rc: RunConfig, key: str) -> Any:
+    kind, _, rest = key.partition(".")
+    if key in ("players", "seating"):
+        return getattr(rc, key)
+    if kind == "options":
+        return get_game(rc.game).Options(**rc.options).model_dump()[rest]
+    if kind == "strategies":
+        _, n, field, *param = key.split(".")
+        spec = listed(rc)[int(n)]
+        if field == "name":
+            return spec.name
+        return spec.params[param[0]] if param[0] in spec.params else strategy_params(resolve_strategy(spec.name))[param[0]]
+    file_key, parts = path_parts(key)
+    node = data_doc(rc, file_key).value
+    for part in parts:
+        node = node[part]
+    return node

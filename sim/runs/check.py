@@ -62,12 +62,28 @@ def _made_with(rc: RunConfig, out_dir: Path, config: str) -> None:
     man = read_json(out_dir / "manifest.json", missing_ok=True) or {}
     before = man.get("experiment") or {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
     now = fixed.experiment(rc)
-    for key in fixed.EXPERIMENT_KEYS:
-        if key in before and before[key] != now[key]:
-            hint = f" (give --{key} {before[key]} to use it)" if key in ("games", "seed") else ""
-            raise SimError(f"--run {out_dir} was made with {key} = {quote(before[key])}, and {config} names"
-                           f" {key} = {quote(now[key])}: they are two experiments, so the folder cannot be checked"
-                           f" against this config{hint}")
+    differ = [key for key in fixed.EXPERIMENT_KEYS if key in before and before[key] != now[key]]
+    if "strategies" in differ and "labels" in differ:  # the labels follow from the strategies
+        differ.remove("labels")
+    if not differ:
+        return
+    items = [item for key in differ for item in _differences(key, before[key], now[key])]
+    (key, was, names), rest = items[0], items[1:]
+    hints = [f"--{k} {before[k]}" for k in differ if k in ("games", "seed")]
+    hint = f" (give {' '.join(hints)} to use it)" if hints and len(hints) == len(differ) else ""
+    more = "".join(f"; {k}: {quote(a)} in the folder, {quote(b)} in {config}" for k, a, b in rest)
+    raise SimError(f"--run {out_dir} was made with {key} = {quote(was)}, and {config} names"
+                   f" {key} = {quote(names)}{more}: they are two experiments, so the folder cannot be checked"
+                   f" against this config{hint}")
+
+
+def _differences(key: str, a, b) -> list[tuple]:
+    """``(name, folder's value, config's value)`` of one experiment key; a mapping (options, data)
+    one entry per differing key inside it (``options.advanced``), not the whole mapping."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        inner = [(f"{key}.{k}", a.get(k), b.get(k)) for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)]
+        return inner or [(key, a, b)]
+    return [(key, a, b)]
 
 
 def evaluate_run(out_dir: Path, checks: dict, min_sample: int, confidence: float | None = None,
@@ -99,17 +115,20 @@ def junit(path: Path, results: list[CheckResult], t: RunTables, config: str, sec
                        f" are in {t.run_dir}") from None
 
 
-def same_config(out_dir: Path, config: str) -> None:
-    """``sim check CONFIG --run DIR``: refuse (``SimError``) a folder made from another config file,
-    whose report would otherwise be rewritten with this config's checks."""
+def same_config(out_dir: Path, config: str) -> str | None:
+    """``sim check CONFIG --run DIR`` of the same experiment (``same_experiment`` passed): a note when
+    DIR was made from another config file (its report is rewritten with CONFIG's checks), else None.
+    The experiment decides, not the file name: a copy of a config with other thresholds checks the
+    same games (fresh-user finding 7, session 8)."""
     from ..config import load_config
 
     given = load_config(config)
     made = load_run_config(out_dir).source
-    if made != given.source:
-        raise SimError(f"--run {out_dir} was made from {made or 'an unknown config'}, not from {given.source}: its"
-                       " report would be rewritten with another config's checks; give that folder's own config, no"
-                       f" CONFIG (its checks are in its config.json), or run `sim check {config}`")
+    if made == given.source:
+        return None
+    return (f"note: {out_dir} was made from {made or 'another config'}; {config} names the same experiment (game,"
+            f" players, games, seed, strategies, options, data, seating), so its checks are evaluated on it and"
+            f" written into its report")
 
 
 def _chunk_run(out: Path) -> RunTables:

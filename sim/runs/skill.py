@@ -122,7 +122,7 @@ def write_results(out: Path, f: SkillFigures, game: str, players: int, rcs: Sequ
         "games_played": f.played, "complete_games": f.games, "baseline": f.baseline, "best": f.best,
         "skill_depth": f.depth, "skill_depth_ci": [f.depth_low, f.depth_high],
         "upsets": f.upsets, "decisive_pairs": f.pairs, "upset_rate": f.upset_rate,
-        "upset_rate_ci": [f.upset_low, f.upset_high], "ranking": f.ranking.to_dicts(),
+        "upset_rate_ci": [f.upset_low, f.upset_high], "ranking": f.ranking.to_dicts(), "head_to_head": f.h2h,
     }
     (out / "skill.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
     head = [f"# Skill depth: {game}, {players} players", "",

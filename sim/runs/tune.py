@@ -14,9 +14,11 @@ from pathlib import Path
 
 from .. import integrity, store
 from ..analysis import halving, objectives
+from ..analysis.tune_report import RATES, shown
 from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
+from ..config.grid import config_values
 from . import fixed
 
 
@@ -66,7 +68,8 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
     done = halving.finished(study, rungs[0], evaluate) if resume else None
     if echo and done is not None:
         echo(f"resumed: {len(done)} of {n_trials} trials already in the study")
-    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done)
+    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done,
+                               show=lambda v: shown(t.kind, v), unit=" points" if t.kind in RATES else "")
     best = records[0]
     seed = halving.fresh_seed(rc.seed)
     g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999,
@@ -77,6 +80,7 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
                          "describe": t.describe()},
               "loss": objectives.loss(t.kind, fig.value, t.value),
               "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
+              "config_values": config_values(rc, [p.key for p in plan.params]),
               "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records],
               "edges": [p.key for p in plan.params if p.kind != "choice" and best.params.get(p.key) in (p.low, p.high)]}
     integrity.write_json_atomic(out / "tune.json", halving.plain(result))  # whole or absent: --resume reads it

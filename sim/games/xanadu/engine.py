@@ -355,7 +355,7 @@ class Xanadu(EngineBase):
             case Sell(card):
                 return f"seat {s.active}: sells {nm(card)} for {self.sale_price(s, card)} tong bao"
             case EndSelling():
-                return f"seat {s.active}: sells nothing more"
+                return f"seat {s.active}: sells nothing {'more' if s.sold else ''}".rstrip()  # "more" after a sale only
             case PlaceWorker(worker, target):
                 box = len(s.workers[target])
                 got = ", ".join(f"{k} {self.resources[r]}" for r, k in self.box_items[target][box]) or "nothing"

@@ -1,0 +1,66 @@
+"""`sim tune` as a designer reads it (session 8, fresh-user finding 8): a value the sampler proposes
+twice is played and promoted once; win-rate figures are in points like every other command; the
+summary says when the other values' intervals overlap the best one's and where the config's own
+value stands."""
+
+from __future__ import annotations
+
+import optuna
+
+from sim.analysis import halving
+from sim.analysis.tune_report import shown, trials_table, tune_summary
+from sim.config.design import Param
+
+
+def test_a_value_sampled_twice_is_played_once_and_its_result_reused():
+    params = [Param("x", "int", 0, 20)]
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
+    for x in (5, 5, 9, 5, 2):  # asked in this order: 5 is proposed three times
+        study.enqueue_trial({"x": x})
+    calls, lines = [], []
+
+    def evaluate(values, games):
+        calls.append((values["x"], games))
+        return abs(values["x"] - 6), float(values["x"]), values["x"] - 1.0, values["x"] + 1.0
+
+    recs = halving.optimise(study, params, evaluate, [10, 30], 3, eta=1, echo=lines.append)
+    assert sorted(x for x, g in calls if g == 10) == [2, 5, 9]  # three distinct values, each played once
+    assert sorted(x for x, g in calls if g == 30) == [2, 5, 9]  # eta 1: all go on, none twice
+    assert sorted(r.params["x"] for r in recs) == [2, 5, 9]
+    assert sum("again: the result of trial 1 is reused" in line for line in lines) == 2
+    # the study learnt the repeated value's result for the repeats (loss |5 - 6| = 1)
+    assert [t.value for t in study.trials[:4]] == [1, 1, 3, 1]
+
+
+def test_win_rate_figures_are_points_and_metrics_keep_their_digits():
+    assert shown("first_player_advantage", 0.07118) == "+7.1"
+    assert shown("first_player_advantage", -0.0156) == "-1.6"
+    assert shown("seat_spread", 0.125) == "12.5"
+    assert shown("metric", 24.6789) == "24.68"
+    trial = {"number": 4, "params": {"options.end_card_depth": 15}, "games": 144, "figure": 0.07118,
+             "ci": (0.001693, 0.1458), "loss": 0.07118}
+    row = trials_table([trial], "fpa", kind="first_player_advantage").row(0, named=True)
+    assert row["fpa"] == "+7.1 (+0.2 to +14.6)" and row["loss"] == "+7.1"
+
+
+def _result(own):
+    def trial(n, depth, games, fig, lo, hi):
+        return {"number": n, "params": {"options.end_card_depth": depth}, "games": games, "figure": fig,
+                "ci": [lo, hi], "loss": abs(fig)}
+    trials = [trial(4, 15, 144, 0.071, 0.002, 0.146), trial(3, 10, 48, 0.094, -0.016, 0.193),
+              trial(2, 7, 48, 0.151, 0.150, 0.271)]
+    return {"best": {"options.end_card_depth": 15}, "objective": 0.0226, "ci": [-0.0451, 0.0886],
+            "target": {"kind": "first_player_advantage", "value": 0.0, "describe": "first-player advantage = 0 points"},
+            "confirm": {"games": 144, "seed": 7}, "edges": [], "trials": trials, "config_values": own}
+
+
+def test_the_summary_says_the_intervals_overlap_and_where_the_config_value_stands():
+    text = tune_summary(_result({"options.end_card_depth": 10}))
+    assert "is +2.3 points (95% CI -4.5 to +8.9). The target 0 points is inside" in text
+    # 10's interval (-1.6 to +19.3) overlaps 15's (+0.2 to +14.6); 7's (+15.0 to +27.1) does not
+    assert "1 of the 2 other values tried has an interval overlapping it" in text
+    assert "not a significantly better one" in text
+    assert "The config's own value (options.end_card_depth = 10) gave +9.4 points (95% CI -1.6 to +19.3) on 48" \
+           " games: not shown worse." in text
+    assert "was not among the trials" in tune_summary(_result({"options.end_card_depth": 12}))
+    assert "The best value is the config's own" in tune_summary(_result({"options.end_card_depth": 15}))
