@@ -32,7 +32,7 @@ from .options import check_out, option_values, say
               help="A rule option for every table (repeatable; `sim list options GAME`), e.g. "
                    "--option allow_two_players=true for a 2-player Forwarder of Xanadu round robin.")
 @click.option("--force", is_flag=True, help="Replace an existing skill folder.")
-@click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no strategy output while games play (results and errors are still printed).")
 def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int, jobs: int, out: str | None,
           option_pairs: tuple[str, ...], force: bool, quiet: bool) -> None:
     """Round robin of GAME's strategies plus the random_by_kind baseline: a ranking with 95%

@@ -40,7 +40,7 @@ from .options import (
               help="Figures to chart against the parameter (repeat; default: all).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", help="Dask scheduler address (with --backend dask).")
-@click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no strategy output while games play (results and errors are still printed).")
 @click.option("--point-reports/--no-point-reports", default=True, show_default=True,
               help="Also write each point's full report in its folder.")
 @figures_option

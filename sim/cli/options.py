@@ -120,7 +120,7 @@ def run_options(f):
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="local: joblib processes on this machine; dask: a Dask cluster."),
         click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
-        click.option("--quiet", is_flag=True, help="Only errors: no progress bar, no strategy output."),
+        click.option("--quiet", is_flag=True, help="No progress bar and no strategy output while games play (results and errors are still printed)."),
         click.option("--until-ci", type=float, metavar="W",
                      help="Play batches until every seat's and strategy's win-rate interval (at the confidence level) is within ±W "
                           "(0.01 = ±1 point), or --max-games."),
