@@ -77,10 +77,10 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
     conf = float(meta.get("confidence", 0.95))
     lev = level(conf)
-    intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
-             f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
-             "numbers), so the points can be compared game by game; the paired tests below say which differences "
-             "the data support. Each point is a "
+    intro = (f"Each point played game indices 0–{meta['games'] - 1} from root seed {meta['seed']}: where two points"
+             " deal the same games (same players, seating and deals), game i draws the same random streams at both"
+             " (common random numbers) and they are compared game by game; where the deals differ (seating permute"
+             " with another number of games per deal) they are compared unpaired, as said below. Each point is a "
              "full run folder" + (" with its own report." if meta.get("point_reports") else " (tables only)."))
     md = [f"# {title}", "", intro, "", "## Points", ""]
     pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}

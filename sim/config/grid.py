@@ -7,8 +7,11 @@ path walks the data file's mappings and lists (``data.cards.per_colour.2.insuran
 config's ``strategies`` list, whose entries are repeated in order to fill the seats, so one config
 serves a player-count sweep). A data point is written as a YAML copy of the file (the config's own
 or the game's packaged one) with the value replaced. Every point uses the config's root seed and the same game indices, so game ``i`` draws
-from the same random streams at every point (common random numbers): differences between points
-come from the parameter, not from luck.
+from the same random streams at every point (common random numbers) as long as the points deal
+alike: under ``seating: permute`` a game's shuffles come from its deal (``game // games per deal``)
+and the deal size depends on the players and on which strategies are alike, so sweeping
+``players`` or ``strategies.N.name`` there gives other deals, and those points are compared
+unpaired (``sim.analysis.compare.pairing``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A sweep (``sim sweep``): the same run at every point of the config's grid, each point a full
-run folder ``point-NNN`` with the same root seed and game indices (common random numbers), and a
+run folder ``point-NNN`` with the same root seed and game indices (common random numbers where the deals match), and a
 long table of figures per point (``sweep.parquet``). The grid itself is ``sim.config.grid``."""
 
 from __future__ import annotations

@@ -1,0 +1,63 @@
+"""Session 8 trial findings on wrong or contradictory figures: pairing of runs whose deals differ
+(breaker 1), ... Expected values are derived by hand, never copied from program output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+from scipy import stats as sps
+
+from sim.analysis import compare as cmp
+from sim.analysis.compare_report import headline
+from sim.analysis.tables import RunTables
+
+
+def _permuted(seed: int, k: int, winners: list[int]) -> RunTables:
+    """Two seats, seating permute, ``k`` games per deal: game g is deal g // k; seat w of game g wins."""
+    n = len(winners)
+    players = pl.DataFrame([(g, s, f"s{s}", float(s == w), 1 if s == w else 2, s == w)
+                            for g, w in enumerate(winners) for s in range(2)],
+                           schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+    games = pl.DataFrame({"game_index": range(n), "failed": [False] * n, "truncated": [False] * n,
+                          "n_winners": [1] * n, "deal_index": [g // k for g in range(n)]})
+    config = {"game": "g", "players": 2, "seed": seed, "seating": "permute"}
+    return RunTables(games, players, pl.DataFrame(), pl.DataFrame(), config, {"deal_size": k}, run_dir=Path("r"))
+
+
+def test_runs_with_other_deal_sizes_are_not_paired():
+    # breaker 1: same seed, seating permute and game indices, but 6 games per deal in A and 12 in B:
+    # game 6 is deal 1 in A and deal 0 in B, another shuffle. Unpaired: Fisher on 40/100 vs 60/100.
+    wa, wb = [0] * 40 + [1] * 60, [0] * 60 + [1] * 40
+    c = cmp.compare_runs(_permuted(1, 6, wa), _permuted(1, 12, wb))
+    assert not c.paired and "6 and 12 games per deal" in c.why
+    row = next(r for r in c.rows if r["group"] == "seat" and r["label"] == "0" and r["metric"] == "win_rate")
+    assert row["p_value"] == sps.fisher_exact([[40, 60], [60, 40]]).pvalue
+    said = " ".join(headline(c, "A", "B"))
+    assert "Unpaired" in said and "luck cancels" not in said
+
+
+def test_runs_whose_deal_of_a_game_differs_are_not_paired_even_without_a_deal_size():
+    a, b = _permuted(1, 6, [0, 1] * 30), _permuted(1, 12, [0, 1] * 30)
+    a.manifest, b.manifest = {}, {}
+    c = cmp.compare_runs(a, b)
+    assert not c.paired and "game 6 is deal 1 in A and 0 in B" in c.why  # 6 // 6 = 1, 6 // 12 = 0
+
+
+def test_runs_with_the_same_deals_stay_paired():
+    wa, wb = [0] * 40 + [1] * 60, [0] * 60 + [1] * 40
+    c = cmp.compare_runs(_permuted(1, 6, wa), _permuted(1, 6, wb))
+    assert c.paired and "deals" in c.why
+
+
+def test_a_sweep_names_the_points_it_could_not_pair():
+    from sim.analysis.sweep_compare import sentences
+
+    rows = [{"point_label": lab, "group": "seat", "label": "0", "metric": "win_rate", "diff": 0.0, "ci_low": -0.1,
+             "ci_high": 0.1, "p_value": 1.0, "p_adjusted": 1.0, "significant": False, "test": "t",
+             "paired": paired, "identical": False, "why": why}
+             for lab, paired, why in (("players=3", False, "other deals (2 and 6 games per deal)"),
+                                      ("players=4", True, "same"))]
+    first = sentences(pl.DataFrame(rows), "players=2", 0.95)[0]
+    assert "unpaired where they did not (players=3: other deals (2 and 6 games per deal)" in first
+    assert "common random numbers" not in first
