@@ -61,3 +61,57 @@ def test_a_sweep_names_the_points_it_could_not_pair():
     first = sentences(pl.DataFrame(rows), "players=2", 0.95)[0]
     assert "unpaired where they did not (players=3: other deals (2 and 6 games per deal)" in first
     assert "common random numbers" not in first
+
+
+# ------------------------------------------------------------------ fresh-user 1 and 2: one seat answer, one precision figure
+
+def _seat_inputs(wins: list[int], strategies: int = 1):
+    """Rows of ``sum(wins)`` games at ``len(wins)`` seats: seat s wins ``wins[s]`` of them."""
+    from tests.test_verdicts import _inputs
+
+    win = [s for s, k in enumerate(wins) for _ in range(k)]
+    rows = [(g, s, f"p{(s + g) % strategies}", 0.0, 1 if s == w else 2, s == w)
+            for g, w in enumerate(win) for s in range(len(wins))]
+    return _inputs(rows, len(wins))
+
+
+def _wilson_reach(wins: list[int]) -> float:
+    """The farthest end of any seat's Wilson interval from the fair share 1 / seats (statsmodels)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    n, e = sum(wins), 1 / len(wins)
+    return max(max(abs(lo - e), abs(hi - e)) for lo, hi in (proportion_confint(k, n, method="wilson") for k in wins))
+
+
+def test_a_significant_first_player_question_leads_the_verdict_when_the_chi_square_is_not():
+    # 400 games won 120/95/95/90 by seats 0-3: chi-square (400 + 25 + 25 + 100) / 100 = 5.5 on 3 df, not
+    # significant; seat 0 asked alone, binomtest(120, 400, 0.25), is (p = 0.026 by scipy)
+    from scipy.stats import binomtest, chisquare
+
+    from sim.analysis import findings as fnd
+
+    wins = [120, 95, 95, 90]
+    p_chi, p0 = chisquare(wins).pvalue, binomtest(120, 400, 0.25).pvalue
+    assert p_chi > 0.05 and p0 < 0.05
+    x = _seat_inputs(wins)
+    v = fnd.verdict(x)
+    assert v.startswith("Verdict: seat 0 (the start player) wins 5.0 points more than a fair share (95% CI "), v
+    assert (f"binomial test of seat 0 alone p = {p0:.3f}; the seats together do not differ significantly, chi-square "
+            f"p = {p_chi:.3f})") in v
+    found = fnd.findings(x)
+    assert not any("No significant seat advantage" in f for f in found)
+    seat = next(f for f in found if f.startswith("The seats together do not differ significantly"))
+    assert f"every seat's win rate lies within ±{_wilson_reach(wins) * 100:.1f} points of a fair share" in seat
+
+
+def test_verdict_and_seat_finding_give_one_precision_figure():
+    # 400 games won 100/100/105/95: nothing significant; the verdict and the seat finding both give
+    # the farthest end of a seat's Wilson interval from 25%
+    from sim.analysis import findings as fnd
+
+    wins = [100, 100, 105, 95]
+    x = _seat_inputs(wins)
+    reach = f"±{_wilson_reach(wins) * 100:.1f} points"
+    assert fnd.verdict(x) == (f"Verdict: no seat wins significantly more or less than a fair share, and every seat "
+                              f"lies within {reach} of it (95% intervals, 1,000 complete games).")
+    assert any(f"every seat's win rate lies within {reach} of a fair share (95% intervals)" in f for f in fnd.findings(x))
