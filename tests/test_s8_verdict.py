@@ -126,3 +126,29 @@ def test_skill_refuses_one_player_tables():
     res = CliRunner().invoke(cli, ["skill", "alpenzian", "--players", "1", "--games", "4", "--out", "/nonexistent/x"])
     assert res.exit_code == 2, res.output
     assert "--players must be at least 2 for a round robin, got 1" in res.output
+
+
+# ------------------------------------------------------------------ fresh-user 11: p-values that round onto 0.05
+
+def test_p_values_rounding_onto_a_threshold_get_more_digits():
+    # 0.0497 < 0.05 is significant at 95%; three decimals would print it as the threshold itself
+    from sim.analysis.document import p_text
+    from sim.analysis.wording import pval
+
+    assert pval(0.0497) == "p = 0.0497" and p_text(0.0497) == "0.0497"
+    assert p_text(0.0503) == "0.0503" and p_text(0.00996) == "0.00996"  # 0.010 is a threshold too (99%)
+    assert p_text(0.049996) == "0.049996"  # 0.050 and 0.0500 both sit on the threshold
+    assert p_text(0.05) == "0.050" and p_text(0.098) == "0.098" and p_text(0.0442) == "0.044"
+    assert p_text(0.5) == "0.500" and p_text(0.9996) == "1.000" and pval(0.0004) == "p < 0.001"
+
+
+def test_a_chi_square_just_below_005_is_printed_below_it():
+    # 420 games won 129/91/100/100: chi-square (24² + 14² + 5² + 5²) / 105 = 822 / 105 = 7.83 on 3 df,
+    # p = 0.0497 (scipy): significant, and printed so (three decimals would say 0.050)
+    from scipy.stats import chisquare
+
+    from sim.analysis import findings as fnd
+
+    p = chisquare([129, 91, 100, 100]).pvalue
+    assert 0.0495 < p < 0.05
+    assert any(f"(chi-square over the 4 seats 7.8, p = {p:.4f})" in f for f in fnd.findings(_seat_inputs([129, 91, 100, 100])))
