@@ -152,3 +152,34 @@ def test_a_chi_square_just_below_005_is_printed_below_it():
     p = chisquare([129, 91, 100, 100]).pvalue
     assert 0.0495 < p < 0.05
     assert any(f"(chi-square over the 4 seats 7.8, p = {p:.4f})" in f for f in fnd.findings(_seat_inputs([129, 91, 100, 100])))
+
+
+# ------------------------------------------------------------------ fresh-user 6, breaker 15: what a sweep says
+
+def test_point_labels_use_yaml_spelling_and_name_the_key():
+    from sim.config.grid import key_names, point_label
+    from sim.data import yaml_value
+
+    assert [yaml_value(v) for v in (True, False, None, 3, "x", [1, 2])] == ["true", "false", "null", "3", "x", "[1, 2]"]
+    assert point_label({"options.advanced": True}) == "advanced=true"
+    keys = ["strategies.0.params.min_goods", "strategies.1.params.min_goods", "options.end_tokens"]
+    assert key_names(keys) == dict(zip(keys, ["strategies.0.min_goods", "strategies.1.min_goods", "end_tokens"],
+                                       strict=True))
+
+
+def test_sweep_prints_its_findings_and_tells_two_strategies_apart(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+
+    cfg = tmp_path / "s.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 3\nstrategies: [osaka.trader, osaka.trader]\n"
+                   "sweep:\n  strategies.0.params.min_goods: [1, 3]\n  strategies.1.params.min_goods: [1]\n")
+    res = CliRunner().invoke(cli, ["sweep", str(cfg), "--out", str(tmp_path / "sw"), "--quiet", "--no-point-reports",
+                                   "--figures", "never"])
+    assert res.exit_code == 0, res.output
+    base = "strategies.0.min_goods=1, strategies.1.min_goods=1"
+    assert f"Each point is compared with the baseline point {base} game by game" in res.output
+    assert "Mean scores differ significantly from the baseline in" in res.output
+    md = (tmp_path / "sw" / "report.md").read_text()
+    assert "strategies.0.min_goods=3, strategies.1.min_goods=1" in md and "min_goods=1, min_goods=3" not in md

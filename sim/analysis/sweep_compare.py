@@ -56,7 +56,7 @@ def table(cmp: pl.DataFrame, confidence: float) -> pl.DataFrame:
     """The display table: point, group, label, figure, difference with interval, Holm p, significant."""
     lev = level(confidence)
     return pl.DataFrame([{
-        "point": r["point_label"], "group": r["group"], "label": r["label"],
+        "point (swept values)": r["point_label"], "group": r["group"], "label": r["label"],
         "figure": "win rate (points)" if r["metric"] == "win_rate" else "mean score",
         f"point − baseline ({lev} CI, unadjusted)": f"{_fmt(r['diff'], r['metric'])} ({_fmt(r['ci_low'], r['metric'])}"
                                                      f" to {_fmt(r['ci_high'], r['metric'])})",
