@@ -183,3 +183,35 @@ def test_sweep_prints_its_findings_and_tells_two_strategies_apart(tmp_path):
     assert "Mean scores differ significantly from the baseline in" in res.output
     md = (tmp_path / "sw" / "report.md").read_text()
     assert "strategies.0.min_goods=3, strategies.1.min_goods=1" in md and "min_goods=1, min_goods=3" not in md
+
+
+# ------------------------------------------------------------------ breaker 12: impossible tune targets
+
+TUNE = ("game: traders_of_osaka\nplayers: 2\ngames: 8\nseed: 1\nstrategies: [osaka.trader, random]\n"
+        "tune:\n  params: {options.end_tokens: [6, 10]}\n")
+
+
+def _validate(tmp_path, target: str):
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(TUNE + f"  target: {target}\n")
+    return CliRunner().invoke(cli, ["validate", str(cfg)])
+
+
+def test_tune_refuses_a_first_player_advantage_no_game_can_reach(tmp_path):
+    # 2 players: seat 0 always winning gives 1 - 1/2 = 0.5 over the pooled share, the most possible
+    res = _validate(tmp_path, "{first_player_advantage: 0.9}")
+    assert res.exit_code == 2 and "line 8, key 'tune.target.first_player_advantage'" in res.output, res.output
+    assert "between -0.5 and 0.5" in res.output
+    assert _validate(tmp_path, "{first_player_advantage: 0.5}").exit_code == 0
+
+
+def test_tune_refuses_more_winners_than_players_and_a_gap_to_itself(tmp_path):
+    res = _validate(tmp_path, "{metric: n_winners, value: 5}")
+    assert res.exit_code == 2 and "key 'tune.target.value'" in res.output and "between 0 and 2" in res.output, res.output
+    res = _validate(tmp_path, "{strategy_gap: [osaka.trader, osaka.trader]}")
+    assert res.exit_code == 2 and "strategy_gap needs two different strategies" in res.output, res.output
+    assert "line 8" in res.output
