@@ -117,15 +117,15 @@ def test_verdict_and_seat_finding_give_one_precision_figure():
     assert any(f"every seat's win rate lies within {reach} of a fair share (95% intervals)" in f for f in fnd.findings(x))
 
 
-def test_skill_refuses_one_player_tables():
+def test_skill_refuses_one_player_tables(tmp_path):
     # breaker 2: alone at a table every strategy wins every game, so a ranking by win rate says nothing
     from click.testing import CliRunner
 
     from sim.cli import cli
 
-    res = CliRunner().invoke(cli, ["skill", "alpenzian", "--players", "1", "--games", "4", "--out", "/nonexistent/x"])
+    res = CliRunner().invoke(cli, ["skill", "alpenzian", "--players", "1", "--games", "4", "--out", str(tmp_path / "sk")])
     assert res.exit_code == 2, res.output
-    assert "--players must be at least 2 for a round robin, got 1" in res.output
+    assert "--players must be at least 2 for a round robin, got 1" in res.output and not (tmp_path / "sk").exists()
 
 
 # ------------------------------------------------------------------ fresh-user 11: p-values that round onto 0.05
