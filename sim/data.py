@@ -253,3 +253,11 @@ def write_file_atomic(path: str | Path, data: bytes | str) -> None:
 def file_hash(text: str) -> str:
     """Short SHA-256 of a data file's text, for the run manifest."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def yaml_value(v) -> str:
+    """A value as YAML writes it (``true``, ``false``, ``null``, ``[1, 2]``), not as Python prints it
+    (breaker finding 15, fresh-user finding 6, session 8: labels read "False", "None")."""
+    if v is None or isinstance(v, (bool, list, dict)):
+        return json.dumps(v)
+    return str(v)

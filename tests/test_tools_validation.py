@@ -63,7 +63,7 @@ CASES = {
         14, "tune.target.value", ["between 0 and 1", "1.5"]),
     "first-player advantage beyond a win rate difference": (
         "tune:\n  params:\n    options.end_tokens: [3, 12]\n  target:\n    first_player_advantage: 2\n",
-        13, "tune.target.first_player_advantage", ["between -1 and 1"]),
+        13, "tune.target.first_player_advantage", ["between -0.666667 and 0.666667"]),  # ±(1 - 1/3), 3 players
     "unknown option path": (
         TUNE.format(key="options.end_tokenz", range="[3, 12]", target="{metric: n_decisions, value: 90}"),
         11, "tune.params.options.end_tokenz", ["did you mean 'end_tokens'"]),

@@ -377,8 +377,8 @@ def test_verdict_states_the_precision_when_nothing_is_significant():
     rows = [(g, s, "same", 0.0, 1 if s == g % 2 else 2, s == g % 2) for g in range(400) for s in range(2)]
     x = _inputs(rows, 2)
     lo, hi = _wilson(200, 400)
-    assert fnd.verdict(x) == (f"Verdict: no seat wins significantly more or less than a fair share, and none differs by more "
-                              f"than ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points (95% intervals, 1,000 complete games).")
+    assert fnd.verdict(x) == (f"Verdict: no seat wins significantly more or less than a fair share, and every seat lies "
+                              f"within ±{max(0.5 - lo, hi - 0.5) * 100:.1f} points of it (95% intervals, 1,000 complete games).")
     # two seats: one question, asked once (binomtest(200, 400, 0.5) has p = 1)
     seat = [f for f in fnd.findings(x) if f.startswith(("Seat", "First-player")) or "chi-square" in f]
     assert len(seat) == 1 and seat[0].startswith("Seat 0 (start player) wins 50.0%")

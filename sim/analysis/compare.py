@@ -2,8 +2,8 @@
 strategy, win rate (and mean score) in A and in B, the difference B − A with an interval, a p-value
 and a Holm-adjusted p-value over every row.
 
-**Paired** when both runs played the same games (same root seed, seating and game indices; the same
-game index then draws the same random streams in both): the win rates are compared game by game,
+**Paired** when both runs played the same games (same root seed, seating, game indices and deal
+of every game; the same game index then draws the same random streams in both): the win rates are compared game by game,
 with the exact McNemar test (``statsmodels.stats.contingency_tables.mcnemar(exact=True)``) on the
 per-game outcomes when a group holds one seat per game, a paired t-test
 (``scipy.stats.ttest_rel``) on the per-game win shares otherwise and for scores, and a paired
@@ -167,8 +167,38 @@ def _decisions(t: RunTables) -> float:
     return float(g["n_decisions"].mean()) if "n_decisions" in g.columns and g.height else math.nan
 
 
+def _deal_of(t: RunTables) -> tuple[int | None, dict[int, int] | None]:
+    """A run's games per deal (manifest ``deal_size``) and each game's deal (``games.deal_index``):
+    ``None`` for what the run folder does not record."""
+    k = t.manifest.get("deal_size") if isinstance(t.manifest, dict) else None
+    g = t.games
+    deals = dict(zip(g["game_index"].to_list(), g["deal_index"].to_list(), strict=True)) \
+        if "deal_index" in g.columns else None
+    return (int(k) if k is not None else None), deals
+
+
+def other_deals(a: RunTables, b: RunTables) -> str:
+    """Why two runs with the same seed, seating and game indices still dealt other games, or "".
+    Under ``seating: permute`` game g's chance stream (shuffles, dice) comes from its deal,
+    ``g // k`` with ``k`` the games per deal, which depends on the strategies (breaker finding 1,
+    session 8): with k = 6 in A and 12 in B, game 6 is deal 1 in A and deal 0 in B."""
+    (ka, da), (kb, db) = _deal_of(a), _deal_of(b)
+    if ka is not None and kb is not None and ka != kb:
+        return f"other deals ({ka} and {kb} games per deal under seating {a.config.get('seating')}: game g is another shuffle)"
+    if da is not None and db is not None:
+        bad = sorted(g for g in da if g in db and da[g] != db[g])
+        if bad:
+            return (f"other deals (game {bad[0]} is deal {da[bad[0]]} in A and {db[bad[0]]} in B; {len(bad)} games "
+                    "differ)")
+        return ""
+    if a.config.get("seating") == "permute":
+        return "deals not recorded (seating permute): the games may differ"
+    return ""
+
+
 def pairing(a: RunTables, b: RunTables) -> tuple[bool, str]:
-    """Whether two runs played the same games, and why (or why not)."""
+    """Whether two runs played the same games, and why (or why not): the same root seed, seating,
+    game indices and deal of every game (common random numbers only then)."""
     ca, cb = a.config, b.config
     if ca["seed"] != cb["seed"]:
         return False, f"different root seeds ({ca['seed']} and {cb['seed']})"
@@ -177,7 +207,10 @@ def pairing(a: RunTables, b: RunTables) -> tuple[bool, str]:
     ia, ib = a.games["game_index"].to_list(), b.games["game_index"].to_list()
     if sorted(ia) != sorted(ib):
         return False, f"different games ({len(ia)} and {len(ib)} game indices)"
-    return True, f"same root seed {ca['seed']}, seating {ca.get('seating')} and {len(ia)} game indices"
+    deals = other_deals(a, b)
+    if deals:
+        return False, f"same root seed {ca['seed']} and game indices but {deals}"
+    return True, f"same root seed {ca['seed']}, seating {ca.get('seating')}, {len(ia)} game indices and deals"
 
 
 def _lineup(cfg: dict) -> list[str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from ..data import write_file_atomic
+from .wording import p_digits
 
 
 def level(confidence: float) -> str:
@@ -77,7 +78,7 @@ def ci(v, lo, hi, digits: int = 2, percent: bool = False) -> str:
 
 
 def p_text(p) -> str:
-    return "n/a" if p is None or math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+    return "n/a" if p is None or math.isnan(p) else ("< 0.001" if p < 0.001 else p_digits(p))
 
 
 def rows(df: pl.DataFrame, fn) -> pl.DataFrame:

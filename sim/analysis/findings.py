@@ -175,7 +175,7 @@ def _verdict_balance(x: Inputs) -> str:
                 if _reference(r) else "")
         return (f"Verdict: {name}{only} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
                 f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, "
-                f"{r.get('test', 'Holm-adjusted')} {pval(r['p_holm'])}){rest}." + (f" Also, {seats}." if seats else ""))
+                f"{r.get('test', 'Holm-adjusted')} {pval(r['p_holm'])}{r.get('after', '')}){rest}." + (f" Also, {seats}." if seats else ""))
     tables = [x.seat] + ([x.strategy] if x.strategy.height > 1 else [])
     reach = max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"]))
                 for t in tables for r in t.iter_rows(named=True))
@@ -185,9 +185,10 @@ def _verdict_balance(x: Inputs) -> str:
     if seats:  # the seats differ, though no single one can be named
         strat = "; no strategy differs significantly either" if x.strategy.height > 1 else ""
         return f"Verdict: {seats}{strat} ({x.lev} intervals, {x.complete:,} complete games).{_ahead_anyway(x)}"
-    if reach > TOO_WIDE:  # "none differs by more than ±56 points" would read as a finding (fresh-user 9)
+    if reach > TOO_WIDE:  # "every seat lies within ±56 points" would read as a finding (fresh-user 9)
         return f"Verdict: too few games to tell: {none}, but the intervals still allow any of them to be up to {span} from it {tail}"
-    return f"Verdict: {none}, and none differs by more than {span} {tail}"
+    each = "every seat and strategy" if x.strategy.height > 1 else "every seat"
+    return f"Verdict: {none}, and {each} lies within {span} of it {tail}"
 
 
 def _ahead_anyway(x: Inputs) -> str:

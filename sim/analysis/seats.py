@@ -60,10 +60,13 @@ def _omnibus(x: Any) -> list[Finding]:
     n = x.seat.height
     if math.isnan(p_chi):
         return []
-    if p_chi >= x.alpha:
-        widest = float((x.seat["ci_high"] - x.seat["ci_low"]).max()) / 2
-        return [Finding(f"No significant seat advantage (chi-square over the {n} seats {pval(p_chi)}); seat win rates "
-                        f"are known to within ±{widest * 100:.1f} points ({x.lev} intervals).")]
+    if p_chi >= x.alpha:  # the precision as the verdict gives it: how far from a fair share an interval reaches
+        reach = f"every seat's win rate lies within ±{seat_reach(x) * 100:.1f} points of a fair share ({x.lev} intervals)"
+        if first_significant(x):  # fresh-user findings 1 and 2 (session 8): no "no" beside seat 0's "yes"
+            return [Finding(f"The seats together do not differ significantly (chi-square over the {n} seats "
+                            f"{pval(p_chi)}): apart from seat 0's own question above, no seat can be said to win more "
+                            f"or less than a fair share; {reach}.")]
+        return [Finding(f"No significant seat advantage (chi-square over the {n} seats {pval(p_chi)}): {reach}.")]
     rows = list(x.seat.iter_rows(named=True))
     far = max(rows, key=lambda r: abs(r["win_rate"] - r["expected"]))
     named = [r for r in rows if claimed(r, x.alpha)]
@@ -108,6 +111,23 @@ def _first_player(x: Any, seat_claims: list[Finding]) -> list[Finding]:
                     f"(binomial test, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
 
 
+def seat_reach(x: Any) -> float:
+    """The largest distance from the expected share that a seat's interval still allows (the
+    precision figure of the verdict and of the seat finding: one figure, fresh-user finding 2, session 8)."""
+    return max(max(abs(r["ci_low"] - r["expected"]), abs(r["ci_high"] - r["expected"])) for r in x.seat.iter_rows(named=True))
+
+
+def _first_alone(x: Any) -> tuple[str, float, float, float, dict]:
+    """Seat 0's own significant question as an imbalance of the verdict (fresh-user finding 1,
+    session 8: it was a significant finding the verdict denied and did not count)."""
+    f, p_chi = x.first, x.chi[1]
+    after = ("; the seats together do not differ significantly, chi-square " + pval(p_chi)
+             if not math.isnan(p_chi) and p_chi >= x.alpha else "; not significant after Holm's correction over the seats")
+    row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test of seat 0 alone",
+           "after": after}
+    return ("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)
+
+
 def seat_imbalances(x: Any) -> list[tuple[str, float, float, float, dict]]:
     """The seat imbalances the verdict may name: ``(name, effect, low, high, row)``; ``row`` has
     ``win_rate, expected, p_holm`` and ``test`` (how its p-value was found)."""
@@ -117,11 +137,17 @@ def seat_imbalances(x: Any) -> list[tuple[str, float, float, float, dict]]:
         f = x.first
         row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test"}
         return [("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)]
-    if math.isnan(x.chi[1]) or x.chi[1] >= x.alpha:
+    if math.isnan(x.chi[1]):
         return []
-    return [("seat 0 (the start player)" if r["seat"] == 0 else f"seat {r['seat']}", r["win_rate"] - r["expected"],
-             r["ci_low"] - r["expected"], r["ci_high"] - r["expected"], r)
-            for r in x.seat.iter_rows(named=True) if claimed(r, x.alpha)]
+    named = [] if x.chi[1] >= x.alpha else [
+        ("seat 0 (the start player)" if r["seat"] == 0 else f"seat {r['seat']}", r["win_rate"] - r["expected"],
+         r["ci_low"] - r["expected"], r["ci_high"] - r["expected"], r)
+        for r in x.seat.iter_rows(named=True) if claimed(r, x.alpha)]
+    # seat 0 asked alone counts too, unless named already, or the chi-square is significant and no seat is
+    # named (then ``omnibus_only`` says both in the verdict)
+    alone = first_significant(x) and not any(n.startswith("seat 0") for n, *_ in named) \
+        and (named or x.chi[1] >= x.alpha)
+    return named + ([_first_alone(x)] if alone else [])
 
 
 def omnibus_only(x: Any) -> str:

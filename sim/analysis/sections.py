@@ -9,6 +9,7 @@ from functools import cached_property, partial
 
 import polars as pl
 
+from ..data import yaml_value
 from . import charts, stats, summaries
 from .analytic import ANALYTIC_FROM
 from .boxes import box_stats
@@ -98,7 +99,7 @@ def facts(t: RunTables) -> list[tuple[str, str]]:
     if cfg.get("data"):
         out.append(("data files", ", ".join(f"{k}: {v}" for k, v in cfg["data"].items())))
     if cfg.get("options"):
-        out.append(("options", ", ".join(f"{k}={v}" for k, v in cfg["options"].items())))
+        out.append(("options", ", ".join(f"{k}={yaml_value(v)}" for k, v in cfg["options"].items())))
     for note in t.manifest.get("notes", []):  # the engine's warnings about this option combination
         out.append(("rules note", note))
     if t.stopping:

@@ -36,7 +36,8 @@ def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> tup
                            f" ({a.config['players']} players): seats and win rates differ in meaning")
             continue
         c = compare_runs(a, b, confidence)
-        rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired, "identical": c.identical}
+        rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired, "identical": c.identical,
+                  "why": c.why}
                  for r in c.rows]
     adjusted = holm([r["p_value"] for r in rows])
     for r, p in zip(rows, adjusted, strict=True):
@@ -55,7 +56,7 @@ def table(cmp: pl.DataFrame, confidence: float) -> pl.DataFrame:
     """The display table: point, group, label, figure, difference with interval, Holm p, significant."""
     lev = level(confidence)
     return pl.DataFrame([{
-        "point": r["point_label"], "group": r["group"], "label": r["label"],
+        "point (swept values)": r["point_label"], "group": r["group"], "label": r["label"],
         "figure": "win rate (points)" if r["metric"] == "win_rate" else "mean score",
         f"point − baseline ({lev} CI, unadjusted)": f"{_fmt(r['diff'], r['metric'])} ({_fmt(r['ci_low'], r['metric'])}"
                                                      f" to {_fmt(r['ci_high'], r['metric'])})",
@@ -63,13 +64,26 @@ def table(cmp: pl.DataFrame, confidence: float) -> pl.DataFrame:
         for r in cmp.iter_rows(named=True)])
 
 
+def _how(cmp: pl.DataFrame) -> str:
+    """Paired or not, and why not for the points that are not (breaker finding 1, session 8: under
+    seating permute the deals of a game differ when the strategies or players change the deal size)."""
+    if bool(cmp["paired"].all()):
+        return ("game by game (same root seed, seating, game indices and deals: common random numbers, paired "
+                "tests; exact McNemar for win rates)")
+    un = cmp.filter(~pl.col("paired")).unique("point_label", maintain_order=True)
+    why = "; ".join(f"{r['point_label']}: {r['why']}" if "why" in cmp.columns else str(r["point_label"])
+                    for r in un.iter_rows(named=True))
+    if not bool(cmp["paired"].any()):
+        return (f"without pairing: the points did not play the same games ({why}), so luck does not cancel; "
+                "Fisher exact, Newcombe intervals")
+    return (f"game by game where the points played the same games (paired tests), unpaired where they did not "
+            f"({why}; Fisher exact, Newcombe intervals)")
+
+
 def sentences(cmp: pl.DataFrame, base_label: str, confidence: float) -> list[str]:
     """What the tests support: each significant win-rate difference, or the precision reached."""
     lev = level(confidence)
-    paired = bool(cmp["paired"].all())
-    out = [f"Each point is compared with the baseline point {base_label} "
-           + ("game by game (same root seed, seating and game indices: paired tests; exact McNemar for win rates)"
-              if paired else "(unpaired: the points did not play the same games; Fisher exact, Newcombe intervals)")
+    out = [f"Each point is compared with the baseline point {base_label} " + _how(cmp)
            + f"; p-values Holm-adjusted over all {cmp.height} comparisons of the sweep; significant means adjusted "
              f"p < {1 - confidence:.3g}."]
     wins = cmp.filter(pl.col("metric") == "win_rate")

@@ -37,21 +37,23 @@ def _cell(v, lo, hi, scale):
     return f"{v * scale:.{d}f} ({lo * scale:.{d}f}–{hi * scale:.{d}f})"
 
 
-def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list, draw: bool = True) -> None:
-    """The paired comparisons of every point with the baseline point (``sweep_compare``)."""
+def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list,
+                      draw: bool = True) -> list[str]:
+    """The paired comparisons of every point with the baseline point (``sweep_compare``); returns its
+    sentences (the terminal prints them: fresh-user finding 6, session 8)."""
     cmp, skipped = sweep_compare.baseline_comparisons(out, meta, conf)
     if skipped:
         md += ["", "## Against the baseline", ""] + [f"- {x}" for x in skipped]
         body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in skipped] + ["</ul>"]
     if not cmp.height:
-        return
+        return skipped
     base = next(p["label"] for p in meta["points"] if p["index"] == meta.get("baseline", meta["points"][0]["index"]))
     said, tab = sweep_compare.sentences(cmp, base, conf), sweep_compare.table(cmp, conf)
     if not draw:
         md += ["", "## Against the baseline", ""] + [f"- {x}" for x in said] + ["", md_table(tab)]
         body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
             "</ul>", html_table(tab)]
-        return
+        return skipped + said
     buf = io.BytesIO()
     sweep_compare.chart(cmp, xname, conf).savefig(buf, format="png", dpi=110)
     (out / "figures" / "sweep_vs_baseline.png").write_bytes(buf.getvalue())
@@ -60,10 +62,11 @@ def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, 
     b64 = base64.b64encode(buf.getvalue()).decode()
     body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
         "</ul>", html_table(tab), f'<figure><img alt="Win rate − baseline" src="data:image/png;base64,{b64}"></figure>']
+    return skipped + said
 
 
 def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None,
-                       draw: bool = True) -> tuple[Path, Path]:
+                       draw: bool = True, said: list[str] | None = None) -> tuple[Path, Path]:
     """Write ``figures/sweep_*.png``, ``report.md`` and ``report.html`` into the sweep folder.
     ``draw=False`` (``--figures never``): the tables without charts; older sweep charts are removed,
     so the folder holds no figure its report does not show."""
@@ -77,10 +80,10 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
     title = f"Sweep report: {meta['game']} over {', '.join(keys)}"
     conf = float(meta.get("confidence", 0.95))
     lev = level(conf)
-    intro = (f"Each point played the same {meta['games']} games (root seed {meta['seed']}, game indices 0–"
-             f"{meta['games'] - 1}): game i draws from the same random streams at every point (common random "
-             "numbers), so the points can be compared game by game; the paired tests below say which differences "
-             "the data support. Each point is a "
+    intro = (f"Each point played game indices 0–{meta['games'] - 1} from root seed {meta['seed']}: where two points"
+             " deal the same games (same players, seating and deals), game i draws the same random streams at both"
+             " (common random numbers) and they are compared game by game; where the deals differ (seating permute"
+             " with another number of games per deal) they are compared unpaired, as said below. Each point is a "
              "full run folder" + (" with its own report." if meta.get("point_reports") else " (tables only)."))
     md = [f"# {title}", "", intro, "", "## Points", ""]
     pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}
@@ -94,7 +97,9 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
             (out / "figures").rmdir()  # no empty folder left behind
         md += ["", "Charts not drawn (`--figures never`); `sim report SWEEP_DIR --figures always` draws them."]
     if len(meta["points"]) > 1:
-        _baseline_section(out, meta, xname, conf, md, body, draw)
+        headline = _baseline_section(out, meta, xname, conf, md, body, draw)
+        if said is not None:
+            said += headline
     for fig_name in chosen:
         head, ylabel, scale, note = TITLES[fig_name]
         note = note.replace("95%", lev)

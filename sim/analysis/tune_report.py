@@ -16,6 +16,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from .document import STYLE, html_table, md_table
+from .wording import pval
 
 RELOAD = ("import optuna; from optuna.storages import JournalStorage; from optuna.storages.journal import "
           "JournalFileBackend; study = optuna.load_study(study_name='{name}', storage=JournalStorage("
@@ -204,10 +205,10 @@ def discover_summary(result: dict) -> str:
     drivers = ", ".join(f"{k} ({v:.0%})" for k, v in imp[:3]) or "not computable"
     verdict = ("A dominant plan was found" if result["dominant"] else "No dominant plan was found")
     return (f"{verdict}: {result['strategy']} with {params} wins {b['value']:.1%} (95% CI {b['ci'][0]:.1%}–"
-            f"{b['ci'][1]:.1%}) of {b['games']} fresh games, against a fair share of {fair:.1%} (one-sided binomial p = "
-            f"{result['p_vs_fair']:.3g} that it wins more; dominant means the whole interval above the fair share, at least "
+            f"{b['ci'][1]:.1%}) of {b['games']} fresh games, against a fair share of {fair:.1%} (one-sided binomial "
+            f"{pval(result['p_vs_fair'])} that it wins more; dominant means the whole interval above the fair share, at least "
             f"{result['margin']:.0%} above it, p < 0.05). With its default parameters it wins {d['value']:.1%} "
-            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of the same games; exact paired McNemar test p = {result['p']:.3g} "
+            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of the same games; exact paired McNemar test {pval(result['p'])} "
             f"({result['paired']['only_a']} games won only by the best parameters, {result['paired']['only_b']} only"
             f" by the defaults). Parameters that drive the win rate (Optuna importances): {drivers}.")
 

@@ -17,10 +17,23 @@ def pint(rate: float, low: float, high: float) -> str:
     return f"{pct(rate)} ({pct(low)[:-1]}–{pct(high)})"
 
 
+def p_digits(p: float) -> str:
+    """A p-value with 3 decimals, or more when those round it onto a threshold a test may use (a
+    multiple of 0.005 up to 0.2, e.g. 0.0497 -> "0.0497", not "0.050": fresh-user finding 11, session 8,
+    a significant chi-square printed as p = 0.050). Exact values stay short (0.05 -> "0.050")."""
+    text = f"{p:.3f}"
+    for digits in (4, 5, 6):
+        shown = float(text)
+        if shown == p or shown > 0.2 or round(shown * 200, 9) % 1:
+            break
+        text = f"{p:.{digits}f}"
+    return text
+
+
 def pval(p: float) -> str:
     if p is None or math.isnan(p):
         return "p n/a"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    return "p < 0.001" if p < 0.001 else f"p = {p_digits(p)}"
 
 
 def points(lo: float, hi: float) -> str:

@@ -29,7 +29,7 @@ def compare(run_a, run_b, json_file, out, confidence) -> None:
     per seat and per strategy, B − A with an interval, p-values Holm-adjusted over every row.
 
     Paired (exact McNemar, paired bootstrap) when both runs played the same games: same root seed,
-    seating and game indices, e.g. one config with an option changed. Otherwise unpaired (Newcombe
+    seating, game indices and deals, e.g. one config with an option changed. Otherwise unpaired (Newcombe
     interval, Fisher exact test). Exit 2 for runs of different games or player counts.
 
     \b

@@ -18,7 +18,7 @@ from .options import check_out, option_values, say
 @cli.command()
 @click.argument("game")
 @click.option("--players", type=int, default=2, show_default=True,
-              help="Seats per game; the skill-depth index is defined at 2.")
+              help="Seats per game, at least 2 (alone every strategy wins); the skill-depth index is defined at 2.")
 @click.option("--games", type=int, default=200, show_default=True,
               help="Games per table (rounded up to a whole seating cycle).")
 @click.option("--strategy", "names", multiple=True,

@@ -94,7 +94,10 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode)
     with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written
-        _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never")
+        said: list[str] = []  # the sweep's findings, printed below (fresh-user finding 6, session 8)
+        _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never", said=said)
+    for line in said:
+        say(line)
     say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
 

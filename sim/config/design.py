@@ -152,10 +152,12 @@ def _target(spec: dict, rc: RunConfig, doc: Located | None = None) -> Target:
         value = _checked(doc, "tune", "target.value", _within, spec["value"], low, high, f"mean {spec['metric']}")
         return Target("metric", value, column=spec["metric"])
     if keys == {"first_player_advantage"} and _number(spec["first_player_advantage"]):
-        # seat 0's win rate (in [0, 1]) minus the pooled share (in [0, 1]): a difference in [-1, 1]
+        # seat 0's win rate w (in [0, 1]) minus the pooled share (w + o) / n, o the other seats' wins
+        # (in [0, n - 1]): w (1 - 1/n) - o/n lies in [-(1 - 1/n), 1 - 1/n] (breaker 12: 0.9 with 2 players)
+        most = 1 - 1 / int(rc.players)
         return Target("first_player_advantage", _checked(
-            doc, "tune", "target.first_player_advantage", _within, spec["first_player_advantage"], -1, 1,
-            "a first-player advantage (a difference of win rates)"))
+            doc, "tune", "target.first_player_advantage", _within, spec["first_player_advantage"], -most, most,
+            f"a first-player advantage with {rc.players} players (seat 0's win rate minus the pooled share)"))
     if keys == {"seat_spread"} and spec["seat_spread"] == "min":
         return Target("seat_spread")
     if keys == {"strategy_gap"} and isinstance(spec["strategy_gap"], list) and len(spec["strategy_gap"]) == 2:
@@ -163,6 +165,9 @@ def _target(spec: dict, rc: RunConfig, doc: Located | None = None) -> Target:
         missing = [s for s in pair if s not in rc.labels]
         if missing:
             raise SimError(f"strategy_gap names {missing[0]!r}, not a strategy of the config ({', '.join(rc.labels)})")
+        if pair[0] == pair[1]:  # breaker 12: a strategy's gap to itself is 0 whatever the rules
+            raise SimError(f"strategy_gap needs two different strategies, got {pair[0]!r} twice (its gap to itself is"
+                           f" always 0); the config's strategies: {', '.join(dict.fromkeys(rc.labels))}")
         return Target("strategy_gap", 0.0, pair=pair)
     raise SimError(f"a target is {forms}; got {spec!r}")
 
@@ -192,6 +197,8 @@ def _metric_range(rc: RunConfig, column: str) -> tuple[float, float]:
     """The range of a numeric ``games.parquet`` column's mean: the base columns' (``BASE_COLUMNS``)
     or, for a game's own summary figures (read from ``summary()`` of a fresh state, no game
     played), unbounded. ``SimError`` for a text column or an unknown one (did you mean ...?)."""
+    if column == "n_winners":  # breaker 12: at most every seat wins a game
+        return 0, int(rc.players)
     if column in BASE_COLUMNS:
         return BASE_COLUMNS[column]
     if column in TEXT_COLUMNS:

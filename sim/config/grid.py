@@ -7,8 +7,11 @@ path walks the data file's mappings and lists (``data.cards.per_colour.2.insuran
 config's ``strategies`` list, whose entries are repeated in order to fill the seats, so one config
 serves a player-count sweep). A data point is written as a YAML copy of the file (the config's own
 or the game's packaged one) with the value replaced. Every point uses the config's root seed and the same game indices, so game ``i`` draws
-from the same random streams at every point (common random numbers): differences between points
-come from the parameter, not from luck.
+from the same random streams at every point (common random numbers) as long as the points deal
+alike: under ``seating: permute`` a game's shuffles come from its deal (``game // games per deal``)
+and the deal size depends on the players and on which strategies are alike, so sweeping
+``players`` or ``strategies.N.name`` there gives other deals, and those points are compared
+unpaired (``sim.analysis.compare.pairing``).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..api import SimError
-from ..data import Located, parse_yaml, quote, read_yaml
+from ..data import Located, parse_yaml, quote, read_yaml, yaml_value
 from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
 from .data_paths import in_source, path_parts, set_in
 from .lists import length_problem
@@ -232,6 +235,25 @@ def _point_config(rc: RunConfig, values: dict[str, Any], work: Path, idx: int) -
     return prc
 
 
+def key_names(keys: list[str]) -> dict[str, str]:
+    """Each sweep key's name in a point label: its last part (``end_tokens``), or, when two keys
+    share it (two strategies sweeping ``min_goods``), ``strategies.N.min_goods`` or the whole key."""
+    last = [k.split(".")[-1] for k in keys]
+    out = {}
+    for k, name in zip(keys, last, strict=True):
+        parts = k.split(".")
+        if last.count(name) > 1:
+            name = f"strategies.{parts[1]}.{name}" if parts[0] == "strategies" and len(parts) > 2 else k
+        out[k] = name
+    return out
+
+
+def point_label(values: dict) -> str:
+    """A point's label: ``advanced=true`` or ``min_goods=1, end_tokens=8`` (``key_names``)."""
+    names = key_names(list(values))
+    return ", ".join(f"{names[k]}={yaml_value(v)}" for k, v in values.items())
+
+
 def points(rc: RunConfig, work: Path) -> list[Point]:
     """The grid's points (product of the keys' values, in config order) with their configs.
 
@@ -242,7 +264,7 @@ def points(rc: RunConfig, work: Path) -> list[Point]:
     out = []
     for idx, combo in enumerate(itertools.product(*(rc.sweep[k] for k in keys))):
         values = dict(zip(keys, combo, strict=True))
-        label = (str(combo[0]) if len(keys) == 1 else ", ".join(f"{k.split('.')[-1]}={v}" for k, v in values.items()))
+        label = point_label(values)
         try:
             prc = _point_config(rc, values, work, idx)
         except (SimError, ValueError) as exc:  # ValidationError and OptionError are ValueErrors

@@ -75,7 +75,13 @@ def table_config(game: str, players: int, names: Sequence[str], games: int, seed
 def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jobs: int = 1,
          options: dict | None = None) -> list[RunConfig]:
     """One config per table: every combination of ``players`` different strategies of ``pool``.
-    Raises ``SimError`` when the pool is smaller than ``players`` or ``games`` is below 1."""
+    Raises ``SimError`` when the pool is smaller than ``players``, ``players`` is below 2 (breaker
+    finding 2, session 8: alone at a table every strategy won every game, all ranked 1 with a skill
+    index of +0.0) or ``games`` is below 1."""
+    if players < 2:
+        raise SimError(f"--players must be at least 2 for a round robin, got {players}: a strategy alone at a table "
+                       "wins every game it completes, so win rates cannot rank strategies; for a solo game compare "
+                       "their scores instead (sim run a config per strategy, then sim compare RUN_A RUN_B)")
     if games < 1:
         raise SimError(f"--games must be at least 1, got {games}")
     if len(pool) < players:

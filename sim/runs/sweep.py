@@ -1,5 +1,5 @@
 """A sweep (``sim sweep``): the same run at every point of the config's grid, each point a full
-run folder ``point-NNN`` with the same root seed and game indices (common random numbers), and a
+run folder ``point-NNN`` with the same root seed and game indices (common random numbers where the deals match), and a
 long table of figures per point (``sweep.parquet``). The grid itself is ``sim.config.grid``."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..analysis.sweep_figures import point_figures
 from ..api import SimError
 from ..config import RunConfig, load_run_config
 from ..config.grid import Point, points
-from ..data import read_json, write_file_atomic
+from ..data import read_json, write_file_atomic, yaml_value
 from . import fixed
 
 
@@ -73,7 +73,8 @@ def resume_sweep(out: Path, *, progress: bool = True, backend: str = "local", sc
     rc = load_run_config(out)
     doc = read_json(out / "sweep.json")
     pts = points(rc, out)
-    if [p.label for p in pts] != [q.get("label") for q in doc.get("points", [])]:
+    # the values, not the labels: labels changed spelling in session 8 (advanced=true, not False)
+    if [json.loads(json.dumps(p.values)) for p in pts] != [q.get("values") for q in doc.get("points", [])]:
         raise SimError(f"'{out}': the grid in its config.json no longer gives the points of sweep.json; was it edited?")
     return pts, _play_points(rc, out, pts, True, progress=progress, backend=backend, scheduler=scheduler,
                              n_resamples=n_resamples, echo=echo, point_reports=bool(doc.get("point_reports", True)),
@@ -104,7 +105,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
                 build_report(pdir, figures=figures_mode)
         finally:
             locks.unlock(pdir)
-        named = ", ".join(f"{k}={v}" for k, v in p.values.items())
+        named = ", ".join(f"{k}={yaml_value(v)}" for k, v in p.values.items())
         if echo and o is None:
             echo(f"point {p.index} ({named}): finished before, kept")
         elif echo:
@@ -112,7 +113,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
         f = point_figures(pdir, n_resamples, p.rc.confidence).with_columns(
             point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
             games=pl.lit(p.rc.games, pl.Int64),
-            **{k: pl.lit(str(v)) for k, v in p.values.items()})
+            **{k: pl.lit(yaml_value(v)) for k, v in p.values.items()})
         frames.append(f)
     table = pl.concat(frames, how="diagonal_relaxed")
     store.write_atomic(table, out / "sweep.parquet")
