@@ -152,12 +152,13 @@ def test_a_stop_while_the_study_report_is_written_is_rebuilt_by_resume(tmp_path,
         saved["best" if kind == "tune" else "best_params"]
 
 
-@pytest.mark.parametrize("files, says", [({"study.log": "", "tune.json": "{}"}, "sim tune --resume"),
-                                         ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'},
-                                          "sim discover --resume"),
-                                         ({"skill.json": "{}"}, "table-000")])
-def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, files, says):
+@pytest.mark.parametrize("files, says, code", [({"study.log": "", "tune.json": "{}"}, "sim tune --resume", 2),
+                                               ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'},
+                                                "sim discover --resume", 2),
+                                               # a skill folder's report is its skill.md: shown, with where its tables are
+                                               ({"skill.json": "{}"}, "table-000", 0)])
+def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, files, says, code):
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     res = sim("report", tmp_path)
-    assert res.exit_code == 2 and says in res.output, res.output
+    assert res.exit_code == code and says in res.output, res.output
