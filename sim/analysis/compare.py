@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from ..api import SimError
+from ..data import yaml_value
 from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
 from .tables import RunTables
 
@@ -47,11 +48,14 @@ class Comparison:
     identical: bool = False  # paired, and every common game gave every seat the same win and score
     decisions: tuple[float, float] = (math.nan, math.nan)  # mean decisions per complete game, A and B
     warning: str = ""  # the runs' strategies differ (``other_opponents``)
+    changes: list[str] = field(default_factory=list)  # what differs between the runs (``run_changes``)
 
     def to_json(self) -> dict:
-        """``{"paired", "confidence", "why", "identical", "warning", "rows": [...]}`` as ``sim compare --json`` writes it."""
+        """``{"paired", "confidence", "why", "identical", "warning", "changes", "rows": [...]}`` as
+        ``sim compare --json`` writes it."""
         return {"paired": self.paired, "confidence": self.confidence, "why": self.why, "identical": self.identical,
-                "warning": self.warning, "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
+                "warning": self.warning, "changes": self.changes,
+                "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
 
 
 
@@ -234,6 +238,27 @@ def other_opponents(ca: dict, cb: dict) -> str:
             " the change; a strategy holding several seats of a game is tested with one win share per game")
 
 
+def run_changes(ma: dict, mb: dict) -> list[str]:
+    """What differs between two runs' recorded experiments (manifest ``experiment``, ``data_hashes``,
+    ``engine_version``), one ``"key: A → B"`` per difference, a mapping (options, data) key by key
+    (fresh-user finding 11, session 8: a data variant's runs differed only by a hash nobody saw)."""
+    ea, eb = ma.get("experiment") or {}, mb.get("experiment") or {}
+    out = []
+    for key in sorted({*ea, *eb} - {"labels"}):
+        a, b = ea.get(key), eb.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += [f"{key}.{k}: {yaml_value(a.get(k))} → {yaml_value(b.get(k))}"
+                    for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)]
+        elif a != b:
+            out.append(f"{key}: {yaml_value(a)} → {yaml_value(b)}")
+    ha, hb = ma.get("data_hashes") or {}, mb.get("data_hashes") or {}
+    out += [f"data file {k}: other contents" for k in sorted({*ha, *hb}) if ha.get(k) != hb.get(k)
+            and not any(c.startswith(f"data.{k}:") for c in out)]
+    if ma.get("engine_version") != mb.get("engine_version"):
+        out.append(f"engine version: {ma.get('engine_version')} → {mb.get('engine_version')}")
+    return out
+
+
 def check_comparable(a: RunTables, b: RunTables) -> None:
     """``SimError`` (exit 2) unless both runs are of the same game with the same player count."""
     ga, gb = a.config["game"], b.config["game"]
@@ -328,4 +353,5 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Compar
         r["p_adjusted"] = p
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
     return Comparison(paired, confidence, rows, why, notes, paired and same_results(pa, pb),
-                      (_decisions(a), _decisions(b)), other_opponents(a.config, b.config))
+                      (_decisions(a), _decisions(b)), other_opponents(a.config, b.config),
+                      run_changes(a.manifest, b.manifest))

@@ -44,6 +44,8 @@ def headline(c: Comparison, name_a: str, name_b: str) -> list[str]:
             if c.paired else f"Unpaired comparison ({c.why}): the runs played different games.")
     out = [f"B = {name_b} against A = {name_a}. {kind} Differences are B − A with {lev} intervals; p-values are "
            f"Holm-adjusted over all {len(c.rows)} rows; significant means adjusted p < {1 - c.confidence:.3g}."]
+    out.append(f"What differs between the runs: {'; '.join(c.changes)}." if c.changes else
+               "The runs record the same experiment (game, players, games, seed, strategies, options, data).")
     if c.warning:
         out.append(f"Beware: {c.warning}.")
     sig = [r for r in c.rows if r["significant"]]
