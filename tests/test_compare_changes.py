@@ -38,6 +38,13 @@ def test_edited_data_contents_and_other_sizes_are_named():
     assert run_changes(BASE, b) == ["games: 40 → 80", "data file cards: other contents"]
 
 
+def test_a_seat_s_strategy_is_named_by_seat():
+    a = _with(strategies=[{"name": "osaka.trader", "params": {}, "label": None}, {"name": "random", "params": {}}])
+    b = _with(strategies=[{"name": "osaka.trader", "params": {"min_goods": 3}, "label": None},
+                          {"name": "random", "params": {}}])
+    assert run_changes(a, b) == ['strategies.0: osaka.trader → osaka.trader {"min_goods": 3}']
+
+
 def test_another_data_file_is_named_once_by_its_path():
     a = _with(data={"cards": "a.yaml"})
     b = _with(data={"cards": "b.yaml"}, data_hashes={"cards": "bbbb"})

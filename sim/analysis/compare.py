@@ -238,6 +238,15 @@ def other_opponents(ca: dict, cb: dict) -> str:
             " the change; a strategy holding several seats of a game is tested with one win share per game")
 
 
+def _seat_text(s) -> str:
+    """One seat's strategy as ``name {params} (label)``, from the experiment's ``strategies`` entry."""
+    if not isinstance(s, dict):
+        return yaml_value(s)
+    params = s.get("params") or {}
+    return (str(s.get("name")) + (f" {json.dumps(params, sort_keys=True)}" if params else "")
+            + (f" (label {s['label']})" if s.get("label") else ""))
+
+
 def run_changes(ma: dict, mb: dict) -> list[str]:
     """What differs between two runs' recorded experiments (manifest ``experiment``, ``data_hashes``,
     ``engine_version``), one ``"key: A → B"`` per difference, a mapping (options, data) key by key
@@ -249,6 +258,9 @@ def run_changes(ma: dict, mb: dict) -> list[str]:
         if isinstance(a, dict) and isinstance(b, dict):
             out += [f"{key}.{k}: {yaml_value(a.get(k))} → {yaml_value(b.get(k))}"
                     for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)]
+        elif key == "strategies" and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            out += [f"strategies.{i}: {_seat_text(x)} → {_seat_text(y)}" for i, (x, y) in enumerate(zip(a, b, strict=True))
+                    if x != y]
         elif a != b:
             out.append(f"{key}: {yaml_value(a)} → {yaml_value(b)}")
     ha, hb = ma.get("data_hashes") or {}, mb.get("data_hashes") or {}
