@@ -106,3 +106,49 @@ def test_a_run_keeps_its_data_files_so_its_config_reruns_and_its_games_replay(tm
     shutil.rmtree(run / "data")  # a run folder from before the copies were kept
     old = invoke("replay", run, "--game-index", 1)
     assert old.exit_code == 2 and "cards (" in old.output and "restore those contents" in old.output, old.output
+
+
+def test_a_run_with_a_data_file_is_checked_by_contents_and_resumes_from_its_copies(tmp_path):
+    """Breaker trial 2 (session 8): `sim check CONFIG --run DIR` refused the run folder's own
+    config.yaml (it names the folder's copy of the data file, not the original path) and a renamed
+    identical copy; a resume after the original file was edited was refused though the folder keeps
+    the contents it was made with. A data file with other contents is still another experiment."""
+    import shutil
+
+    dest = tmp_path / "variant"
+    assert invoke("list", "data", "traders_of_osaka", "--copy", dest).exit_code == 0
+    text = reference("cards.yaml").decode()
+    mine = text.replace("achievement_tokens_per_colour: 12", "achievement_tokens_per_colour: 11")
+    (dest / "cards.yaml").write_text(mine)
+    cfg = tmp_path / "v.yaml"
+    cfg.write_text(CONFIG.format(cards="variant/cards.yaml") + "checks: {max_failed_games: 0}\n")
+    run = tmp_path / "r"
+    assert invoke("check", cfg, "--out", run, "--quiet", "--figures", "never").exit_code == 0
+    own = invoke("check", run / "config.yaml", "--run", run, "--figures", "never")
+    assert own.exit_code == 0, own.output
+    shutil.copy(dest / "cards.yaml", tmp_path / "renamed.yaml")
+    renamed = tmp_path / "w.yaml"
+    renamed.write_text(CONFIG.format(cards="renamed.yaml") + "checks: {max_failed_games: 0}\n")
+    assert invoke("check", renamed, "--run", run, "--figures", "never").exit_code == 0
+    (tmp_path / "renamed.yaml").write_text(text)  # other contents: another experiment
+    other = invoke("check", renamed, "--run", run, "--figures", "never")
+    assert other.exit_code == 2 and "other contents of data file(s) cards" in other.output, other.output
+
+
+def test_an_interrupted_run_resumes_from_its_data_copies_after_the_original_was_edited(tmp_path):
+    from sim.runs.fixed import reopen
+
+    dest = tmp_path / "variant"
+    assert invoke("list", "data", "traders_of_osaka", "--copy", dest).exit_code == 0
+    text = reference("cards.yaml").decode()
+    (dest / "cards.yaml").write_text(text.replace("achievement_tokens_per_colour: 12",
+                                                  "achievement_tokens_per_colour: 11"))
+    cfg = tmp_path / "v.yaml"
+    cfg.write_text(CONFIG.format(cards="variant/cards.yaml"))
+    run = tmp_path / "r"
+    assert invoke("run", cfg, "--out", run, "--quiet", "--figures", "never").exit_code == 0
+    (dest / "cards.yaml").write_text(text)  # edited in place after the run
+    (run / "chunks").mkdir()  # as an interrupted run leaves it: resumable
+    (run / "games.parquet").unlink()
+    rc = reopen(run, None)  # refused before: "other contents of data file(s) cards"
+    assert rc.data["cards"] == str((run / "data" / "cards.yaml").resolve())

@@ -235,7 +235,7 @@ def reopen(out: Path, jobs: int | None) -> RunConfig:
     """The config of an interrupted run folder, ready to continue (``jobs`` overrides its own).
     Refuses (``SimError``) a folder from another engine version or data, or one already complete."""
     store.refuse_sweep_folder(out, f"continue it with `sim sweep --resume {out}`, or resume")
-    rc = load_run_config(out)
+    rc = with_data_copies(load_run_config(out), out)  # the contents it was made with (breaker finding 5, s8)
     if jobs:
         rc = rc.model_copy(update={"jobs": jobs})
     check_same_rules(rc, out, "resumed")
@@ -259,6 +259,8 @@ def check_same_experiment(rc: RunConfig, out: Path, verb: str, what: str = "conf
         before = {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
     now = experiment(rc)
     for key in EXPERIMENT_KEYS:
+        if key == "data":  # file paths (a run folder's copies, a renamed file): contents are check_same_rules'
+            continue
         if key in before and before[key] != now[key]:
             hint = f" (give --{key} {before[key]} to use it)" if key in ("games", "seed") else ""
             raise SimError(f"'{out}' was made with {key} = {quote(before[key])}, but {what} now says {key} ="
@@ -299,8 +301,9 @@ def check_same_rules(rc: RunConfig, out: Path, verb: str) -> Any:
     if changed:
         where = ", ".join(f"{k} ({rc.data.get(k, 'built in')})" for k in changed)
         raise SimError(f"'{out}' was made with other contents of data file(s) {where}: results would mix two rule"
-                       f" sets, so it cannot be {verb}; restore those contents, or play the config again for a new"
-                       " run (runs made since session 8 keep a copy in data/ and replay it)")
+                       f" sets, so it cannot be {verb}; restore those contents (a run folder made since session 8"
+                       " reads its own copies in data/: they too must be as the run was made), or play the config"
+                       " again for a new run")
     return game
 
 
