@@ -276,6 +276,11 @@ def test_check_and_sweep_take_option_as_run_does(tmp_path):
         assert not (tmp_path / f"bad-{cmd}").exists()
     res = CliRunner().invoke(cli, ["sweep", "--resume", str(tmp_path / "s"), "--option", "end_tokens=7"])
     assert res.exit_code == 2 and "--option" in res.output
+    # an option the grid sweeps would be replaced at every point (breaker trial 2, session 8)
+    (tmp_path / "t.yaml").write_text(OSAKA + "sweep: {options.end_tokens: [6, 8]}\n")
+    res = CliRunner().invoke(cli, ["sweep", str(tmp_path / "t.yaml"), "--option", "end_tokens=5", "--out",
+                                   str(tmp_path / "t")])
+    assert res.exit_code == 2 and "sweeps options.end_tokens" in res.output and not (tmp_path / "t").exists()
 
 
 def test_sweep_keys_and_values_get_the_same_help(tmp_path):

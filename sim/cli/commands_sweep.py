@@ -86,6 +86,10 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
                                   "plugins": False if no_plugins else None}, options)
         if not rc.sweep:
             raise no_grid(config, "sweep", "{options.end_tokens: [6, 8, 10]}")
+        swept = sorted(k for k in options if f"options.{k}" in rc.sweep)
+        if swept:  # the grid would silently replace it at every point (breaker trial 2, session 8)
+            raise SimError(f"--option {', '.join(swept)}: {config} sweeps options.{swept[0]}, so a fixed value would"
+                           " be replaced at every point; drop the --option or edit the sweep: grid")
         # a config's ``output:`` names the sweep folder too (fresh-user finding 7, session 4)
         out_dir = Path(out) if out else Path(rc.output) if rc.output else Path("reports") / rc.game / f"{Path(config).stem}-sweep"
         t0 = time.perf_counter()
