@@ -508,3 +508,17 @@ def test_sweep_resume_refuses_a_confidence_it_would_ignore(tmp_path):
     ignored; refused before anything is read or played, naming the flag."""
     res = invoke("sweep", "--resume", tmp_path / "nowhere", "--confidence", "0.99")
     assert res.exit_code == 2 and "--confidence" in res.output and "sweep.json" in res.output, res.output
+
+
+def test_an_interrupted_check_names_sim_check_resume(tmp_path, monkeypatch):
+    """Breaker trial 2 (session 8): a stopped `sim check` said `sim run --resume DIR`, which finishes
+    the games but never evaluates the checks; `sim check --resume DIR` does both."""
+    from sim.runs import fixed as runner
+
+    def stopped(rc, out, ranges, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "play_ranges", stopped)
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 6") + "checks: {max_failed_games: 0}\n")
+    res = invoke("check", cfg, "--out", tmp_path / "cut", "--quiet")
+    assert res.exit_code == 130 and f"sim check --resume {tmp_path / 'cut'}" in res.output, res.output

@@ -62,11 +62,12 @@ def _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
           until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
-          options=None):
+          options=None, command="sim run"):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
     ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
     ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
-    that replace or add to CONFIG's ``options:``."""
+    that replace or add to CONFIG's ``options:``; ``command``: what to resume with (``sim check``
+    evaluates its checks after the games)."""
     from polars.exceptions import ComputeError
 
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
@@ -107,7 +108,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     except (OSError, ComputeError) as exc:  # e.g. a full disk: finished chunks are safe on disk
         where = resume_dir or locals().get("out_dir")
         raise SimError(f"cannot write the run folder {where}: {exc}; finished chunks are kept: free space,"
-                       f" then `sim run --resume {where}`") from None
+                       f" then `{command} --resume {where}`") from None
     except KeyboardInterrupt:
         where = resume_dir or locals().get("out_dir")
         if where is None:  # stopped while the config was read: no run folder yet (breaker finding 8)
@@ -115,7 +116,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             sys.exit(130)
         rule = " (it continues the stopping rule in stopping.json)" if (Path(where) / "stopping.json").is_file() else ""
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
-                   f"  sim run --resume {where}{rule}", err=True)
+                   f"  {command} --resume {where}{rule}", err=True)
         sys.exit(130)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
@@ -261,7 +262,8 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                                      backend, scheduler, min_sample)
         else:
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
-                                  quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options)
+                                  quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options,
+                                  command="sim check")
         if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
             (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
         checks = (rc or load_run_config(out_dir)).checks
