@@ -278,6 +278,13 @@ def test_control_characters_in_labels_and_output_are_refused_at_validation(tmp_p
     assert any("key 'output': a folder name may not hold control characters; character 1 is U+0000" in line
                for line in lines), lines
     assert not any("\x1b" in line or "\x00" in line for line in lines)  # echoed escaped, never raw
+    # invisible format and line-separator characters (breaker trial 2, session 8): a bidi override
+    # would show a report's text reversed
+    for ch, name in (("\\u202e", "U+202E (RIGHT-TO-LEFT OVERRIDE)"), ("\\u2028", "U+2028 (LINE SEPARATOR)"),
+                     ("\\ufeff", "U+FEFF (ZERO WIDTH NO-BREAK SPACE)")):
+        code, lines = validate(tmp_path, HEAD.replace("strategies: [{name: random}]",
+                                                      f'strategies: [{{name: random, label: "ab{ch}c"}}]'))
+        assert code == 2 and any("character 3 is " + name in line for line in lines), lines
 
 
 def test_a_label_with_markup_characters_is_kept(tmp_path):

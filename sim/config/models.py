@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import unicodedata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,11 +42,15 @@ class StrategySpec(BaseModel):
 
 def printable(value: str | None, what: str) -> str | None:
     """``value`` unless it holds a control character (U+0000-U+001F, U+007F-U+009F: a newline, a
-    NUL, a terminal escape), refused with its position: a label goes into reports, terminal lines and
+    NUL, a terminal escape) or an invisible format or line-separator character (Unicode categories
+    Cf, Zl, Zp: a bidi override U+202E, U+2028, U+FEFF; breaker trial 2), refused with its position: a label goes into reports, terminal lines and
     JUnit XML (which cannot hold them), a path into the file system (breaker findings 9, 10, session 8)."""
     for i, ch in enumerate(value or ""):
         if ord(ch) < 32 or 127 <= ord(ch) < 160:
             raise ValueError(f"{what} may not hold control characters; character {i + 1} is U+{ord(ch):04X}")
+        if unicodedata.category(ch) in ("Cf", "Zl", "Zp"):  # a bidi override turns a report's text around
+            raise ValueError(f"{what} may not hold invisible format or line-separator characters; character"
+                             f" {i + 1} is U+{ord(ch):04X} ({unicodedata.name(ch, 'unnamed')})")
     return value
 
 
