@@ -156,7 +156,9 @@ def test_a_stop_while_the_study_report_is_written_is_rebuilt_by_resume(tmp_path,
                                                ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'},
                                                 "sim discover --resume", 2),
                                                # a skill folder's report is its skill.md: shown, with where its tables are
-                                               ({"skill.json": "{}"}, "table-000", 0)])
+                                               ({"skill.json": "{}", "skill.md": "# skill"}, "table-000", 0),
+                                               # interrupted: no skill.md (breaker trial 2, session 8)
+                                               ({"skill.json": "{}"}, "did not finish", 2)])
 def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, files, says, code):
     for name, text in files.items():
         (tmp_path / name).write_text(text)

@@ -82,8 +82,11 @@ def _skill_folder(folder: Path) -> None:
     """``sim report`` on a ``sim skill`` folder: its figures (skill.md) and where the per-table reports are."""
     tables = sorted(p.name for p in folder.glob("table-[0-9][0-9][0-9]") if p.is_dir())
     md = folder / "skill.md"
-    if md.is_file():
-        click.echo(md.read_text(encoding="utf-8", errors="replace").rstrip())
+    if not md.is_file():  # an interrupted round robin (breaker trial 2, session 8)
+        raise SimError(f"{folder} is a skill folder (sim skill) whose round robin did not finish: it has no skill.md"
+                       f" ({len(tables)} table folder(s) started); `sim skill` has no --resume: run the same"
+                       f" `sim skill ... --out {folder} --force` again")
+    click.echo(md.read_text(encoding="utf-8", errors="replace").rstrip())
     click.echo(f"{folder} is a skill folder (sim skill): its figures are in {md}; each of its {len(tables)} tables"
                f" ({tables[0] if tables else 'table-000'} ...) is a run folder with its own report:"
                f" sim report {folder / (tables[0] if tables else 'table-000')}")
