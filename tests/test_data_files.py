@@ -46,7 +46,8 @@ def test_copy_writes_the_files_a_config_can_name_and_never_replaces_an_edited_co
     assert res.exit_code == 0, res.output
     assert (dest / "cards.yaml").read_bytes() == reference("cards.yaml")
     assert (dest / "track.yaml").read_bytes() == reference("track.yaml")
-    assert "data: {cards: " in res.output
+    # the hint's paths are absolute: a config anywhere reads them (a relative one is read from the config's folder)
+    assert f"data: {{cards: {(dest / 'cards.yaml').resolve()}, track: {(dest / 'track.yaml').resolve()}}}" in res.output
     cfg = tmp_path / "v.yaml"
     cfg.write_text(CONFIG.format(cards="variant/cards.yaml"))
     assert invoke("validate", cfg).exit_code == 0

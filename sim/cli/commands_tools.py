@@ -197,9 +197,9 @@ def _list_data(game: str, copy_to: str | None) -> None:
     copied = copy_data(game, Path(copy_to))
     for key, path in copied:
         click.echo(f"{key:<12}{path}")
-    click.echo("to play a variant, edit them and name them in the config (a path is relative to the config's folder):"
-               " data: {"
-               + ", ".join(f"{key}: {path}" for key, path in copied) + "}")
+    # absolute paths: a relative one in a config is read from the config's folder, not from here (breaker trial 2)
+    click.echo("to play a variant, edit them and name them in the config (a relative path there is read from the"
+               " config's folder): data: {" + ", ".join(f"{key}: {Path(path).resolve()}" for key, path in copied) + "}")
 
 
 @cli.command()
