@@ -86,7 +86,8 @@ def play_game(
     chooses, sees, picks = _seats(strategies, seat_rngs)
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
-    # ``chance_run(state, rng, limit)``: consecutive chance events in one call, drawn as one by one
+    # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
+    # drawing exactly as ``sample_chance`` + ``apply_action`` would; not when events are watched
     chance_run = None if watch else getattr(game, "chance_run", None)
     n = 0
     chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
@@ -97,16 +98,15 @@ def play_game(
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
             pick = picks[p]
-            if pick is not None:  # ``random``, drawn here from its stream: an element of ``legal``
-                action = legal[int(pick() * len(legal))]
-            else:
+            if pick is None:
                 obs = observe(state, p) if sees[p] else None
-                try:  # free in CPython 3.11+ unless it raises
-                    action = chooses[p](obs, legal, seat_rngs[p])
-                except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
-                    if guard and _strategy_fault(exc):
-                        raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
-                    raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
+            try:  # free in CPython 3.11+ unless it raises
+                action = legal[int(pick() * len(legal))] if pick is not None else chooses[p](obs, legal, seat_rngs[p])
+            except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
+                if guard and _strategy_fault(exc):
+                    raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
+                raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
+            if pick is None:  # a picked action is an element of ``legal`` by construction
                 if lazy and obs is not None:
                     close_view(obs)
                 # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
@@ -143,10 +143,10 @@ def _seats(strategies: Sequence[Strategy], seat_rngs: Sequence[Any]) -> tuple[li
     bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True``
     (``random``: ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for
     by the loop, from its own stream, without the call or the legality check."""
-    owners = [_choose_owner(s) for s in strategies]  # one look-up per seat for both declarations
+    owners = [_choose_owner(s) for s in strategies]
     return ([s.choose for s in strategies],
-            [_said(owner, "reads_observation", True) is not False for owner in owners],
-            [rng.random if _said(owner, "uniform_choice", False) is True else None
+            [owner is None or vars(owner).get("reads_observation", True) is not False for owner in owners],
+            [rng.random if owner is not None and vars(owner).get("uniform_choice", False) is True else None
              for owner, rng in zip(owners, seat_rngs, strict=False)])
 
 
@@ -156,15 +156,18 @@ def _strategy_fault(exc: BaseException) -> bool:
     return not isinstance(exc, GameTimeout) and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled)
 
 
+def _reads_observation(strategy: Any) -> bool:
+    """False only when the ``choose`` that will be called comes from a class that itself declares
+    ``reads_observation = False`` (``random``): a mixin's or an instance's own ``choose`` gets its
+    observation whatever it inherits (breaker finding 9, session 4)."""
+    return _declares(strategy, "reads_observation", True) is not False
+
+
 def _declares(strategy: Any, name: str, default: Any) -> Any:
     """What the class whose ``choose`` will be called declares as ``name`` in its own body
     (``default`` when it does not, or when the instance has its own ``choose``): what a class
     says about its ``choose`` is not inherited by a subclass or mixin that replaces it."""
-    return _said(_choose_owner(strategy), name, default)
-
-
-def _said(owner: type | None, name: str, default: Any) -> Any:
-    """``name`` as class ``owner`` declares it in its own body (``default``: not declared, or no owner)."""
+    owner = _choose_owner(strategy)
     return default if owner is None else vars(owner).get(name, default)
 
 
