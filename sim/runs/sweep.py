@@ -31,20 +31,24 @@ def baseline_index(rc: RunConfig, pts: list[Point]) -> int:
     return next(p.index for p in pts if all(p.values.get(k) == v for k, v in base.items()))
 
 
-def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True) -> None:
+def write_manifest(out: Path, rc: RunConfig, pts: list[Point], point_reports: bool = True,
+                   options: dict | None = None) -> None:
+    """``sweep.json``: the grid's points and folders, and the ``--option`` values every point plays with."""
     write_file_atomic(out / "sweep.json", json.dumps({
         "point_reports": point_reports, "game": rc.game, "seed": rc.seed, "games": rc.games, "keys": list(rc.sweep),
+        "options": dict(options or {}),
         "baseline": baseline_index(rc, pts), "confidence": rc.confidence, "seating": rc.seating,
         "points": [{"index": p.index, "label": p.label, "values": p.values, "folder": f"point-{p.index:03d}"} for p in pts],
     }, indent=2, default=str) + "\n")
 
 
 def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True, backend: str = "local",
-              scheduler: str | None = None, n_resamples: int = 1000, echo=None,
-              point_reports: bool = True, figures_mode: str = "always") -> tuple[list[Point], pl.DataFrame]:
+              scheduler: str | None = None, n_resamples: int = 1000, echo=None, point_reports: bool = True,
+              figures_mode: str = "always", options: dict | None = None) -> tuple[list[Point], pl.DataFrame]:
     """Play every point of ``rc.sweep`` into ``out/point-NNN`` (each a full run folder, same root
     seed and game indices) and return the points and the long figure table (also written as
-    ``out/sweep.parquet``). ``figures_mode``: the point reports' ``--figures`` (``figure_policy``)."""
+    ``out/sweep.parquet``). ``figures_mode``: the point reports' ``--figures`` (``figure_policy``);
+    ``options``: the ``--option`` values (already in ``rc``), recorded in ``sweep.json``."""
     if not rc.sweep:
         raise SimError("the config has no 'sweep:' key; e.g. sweep: {options.end_tokens: [6, 8, 10]}")
     store.prepare_output(out, force, rc.source, kind="sweep")
@@ -56,7 +60,7 @@ def run_sweep(rc: RunConfig, out: Path, *, force: bool = False, progress: bool =
         if not any(out.iterdir()):
             out.rmdir()
         raise
-    write_manifest(out, rc, pts, point_reports)
+    write_manifest(out, rc, pts, point_reports, options)
     write_file_atomic(out / "config.json", json.dumps(json.loads(rc.to_json()), indent=2) + "\n")
     return pts, _play_points(rc, out, pts, False, progress=progress, backend=backend, scheduler=scheduler,
                              n_resamples=n_resamples, echo=echo, point_reports=point_reports,
@@ -81,6 +85,26 @@ def resume_sweep(out: Path, *, progress: bool = True, backend: str = "local", sc
                              figures_mode=figures_mode)
 
 
+def point_yaml(p: Point, source: str, options: dict) -> str:
+    """A config that replays point ``p`` (``sim run POINT/config.yaml`` plays the same games): its
+    resolved settings (every rule option, the point's values and the ``--option`` values in it),
+    no ``sweep:`` and no ``output:``; the header names the sweep command and the point."""
+    import yaml
+
+    doc = json.loads(p.rc.to_json())
+    listed = doc["strategies"][:doc["listed"]] if doc["listed"] else doc["strategies"]
+    value: dict = {k: doc[k] for k in ("game", "players", "games", "seed", "seating", "jobs")}
+    value["strategies"] = [{k: v for k, v in s.items() if v not in (None, {})} for s in listed]
+    value["options"] = doc["options"]
+    value |= {k: doc[k] for k in ("data", "checks") if doc[k]}
+    value |= {k: doc[k] for k, d in (("confidence", 0.95), ("chunk_size", None), ("plugins", True),
+                                     ("game_timeout_s", 60.0)) if doc[k] != d}
+    flags = "".join(f" --option {k}={json.dumps(v)}" for k, v in options.items())
+    head = (f"# sweep point {p.index} ({p.label}) of `sim sweep {source}{flags}`, every rule option spelt out;"
+            " replay it with `sim run config.yaml`\n")
+    return head + yaml.safe_dump(value, sort_keys=False)
+
+
 def _play_point(p: Point, pdir: Path, resume: bool, **opts) -> fixed.RunOutcome | None:
     """Play one point into ``pdir`` (locked on return); with ``resume``, keep a finished point
     (None) and complete an interrupted one."""
@@ -101,6 +125,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
         pdir = out / f"point-{p.index:03d}"
         o = _play_point(p, pdir, resume, progress=progress, backend=backend, scheduler=scheduler)
         try:
+            write_file_atomic(pdir / "config.yaml", point_yaml(p, rc.source, read_json(out / "sweep.json").get("options", {})))
             if point_reports and (o is not None or not (pdir / "report.html").is_file()):
                 build_report(pdir, figures=figures_mode)
         finally:
