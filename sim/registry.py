@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import json
 import pkgutil
 import re
 import sys
@@ -267,6 +268,35 @@ def strategy_params(factory: Any) -> dict[str, Any]:
         return {}
     return {k: p.default for k, p in sig.parameters.items()
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
+
+
+def resolved_lineup(entries: Any, game: str = "") -> Any:
+    """A run's ``strategies`` entries (``{name, params, label}`` as config.json holds them) with each
+    strategy's default params filled in, so a config that spells out a default names the same
+    strategy as one that leaves it out (breaker trial 2, session 9). An import string (not imported
+    here: comparing runs runs no plugin code) or a name that does not resolve is kept as written."""
+    if not isinstance(entries, list):
+        return entries
+    out = []
+    for e in entries:
+        name = e.get("name") if isinstance(e, dict) else None
+        if not isinstance(name, str) or ":" in name or not isinstance(e.get("params") or {}, dict):
+            out.append(e)
+            continue
+        try:
+            defaults = strategy_params(resolve_strategy(name, game=game))
+        except SimError:
+            out.append(e)
+            continue
+        out.append({**e, "params": json.loads(json.dumps({**defaults, **(e.get("params") or {})}, default=str))})
+    return out
+
+
+def comparable_experiment(exp: dict) -> dict:
+    """A recorded experiment (a manifest's ``experiment``) with its strategies' default params filled
+    in (``resolved_lineup``): what two runs' experiments are compared by."""
+    return {**exp, "strategies": resolved_lineup(exp["strategies"], str(exp.get("game") or ""))} \
+        if "strategies" in exp else exp
 
 
 def _module_attr(module: str, attr: str) -> Any:

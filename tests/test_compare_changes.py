@@ -42,7 +42,11 @@ def test_a_seat_s_strategy_is_named_by_seat():
     a = _with(strategies=[{"name": "osaka.trader", "params": {}, "label": None}, {"name": "random", "params": {}}])
     b = _with(strategies=[{"name": "osaka.trader", "params": {"min_goods": 3}, "label": None},
                           {"name": "random", "params": {}}])
-    assert run_changes(a, b) == ['strategies.0: osaka.trader → osaka.trader {"min_goods": 3}']
+    # one param differs: named param by param, the default (osaka.trader's min_goods=2) filled in (session 9)
+    assert run_changes(a, b) == ["strategies.0.params.min_goods: 2 → 3"]
+    c = _with(strategies=[{"name": "osaka.trader", "params": {}, "label": None}, {"name": "osaka.hoarder", "params": {}}])
+    assert run_changes(a, c) == ['strategies.1: random → osaka.hoarder {"insure_at": 1, "min_cost": 12, "min_goods": 4,'
+                                 ' "reserve": true}']
 
 
 def test_another_data_file_is_named_once_by_its_path():

@@ -25,6 +25,7 @@ import polars as pl
 
 from ..api import SimError
 from ..data import yaml_value
+from ..registry import comparable_experiment, resolved_lineup
 from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
 from .tables import RunTables
 
@@ -231,7 +232,8 @@ def other_opponents(ca: dict, cb: dict) -> str:
     """A warning when the two runs' strategies differ (designer finding 7, session 8): then every
     row compares a seat or strategy that met other opponents, and its difference may be theirs."""
     la, lb = _lineup(ca), _lineup(cb)
-    if not la or not lb or sorted(la) == sorted(lb):
+    ra, rb = (_lineup({"strategies": resolved_lineup(c.get("strategies"), str(c.get("game") or ""))}) for c in (ca, cb))
+    if not la or not lb or sorted(ra) == sorted(rb):  # a default spelt out is the same strategy (session 9)
         return ""
     return (f"the runs' strategies differ (A: {', '.join(la)}; B: {', '.join(lb)}): each row compares a seat or"
             " strategy that met other opponents in B, so a difference may come from the opponents as much as from"
@@ -247,11 +249,20 @@ def _seat_text(s) -> str:
             + (f" (label {s['label']})" if s.get("label") else ""))
 
 
+def _seat_change(i: int, x, y) -> list[str]:
+    """What differs in seat ``i``'s strategy: param by param when only params differ, else the whole entry."""
+    if isinstance(x, dict) and isinstance(y, dict) and {**x, "params": 0} == {**y, "params": 0}:
+        px, py = x.get("params") or {}, y.get("params") or {}
+        return [f"strategies.{i}.params.{k}: {yaml_value(px.get(k))} → {yaml_value(py.get(k))}"
+                for k in sorted({*px, *py}, key=str) if px.get(k) != py.get(k)]
+    return [f"strategies.{i}: {_seat_text(x)} → {_seat_text(y)}"]
+
+
 def run_changes(ma: dict, mb: dict) -> list[str]:
     """What differs between two runs' recorded experiments (manifest ``experiment``, ``data_hashes``,
     ``engine_version``), one ``"key: A → B"`` per difference, a mapping (options, data) key by key
     (fresh-user finding 11, session 8: a data variant's runs differed only by a hash nobody saw)."""
-    ea, eb = ma.get("experiment") or {}, mb.get("experiment") or {}
+    ea, eb = (comparable_experiment(m.get("experiment") or {}) for m in (ma, mb))  # defaults filled in
     out = []
     for key in sorted({*ea, *eb} - {"labels"}):
         a, b = ea.get(key), eb.get(key)
@@ -259,8 +270,7 @@ def run_changes(ma: dict, mb: dict) -> list[str]:
             out += [f"{key}.{k}: {yaml_value(a.get(k))} → {yaml_value(b.get(k))}"
                     for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)]
         elif key == "strategies" and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            out += [f"strategies.{i}: {_seat_text(x)} → {_seat_text(y)}" for i, (x, y) in enumerate(zip(a, b, strict=True))
-                    if x != y]
+            out += [line for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y for line in _seat_change(i, x, y)]
         elif a != b:
             out.append(f"{key}: {yaml_value(a)} → {yaml_value(b)}")
     ha, hb = ma.get("data_hashes") or {}, mb.get("data_hashes") or {}

@@ -21,6 +21,7 @@ from ..api import SimError
 from ..config import RunConfig, build_game, load_run_config
 from ..data import quote, read_json, write_file_atomic
 from ..play import deal_size
+from ..registry import comparable_experiment
 from . import fixed
 from .fixed import check_same_experiment, check_same_rules
 
@@ -61,7 +62,7 @@ def _made_with(rc: RunConfig, out_dir: Path, config: str) -> None:
     value and the config's (neither changed: they are two experiments; fresh-user finding 9, session 7)."""
     man = read_json(out_dir / "manifest.json", missing_ok=True) or {}
     before = man.get("experiment") or {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
-    now = fixed.experiment(rc)
+    before, now = comparable_experiment(before), comparable_experiment(fixed.experiment(rc))  # defaults filled in
     # data: file paths differ for the run folder's own copies or a renamed file; contents are compared
     # by ``check_same_rules`` (breaker trial 2, session 8)
     differ = [key for key in fixed.EXPERIMENT_KEYS if key != "data" and key in before and before[key] != now[key]]
@@ -73,17 +74,22 @@ def _made_with(rc: RunConfig, out_dir: Path, config: str) -> None:
     (key, was, names), rest = items[0], items[1:]
     hints = [f"--{k} {before[k]}" for k in differ if k in ("games", "seed")]
     hint = f" (give {' '.join(hints)} to use it)" if hints and len(hints) == len(differ) else ""
-    more = "".join(f"; {k}: {quote(a)} in the folder, {quote(b)} in {config}" for k, a, b in rest)
-    raise SimError(f"--run {out_dir} was made with {key} = {quote(was)}, and {config} names"
-                   f" {key} = {quote(names)}{more}: they are two experiments, so the folder cannot be checked"
+    more = "".join(f"; {k}: {quote(a, 2000)} in the folder, {quote(b, 2000)} in {config}" for k, a, b in rest)
+    raise SimError(f"--run {out_dir} was made with {key} = {quote(was, 2000)}, and {config} names"
+                   f" {key} = {quote(names, 2000)}{more}: they are two experiments, so the folder cannot be checked"
                    f" against this config{hint}")
 
 
 def _differences(key: str, a, b) -> list[tuple]:
-    """``(name, folder's value, config's value)`` of one experiment key; a mapping (options, data)
-    one entry per differing key inside it (``options.advanced``), not the whole mapping."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        inner = [(f"{key}.{k}", a.get(k), b.get(k)) for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)]
+    """``(name, folder's value, config's value)`` of one experiment key, down to the values that
+    differ: a mapping (options, a strategy's params) key by key (``options.advanced``), lists of
+    one length (strategies) entry by entry (``strategies.0.params.min_set``), not the whole value."""
+    if isinstance(a, dict) and isinstance(b, dict) and a.get("name") == b.get("name"):  # (another strategy: whole)
+        inner = [d for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k)
+                 for d in _differences(f"{key}.{k}", a.get(k), b.get(k))]
+        return inner or [(key, a, b)]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        inner = [d for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y for d in _differences(f"{key}.{i}", x, y)]
         return inner or [(key, a, b)]
     return [(key, a, b)]
 

@@ -26,7 +26,7 @@ from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..data import quote, read_json
 from ..play import Setup, deal_size
-from ..registry import plugin_hashes
+from ..registry import comparable_experiment, plugin_hashes
 
 
 def setup_of(rc: RunConfig) -> Setup:
@@ -257,7 +257,7 @@ def check_same_experiment(rc: RunConfig, out: Path, verb: str, what: str = "conf
     before = man.get("experiment")
     if before is None:  # a run folder from before manifests recorded the experiment: compare what they hold
         before = {k: man[k] for k in ("seed", "games", "players", "game") if k in man}
-    now = experiment(rc)
+    before, now = comparable_experiment(before), comparable_experiment(experiment(rc))
     for key in EXPERIMENT_KEYS:
         if key == "data":  # file paths (a run folder's copies, a renamed file): contents are check_same_rules'
             continue
