@@ -164,3 +164,37 @@ def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, file
         (tmp_path / name).write_text(text)
     res = sim("report", tmp_path)
     assert res.exit_code == code and says in res.output, res.output
+
+
+@pytest.mark.integration
+def test_a_trial_stopped_after_its_tables_were_merged_is_not_played_again(tmp_path, monkeypatch):
+    """A stop between a trial's merged tables and their commit in manifest.json (breaker trial 2,
+    session 9): the resumed study completes that trial from its chunks instead of replaying it."""
+    from sim import store
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(BASE + TUNE)
+    full = sim("tune", cfg, "--out", tmp_path / "full", "--json", tmp_path / "full.json", "--quiet")
+    assert full.exit_code == 0, full.output
+    real_commit, commits = store._commit, []
+
+    def stop_second(out, man):
+        commits.append(Path(out).name)
+        if len(commits) == 2:
+            raise KeyboardInterrupt  # trial 1's tables are merged, not yet committed
+        return real_commit(out, man)
+
+    monkeypatch.setattr(store, "_commit", stop_second)
+    cut = sim("tune", cfg, "--out", tmp_path / "cut", "--quiet")
+    assert cut.exit_code == 130 and commits == ["trial-000-4", "trial-001-4"]
+    monkeypatch.setattr(store, "_commit", real_commit)
+    played: list[str] = []
+    real_run = fixed.run
+    monkeypatch.setattr(fixed, "run", lambda rc, out, **kw: (played.append(Path(out).name), real_run(rc, out, **kw))[1])
+    res = sim("tune", "--resume", tmp_path / "cut", "--json", tmp_path / "resumed.json", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "trial-000-4" not in played and "trial-001-4" not in played, played
+    assert sorted(p.name for p in (tmp_path / "cut" / "trials").iterdir()) == sorted(
+        p.name for p in (tmp_path / "full" / "trials").iterdir())  # no orphan folder, no gap
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("full.json", "resumed.json"))
+    assert _by_params(a) == _by_params(b) and a["best"] == b["best"]

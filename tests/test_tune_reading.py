@@ -64,3 +64,14 @@ def test_the_summary_says_the_intervals_overlap_and_where_the_config_value_stand
            " games: not shown worse." in text
     assert "was not among the trials" in tune_summary(_result({"options.end_card_depth": 12}))
     assert "The best value is the config's own" in tune_summary(_result({"options.end_card_depth": 15}))
+
+
+def test_a_range_with_fewer_values_than_trials_is_played_as_a_grid():
+    """end_tokens 5..7 holds 3 values: asking 5 trials plays those 3, said so, not 5 counted
+    (breaker trial 2, session 9: TPE sampled values again and the progress counted 1/5, 2/5, 3/5)."""
+    sampler, n, how = halving.sampler_for([Param("options.end_tokens", "int", 5, 7)], trials=5, grid_max=2, seed=1)
+    assert isinstance(sampler, optuna.samplers.GridSampler) and n == 3
+    assert "grid of all 3 combinations" in how and "5 trials" in how
+    # a range larger than both grid_max and trials stays TPE with the trials asked
+    sampler, n, how = halving.sampler_for([Param("options.end_tokens", "int", 1, 40)], trials=5, grid_max=2, seed=1)
+    assert isinstance(sampler, optuna.samplers.TPESampler) and n == 5

@@ -128,12 +128,15 @@ def distributions(params: list) -> dict[str, optuna.distributions.BaseDistributi
 
 
 def sampler_for(params: list, trials: int, grid_max: int, seed: int) -> tuple[optuna.samplers.BaseSampler, int, str]:
-    """``(sampler, number of trials, description)``: the grid when it is small enough, else TPE."""
+    """``(sampler, number of trials, description)``: the grid when it is small enough (at most
+    ``grid_max`` combinations, or no more than ``trials``: TPE would only sample values again, and
+    the progress would count trials that cannot be played; breaker trial 2, session 9), else TPE."""
     sizes = [p.size for p in params]
-    if all(p.kind in ("int", "choice") for p in params) and math.prod(sizes) <= grid_max:
+    if all(p.kind in ("int", "choice") for p in params) and math.prod(sizes) <= max(grid_max, trials):
         grid = {p.key: p.values() for p in params}
         n = math.prod(len(v) for v in grid.values())
-        return optuna.samplers.GridSampler(grid, seed=seed), n, f"grid of all {n} combinations"
+        why = f" (the range holds no more than the {trials} trials asked for)" if n > grid_max else ""
+        return optuna.samplers.GridSampler(grid, seed=seed), n, f"grid of all {n} combinations{why}"
     return optuna.samplers.TPESampler(seed=seed), trials, f"TPE, {trials} trials"
 
 
