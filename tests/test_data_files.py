@@ -4,6 +4,7 @@ data file is expected is called a folder, not "not found" (finding 3)."""
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 
 from click.testing import CliRunner
@@ -55,6 +56,42 @@ def test_copy_writes_the_files_a_config_can_name_and_never_replaces_an_edited_co
     again = invoke("list", "data", "traders_of_osaka", "--copy", dest)
     assert again.exit_code == 2 and "already there" in again.output and "Traceback" not in again.output
     assert (dest / "cards.yaml").read_text().startswith("# edited\n")
+
+
+def test_copy_refuses_a_dangling_symlink_as_an_existing_file(tmp_path):
+    """A dangling link named cards.yaml is refused as an existing file is (breaker trial 2, session 9:
+    it was replaced), and nothing is written through it or beside it."""
+    dest = tmp_path / "variant"
+    dest.mkdir()
+    (dest / "cards.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    res = invoke("list", "data", "traders_of_osaka", "--copy", dest)
+    assert res.exit_code == 2 and f"{dest / 'cards.yaml'} already there" in res.output, res.output
+    assert (dest / "cards.yaml").is_symlink() and not (tmp_path / "elsewhere.yaml").exists()
+    assert sorted(p.name for p in dest.iterdir()) == ["cards.yaml"]
+    (tmp_path / "link").symlink_to(tmp_path / "nowhere")  # a dangling link as DIR: not a folder
+    res = invoke("list", "data", "traders_of_osaka", "--copy", tmp_path / "link")
+    assert res.exit_code == 2 and "not a folder" in res.output, res.output
+
+
+def test_copy_on_a_full_disk_leaves_no_folder(tmp_path, monkeypatch):
+    """The second file finds no space: exit 2 naming the folder, and neither the first copy nor the
+    folders the command created are left (breaker trial 2, session 9: an empty folder was left)."""
+    import errno
+
+    real, calls = os.fsync, []
+
+    def full(fd):
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", full)
+    dest = tmp_path / "new" / "variant"
+    res = invoke("list", "data", "traders_of_osaka", "--copy", dest)
+    assert res.exit_code == 2 and f"--copy {dest}" in res.output and "No space left on device" in res.output
+    assert "Traceback" not in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_list_data_refuses_bad_input_with_exit_2(tmp_path):

@@ -43,18 +43,30 @@ def copy_data(game: str, dest: Path) -> list[tuple[str, Path]]:
     rows = data_rows(game)
     if not rows:
         raise SimError(f"{game} has no data files to copy")
-    if dest.exists() and not dest.is_dir():
+    if (dest.exists() or dest.is_symlink()) and not dest.is_dir():  # (a dangling link is no folder)
         raise SimError(f"--copy {dest}: exists and is not a folder; give a folder (it is created if missing)")
-    taken = [str(dest / name) for _, name, _ in rows if (dest / name).exists()]
+    # a dangling symbolic link is taken too: writing through it would create a file elsewhere (session 9)
+    taken = [str(dest / name) for _, name, _ in rows if (dest / name).exists() or (dest / name).is_symlink()]
     if taken:
         raise SimError(f"--copy {dest}: {', '.join(taken)} already there (an edited copy is never replaced);"
                        " give another folder or move them away")
+    made = [p for p in (dest, *dest.parents) if not (p.exists() or p.is_symlink())]  # folders this call creates
+    written: list[Path] = []
     try:
         dest.mkdir(parents=True, exist_ok=True)
         for _, name, res in rows:
             write_file_atomic(dest / name, res.read_bytes())
-    except OSError as exc:
-        raise SimError(f"--copy {dest}: cannot write there ({exc.strerror or exc})") from None
+            written.append(dest / name)
+    except (OSError, SimError) as exc:  # a full disk: leave nothing this call made (breaker trial 2, session 9)
+        for path in written:
+            path.unlink(missing_ok=True)
+        for folder in made:  # deepest first
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        why = f"cannot write there ({exc.strerror or exc})" if isinstance(exc, OSError) else str(exc)
+        raise SimError(f"--copy {dest}: {why} [no copy and no folder of this command was left]") from None
     return [(key, dest / name) for key, name, _ in rows]
 
 
