@@ -166,6 +166,16 @@ def test_missing_and_empty_grids_are_told_apart(tmp_path, key):
     assert res.exit_code == 2 and f"line 9, key '{key}': '{key}:' is empty" in res.output, res.output
 
 
+@pytest.mark.parametrize("key", ["checks", "sweep"])
+@pytest.mark.parametrize("value", [" {}", ""])
+def test_validate_refuses_an_empty_checks_or_sweep_section(tmp_path, key, value):
+    """`checks: {}` validated, then `sim check` said it was empty (breaker trial 2, session 9): now
+    `sim validate` refuses it with the file, line and key and what is expected, exit 2."""
+    res = invoke("validate", write(tmp_path, BASE + f"{key}:{value}\n"))
+    assert res.exit_code == 2, res.output
+    assert f"c.yaml, line 9, key '{key}': '{key}:' is empty; a mapping with at least one entry is expected" in res.output
+
+
 @pytest.mark.integration
 def test_run_warns_that_it_ignores_a_sweep_grid(tmp_path):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 3") + "sweep:\n  options.end_tokens: [6, 8]\n")

@@ -165,6 +165,10 @@ def _checks(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[s
     whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
     checks = {k: v for k, v in whole.items() if v is not None}
     raw = doc.value.get("checks") if isinstance(doc.value, dict) else None
+    for key, eg in (("checks", "{max_seat_win_rate: 0.35}"), ("sweep", "{options.end_tokens: [6, 8, 10]}")):
+        if isinstance(doc.value, dict) and doc.value.get(key, 0) in (None, {}):  # validated (breaker trial 2, s9)
+            problems.append(f"{doc.where((key,))}: '{key}:' is empty; a mapping with at least one entry is expected,"
+                            f" e.g. {key}: {eg}, or delete the line")
     for name, value in (raw.items() if isinstance(raw, dict) else ()):
         if value is None and name in Checks.model_fields:  # `max_seat_win_rate:` with no value (breaker finding 3, s8)
             problems.append(f"{doc.where(('checks', name))}: no threshold given; write e.g. {name}:"
