@@ -31,8 +31,12 @@ def lock(out: Path) -> None:
                                " reused after a restart), take the lock over with --break-lock") from None
             path.unlink(missing_ok=True)  # stale: its process is gone
             continue
-        with os.fdopen(fd, "w") as fh:
-            fh.write(str(os.getpid()))
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(str(os.getpid()))
+        except OSError:  # a full disk: no empty lock file is left (breaker trial 2, session 9)
+            path.unlink(missing_ok=True)
+            raise
         return
     raise SimError(f"cannot lock run folder '{out}'")
 

@@ -194,12 +194,22 @@ def prepare_output(out: Path, force: bool, config_file: str | None = None, kind:
 
 def _lock_new(out: Path) -> None:
     """Create run folder ``out`` if it is missing and take its lock, before anything in it is read
-    or written (a probe file written first would race with another run's)."""
+    or written (a probe file written first would race with another run's). When even the lock cannot
+    be written (a full disk), the folders this made are removed again (breaker trial 2, session 9)."""
+    made = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]  # innermost first
     try:
         out.mkdir(parents=True, exist_ok=True)
         lock(out)
     except OSError as exc:
-        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}") from None
+        if out in made:  # a new folder: what is in it is this call's (an empty lock file)
+            (out / ".lock").unlink(missing_ok=True)
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:
+                break
+        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
+                       f" another folder), then run the same command again") from None
 
 
 def _writable(out: Path, folder: Path) -> None:

@@ -289,6 +289,31 @@ def test_a_full_disk_at_the_start_leaves_nothing_that_refuses_the_next_run(tmp_p
         assert res.exit_code == 0, res.output
 
 
+@pytest.mark.parametrize("made", [True, False], ids=["lock-file-made", "no-lock-file"])
+def test_a_full_disk_where_even_the_lock_cannot_be_written_leaves_nothing(tmp_path, monkeypatch, made):
+    """Breaker trial 2 leftover 6 (session 9): `.lock` could not be written and the new run folder
+    stayed. Now exit 2 naming the folder, and neither the folder (nor its parent made for it) is left."""
+    import errno
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [osaka.trader, random]\n")
+    real = os.open
+
+    def full(path, flags, *a, **kw):
+        if os.path.basename(path) == ".lock":
+            if made:  # the entry is made, its bytes find no space
+                os.close(real(path, flags, *a, **kw))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, flags, *a, **kw)
+
+    monkeypatch.setattr(os, "open", full)
+    out = tmp_path / "new" / "run"
+    res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(out), "--quiet"])
+    assert res.exit_code == 2, res.output
+    assert f"cannot write to output folder '{out}'" in res.output and "No space left on device" in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml"]
+
+
 def test_a_probe_left_by_a_killed_run_does_not_refuse_the_folder(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 1\nstrategies: [osaka.trader, random]\n"
