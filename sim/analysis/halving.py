@@ -4,8 +4,10 @@ Every trial is first evaluated on ``rungs[0]`` games (Optuna's sampler learns fr
 ``study.tell``); then the best ``1/eta`` of the trials are evaluated again on ``eta`` times as many
 games, and so on up to the last rung or until one trial is left (Jamieson & Talwalkar 2016,
 "Non-stochastic best arm identification and hyperparameter optimization"). Every evaluation uses
-the same root seed and game indices (common random numbers), so trials differ by their parameters,
-not by luck. The sampler: ``GridSampler`` over every combination when all parameters are integers
+the same root seed and game indices, so trials that deal alike play the same games (common random
+numbers) and differ by their parameters, not by luck; under ``seating: permute`` a parameter that
+changes which strategies are alike changes the games per deal, and such trials play other games
+(the reports say so: ``tune_report.same_games``). The sampler: ``GridSampler`` over every combination when all parameters are integers
 or choices with at most ``grid_max`` combinations, else ``TPESampler`` (seeded).
 
 Knows no files, configs or runs: ``evaluate(params, games)`` is passed in.

@@ -120,4 +120,14 @@ def mcnemar(a: pl.DataFrame, b: pl.DataFrame) -> dict:
     only_b = int((~j["won"] & j["won_b"]).sum())
     n = only_a + only_b
     p = float(_sps().binomtest(only_a, n, 0.5).pvalue) if n else 1.0
-    return {"only_a": only_a, "only_b": only_b, "games": j.height, "p": p}
+    return {"only_a": only_a, "only_b": only_b, "games": j.height, "p": p, "test": "mcnemar"}
+
+
+def fisher(a: pl.DataFrame, b: pl.DataFrame) -> dict:
+    """Fisher's exact test (two-sided, ``scipy.stats.fisher_exact``) of two players' win counts on
+    games that were not the same games (``game_index, won`` each; other deals under ``seating:
+    permute``): unpaired, so no game-by-game counts. Returns ``games, p, test``."""
+    wa, wb = int(a["won"].sum()), int(b["won"].sum())
+    table = [[wa, a.height - wa], [wb, b.height - wb]]
+    p = float(_sps().fisher_exact(table).pvalue) if a.height and b.height else 1.0
+    return {"only_a": None, "only_b": None, "games": min(a.height, b.height), "p": p, "test": "fisher"}

@@ -176,12 +176,25 @@ def _separation(result: dict) -> str:
                    + ("not shown worse." if overlaps(mine) else "worse, its interval lies apart from the best one's."))
 
 
+def same_games(result: dict) -> str:
+    """What the trials shared: the config's root seed and game indices, and the same deals (common
+    random numbers) unless ``seating: permute`` dealt some trials in other deal sizes (the parameters
+    change which strategies are alike; then only trials of one deal size played the same games)."""
+    deals = result.get("deals") or []
+    if len(deals) <= 1:
+        return "Every trial played the config's root seed, game indices and deals (common random numbers)."
+    return (f"Every trial played the config's root seed and game indices, but under seating: permute the trials"
+            f" dealt {', '.join(map(str, deals[:-1]))} or {deals[-1]} games per deal (the parameters change which"
+            " strategies are alike), so trials of another deal size played other games: common random numbers"
+            " hold only among trials of the same deal size, and the others differ by their luck as well.")
+
+
 def write_tune_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
     """``tune.md`` / ``tune.html`` of a ``runs.tune.run_tune`` result written into ``out``."""
     t = result["target"]
     keys = list(result["best"])
-    method = (f"Sampler: {result['sampler']} (Optuna). Every trial played the config's root seed and game indices "
-              f"(common random numbers). Games per trial: {' -> '.join(map(str, result['rungs']))}; after each "
+    method = (f"Sampler: {result['sampler']} (Optuna). {same_games(result)} "
+              f"Games per trial: {' -> '.join(map(str, result['rungs']))}; after each "
               f"budget the best third (1/eta) of the trials went on to the next (successive halving). The best "
               f"trial was then replayed on fresh seeds. Intervals are 95% percentile bootstraps over games.")
     study = ("The Optuna study is saved in study.log (a JournalStorage file); reload it with: "
@@ -208,17 +221,25 @@ def discover_summary(result: dict) -> str:
             f"{b['ci'][1]:.1%}) of {b['games']} fresh games, against a fair share of {fair:.1%} (one-sided binomial "
             f"{pval(result['p_vs_fair'])} that it wins more; dominant means the whole interval above the fair share, at least "
             f"{result['margin']:.0%} above it, p < 0.05). With its default parameters it wins {d['value']:.1%} "
-            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of the same games; exact paired McNemar test {pval(result['p'])} "
-            f"({result['paired']['only_a']} games won only by the best parameters, {result['paired']['only_b']} only"
-            f" by the defaults). Parameters that drive the win rate (Optuna importances): {drivers}.")
+            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of {_confirm_test(result)}. Parameters that drive the win rate (Optuna importances): {drivers}.")
+
+
+def _confirm_test(result: dict) -> str:
+    """The confirmation's test: paired (McNemar) on the same games, else Fisher's on other deals."""
+    t = result["paired"]
+    if t.get("test") == "fisher":
+        return (f"games from the same seed but other deals (seating permute: the two parameter sets deal a"
+                f" different number of games per deal), so unpaired: Fisher's exact test {pval(result['p'])}")
+    return (f"the same games; exact paired McNemar test {pval(result['p'])} ({t['only_a']} games won only by the"
+            f" best parameters, {t['only_b']} only by the defaults)")
 
 
 def write_discover_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
     """``discover.md`` / ``discover.html`` of a ``runs.discover.run_discover`` result written into ``out``."""
     keys = list(result["trials"][0]["params"]) if result["trials"] else []
     method = (f"Sampler: {result['sampler']} (Optuna), maximising {result['strategy']}'s win rate against the "
-              f"config's other seats. Every trial played the config's root seed and game indices (common random "
-              f"numbers); games per trial {' -> '.join(map(str, result['rungs']))}, the best third going on "
+              f"config's other seats. {same_games(result)} Games per trial {' -> '.join(map(str, result['rungs']))},"
+              " the best third going on "
               f"(successive halving). Best and default parameters were then replayed on the same "
               f"{result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}). Win rates over "
               "complete games with 95% Wilson intervals.")

@@ -1,7 +1,8 @@
 """Discovery (``sim discover``): is there a plan that breaks the game? Optuna searches the documented
 parameters of one seat's strategy for the highest win rate against the config's other seats
-(successive halving of the game budget, common random numbers), then the best parameters and the
-defaults are replayed on the same fresh seeds and compared with an exact paired (McNemar) test.
+(successive halving of the game budget, common random numbers where the trials deal alike), then the
+best parameters and the defaults are replayed on the same fresh seeds and compared with an exact paired
+(McNemar) test, or Fisher's exact test when they dealt other games (``seating: permute``).
 
 Trials are plain fixed-size runs (``fixed.play_point``) in ``OUT/trials``; the study is saved as
 ``OUT/study.log``; the confirmation runs are ``OUT/confirm/best`` and ``OUT/confirm/default``.
@@ -23,6 +24,7 @@ from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from . import fixed
+from .tune import deal_sizes
 
 
 def _prepare(out: Path, rc: RunConfig, force: bool, resume: bool) -> None:
@@ -78,8 +80,11 @@ def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = Fal
     g0, p0 = runs["default"]
     fair = pooled_win_rate(complete_players(p0, g0))  # 1/players without shared wins
     rates = {k: _win_rate(g, p, plan.label) for k, (g, p) in runs.items()}
-    test = objectives.mcnemar(objectives.paired_wins(runs["best"][1], runs["best"][0], plan.label),
-                              objectives.paired_wins(runs["default"][1], runs["default"][0], plan.label))
+    # the same games only when both dealt alike (seating permute: the deal size; session 9)
+    same = len(deal_sizes(out / "confirm" / "best", out / "confirm" / "default")) <= 1
+    test = (objectives.mcnemar if same else objectives.fisher)(
+        objectives.paired_wins(runs["best"][1], runs["best"][0], plan.label),
+        objectives.paired_wins(runs["default"][1], runs["default"][0], plan.label))
     b = rates["best"]
     p_fair = _p_above(round(b.value * b.games), b.games, fair) if b.games else 1.0
     dominant = b.games > 0 and b.ci_low > fair and b.value - fair >= plan.margin and p_fair < 0.05
@@ -125,6 +130,6 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "fair_share": conf["fair_share"], "p_vs_fair": conf["p_vs_fair"], "dominant": conf["dominant"],
               "margin": plan.margin, "importances": {k.split(".")[-1]: v for k, v in _importances(study).items()},
               "confirm": {"games": conf["games"], "seed": conf["seed"]}, "sampler": how, "rungs": rungs,
-              "trials": [r.as_dict() for r in records]}
+              "trials": [r.as_dict() for r in records], "seating": rc.seating, "deals": deal_sizes(out / "trials")}
     integrity.write_json_atomic(out / "discover.json", halving.plain(result))  # whole or absent: --resume reads it
     return result
