@@ -75,3 +75,26 @@ def test_a_range_with_fewer_values_than_trials_is_played_as_a_grid():
     # a range larger than both grid_max and trials stays TPE with the trials asked
     sampler, n, how = halving.sampler_for([Param("options.end_tokens", "int", 1, 40)], trials=5, grid_max=2, seed=1)
     assert isinstance(sampler, optuna.samplers.TPESampler) and n == 5
+
+
+def test_discover_progress_prints_win_rates_in_percent_without_a_loss():
+    """Breaker trial 2 leftover 8 (session 9): discover's lines read `-> 0.5833 (95% CI 0.3195 to
+    0.8067), loss -0.5833`; a win rate of 7 of 12 games is 58.3%, as every other command prints it."""
+    rec = halving.Record(0, {"strategies.1.params.min_goods": 2}, {12: (-7 / 12, 7 / 12, 0.32, 0.807)})
+    line = halving._line(rec, 12, "trial 1 (1/4 values)", lambda v: f"{v * 100:.1f}", "%", with_loss=False)
+    assert line == "trial 1 (1/4 values) (12 games): min_goods=2 -> 58.3% (95% CI 32.0 to 80.7)"
+
+
+def test_discover_progress_lines_are_in_percent(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+
+    (tmp_path / "d.yaml").write_text(
+        "game: traders_of_osaka\nplayers: 2\ngames: 4\nseed: 3\nseating: rotate\njobs: 1\n"
+        "strategies: [osaka.trader, random]\ndiscover: {seat: 0, params: {min_goods: [1, 2], insure_at: {choice: [2]}},"
+        " max_games: 4, confirm_games: 4}\n")
+    res = CliRunner().invoke(cli, ["discover", str(tmp_path / "d.yaml"), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.output.splitlines() if line.startswith("trial ")]
+    assert len(lines) == 2 and all("% (95% CI" in line and "loss" not in line for line in lines), lines

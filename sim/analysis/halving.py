@@ -153,11 +153,13 @@ def _tell(study: optuna.Study, trial: optuna.Trial | int, value: float) -> None:
 
 def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], tuple[float, float, float, float]],
              rungs: list[int], n_trials: int, eta: int, echo: Callable[[str], None] | None = None,
-             done: list[Record] | None = None, show: Callable[[float], str] | None = None, unit: str = "") -> list[Record]:
+             done: list[Record] | None = None, show: Callable[[float], str] | None = None, unit: str = "",
+             loss: bool = True) -> list[Record]:
     """Run the trials and the halving; return every trial's record (best first by its last budget).
     Values the sampler proposes a second time are not played again: the study is told the first
     result and another value is asked, up to ``REPEATS`` asks per trial (a space smaller than
-    ``n_trials`` ends the study early). ``show`` formats a figure (and its loss) in the progress lines, followed by ``unit``.
+    ``n_trials`` ends the study early). ``show`` formats a figure (and its loss) in the progress lines, followed by ``unit``;
+    ``loss=False``: no loss in them (discover's loss is only the win rate negated).
 
     ``evaluate(params, games)`` returns ``(loss, figure, ci_low, ci_high)``; the loss is minimised.
     ``echo`` receives one progress line per evaluation. ``done``: the first-budget records of
@@ -183,7 +185,7 @@ def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], 
         records.append(rec)
         seen[values_key(rec.params)] = rec
         if echo:
-            echo(_line(rec, rungs[0], f"trial {rec.number + 1} ({len(records)}/{n_trials} values)", show, unit))
+            echo(_line(rec, rungs[0], f"trial {rec.number + 1} ({len(records)}/{n_trials} values)", show, unit, loss))
     alive = records
     for games in rungs[1:]:
         if len(alive) <= 1:
@@ -192,7 +194,7 @@ def optimise(study: optuna.Study, params: list, evaluate: Callable[[dict, int], 
         for rec in alive:
             rec.by_games[games] = evaluate(rec.params, games)
             if echo:
-                echo(_line(rec, games, f"trial {rec.number + 1} again", show, unit))
+                echo(_line(rec, games, f"trial {rec.number + 1} again", show, unit, loss))
     return sorted(records, key=lambda r: (-r.games, r.loss))
 
 
@@ -203,11 +205,12 @@ def _values(params: dict) -> str:
     return ", ".join(f"{k.split('.')[-1]}={_fmt(v)}" for k, v in params.items())
 
 
-def _line(rec: Record, games: int, head: str, show: Callable[[float], str] | None = None, unit: str = "") -> str:
+def _line(rec: Record, games: int, head: str, show: Callable[[float], str] | None = None, unit: str = "",
+          with_loss: bool = True) -> str:
     loss, fig, lo, hi = rec.by_games[games]
     f = show or (lambda v: f"{v:.4g}")
-    return (f"{head} ({games} games): {_values(rec.params)} -> {f(fig)}{unit} (95% CI {f(lo)} to {f(hi)}),"
-            f" loss {f(loss).lstrip('+')}{unit}")
+    return (f"{head} ({games} games): {_values(rec.params)} -> {f(fig)}{unit} (95% CI {f(lo)} to {f(hi)})"
+            + (f", loss {f(loss).lstrip('+')}{unit}" if with_loss else ""))
 
 
 def _fmt(v: Any) -> str:

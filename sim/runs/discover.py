@@ -121,7 +121,9 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
     done = halving.finished(study, rungs[0], evaluate) if resume else None
     if echo and done is not None:
         echo(f"resumed: {len(done)} of {n_trials} trials already in the study")
-    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done)
+    # win rates in percent, as every other command prints them (not 0.5833; breaker trial 2, session 9)
+    records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done,
+                               show=lambda v: f"{v * 100:.1f}", unit="%", loss=False)
     best = records[0].params
     conf = _confirm(rc, plan, out, best, resume)
     short = {k.split(".")[-1]: v for k, v in best.items()}
