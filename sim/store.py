@@ -201,13 +201,12 @@ def _lock_new(out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
         lock(out)
     except OSError as exc:
-        if out in made:  # a new folder: what is in it is this call's (an empty lock file)
-            (out / ".lock").unlink(missing_ok=True)
-        for d in made:
+        # a new folder holds only this call's (empty) lock file; then the folders, innermost first
+        for gone in [(out / ".lock").unlink] * (out in made) + [d.rmdir for d in made]:
             try:
-                d.rmdir()
+                gone()
             except OSError:
-                break
+                pass
         raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
                        f" another folder), then run the same command again") from None
 

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from sim.analysis.compare import run_changes
 from sim.cli import cli
+from sim.registry import resolved_lineup
 
 BASE = {"experiment": {"game": "xanadu", "players": 4, "games": 40, "seed": 1, "labels": ["a", "b"],
                        "options": {"advanced": False, "end_card_depth": 10}, "data": {}, "seating": "rotate"},
@@ -43,9 +44,9 @@ def test_a_seat_s_strategy_is_named_by_seat():
     b = _with(strategies=[{"name": "osaka.trader", "params": {"min_goods": 3}, "label": None},
                           {"name": "random", "params": {}}])
     # one param differs: named param by param, the default (osaka.trader's min_goods=2) filled in (session 9)
-    assert run_changes(a, b) == ["strategies.0.params.min_goods: 2 → 3"]
+    assert run_changes(a, b, resolved_lineup) == ["strategies.0.params.min_goods: 2 → 3"]
     c = _with(strategies=[{"name": "osaka.trader", "params": {}, "label": None}, {"name": "osaka.hoarder", "params": {}}])
-    assert run_changes(a, c) == ['strategies.1: random → osaka.hoarder {"insure_at": 1, "min_cost": 12, "min_goods": 4,'
+    assert run_changes(a, c, resolved_lineup) == ['strategies.1: random → osaka.hoarder {"insure_at": 1, "min_cost": 12, "min_goods": 4,'
                                  ' "reserve": true}']
 
 

@@ -25,7 +25,6 @@ import polars as pl
 
 from ..api import SimError
 from ..data import yaml_value
-from ..registry import comparable_experiment, resolved_lineup
 from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
 from .tables import RunTables
 
@@ -228,11 +227,22 @@ def _lineup(cfg: dict) -> list[str]:
     return out
 
 
-def other_opponents(ca: dict, cb: dict) -> str:
+def _as_written(entries, game: str = ""):
+    """A run's strategies as recorded (no defaults filled in): ``resolve``'s default."""
+    return entries
+
+
+def _resolved(exp: dict, resolve) -> dict:
+    """A recorded experiment or config with ``resolve`` (``registry.resolved_lineup``, passed in by the
+    command: analysis imports no registry) applied to its strategies."""
+    return {**exp, "strategies": resolve(exp["strategies"], str(exp.get("game") or ""))} if "strategies" in exp else exp
+
+
+def other_opponents(ca: dict, cb: dict, resolve=_as_written) -> str:
     """A warning when the two runs' strategies differ (designer finding 7, session 8): then every
     row compares a seat or strategy that met other opponents, and its difference may be theirs."""
     la, lb = _lineup(ca), _lineup(cb)
-    ra, rb = (_lineup({"strategies": resolved_lineup(c.get("strategies"), str(c.get("game") or ""))}) for c in (ca, cb))
+    ra, rb = (_lineup(_resolved(c, resolve)) for c in (ca, cb))
     if not la or not lb or sorted(ra) == sorted(rb):  # a default spelt out is the same strategy (session 9)
         return ""
     return (f"the runs' strategies differ (A: {', '.join(la)}; B: {', '.join(lb)}): each row compares a seat or"
@@ -258,11 +268,11 @@ def _seat_change(i: int, x, y) -> list[str]:
     return [f"strategies.{i}: {_seat_text(x)} → {_seat_text(y)}"]
 
 
-def run_changes(ma: dict, mb: dict) -> list[str]:
+def run_changes(ma: dict, mb: dict, resolve=_as_written) -> list[str]:
     """What differs between two runs' recorded experiments (manifest ``experiment``, ``data_hashes``,
     ``engine_version``), one ``"key: A → B"`` per difference, a mapping (options, data) key by key
     (fresh-user finding 11, session 8: a data variant's runs differed only by a hash nobody saw)."""
-    ea, eb = (comparable_experiment(m.get("experiment") or {}) for m in (ma, mb))  # defaults filled in
+    ea, eb = (_resolved(m.get("experiment") or {}, resolve) for m in (ma, mb))  # defaults filled in (session 9)
     out = []
     for key in sorted({*ea, *eb} - {"labels"}):
         a, b = ea.get(key), eb.get(key)
@@ -342,11 +352,13 @@ def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, r
     return [row, score]
 
 
-def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Comparison:
+def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_as_written) -> Comparison:
     """Compare run B with run A (differences are B − A). Raises ``SimError`` for runs of different
     games or player counts, or when either run has no complete game. Rows: per seat and per
     strategy label present in both runs, a ``win_rate`` row (proportions) and a ``mean_score`` row
-    (points); ``significant`` when the Holm-adjusted p-value (over all rows) is below 1 − ``confidence``."""
+    (points); ``significant`` when the Holm-adjusted p-value (over all rows) is below 1 − ``confidence``.
+    ``resolve``: fills in each strategy's default params (``registry.resolved_lineup``; `sim compare`
+    passes it), so a default spelt out in one run is no difference."""
     check_comparable(a, b)
     for t, side in ((a, "run A"), (b, "run B")):
         check_has_complete_games(t, str(t.run_dir) if t.run_dir is not None else side)
@@ -375,5 +387,5 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95) -> Compar
         r["p_adjusted"] = p
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
     return Comparison(paired, confidence, rows, why, notes, paired and same_results(pa, pb),
-                      (_decisions(a), _decisions(b)), other_opponents(a.config, b.config),
-                      run_changes(a.manifest, b.manifest))
+                      (_decisions(a), _decisions(b)), other_opponents(a.config, b.config, resolve),
+                      run_changes(a.manifest, b.manifest, resolve))

@@ -12,6 +12,7 @@ from ..analysis.compare import compare_runs
 from ..analysis.tables import load_tables
 from ..api import SimError
 from ..data import write_file_atomic
+from ..registry import resolved_lineup
 from .group import cli
 from .options import check_writable, confidence_option
 
@@ -42,7 +43,7 @@ def compare(run_a, run_b, json_file, out, confidence) -> None:
         check_writable(Path(json_file), "--json")
     a, b = load_tables(Path(run_a)), load_tables(Path(run_b))
     level = confidence if confidence is not None else float(a.config.get("confidence", 0.95))
-    result = compare_runs(a, b, level)
+    result = compare_runs(a, b, level, resolved_lineup)  # defaults filled in (session 9)
     name_a, name_b = Path(run_a).name or str(run_a), Path(run_b).name or str(run_b)
     out_dir = Path(out) if out else Path("reports") / "compare" / f"{name_a}-vs-{name_b}"
     try:

@@ -24,7 +24,6 @@ from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from . import fixed
-from .tune import deal_sizes
 
 
 def _prepare(out: Path, rc: RunConfig, force: bool, resume: bool) -> None:
@@ -81,7 +80,7 @@ def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = Fal
     fair = pooled_win_rate(complete_players(p0, g0))  # 1/players without shared wins
     rates = {k: _win_rate(g, p, plan.label) for k, (g, p) in runs.items()}
     # the same games only when both dealt alike (seating permute: the deal size; session 9)
-    same = len(deal_sizes(out / "confirm" / "best", out / "confirm" / "default")) <= 1
+    same = len(fixed.deal_sizes(out / "confirm" / "best", out / "confirm" / "default")) <= 1
     test = (objectives.mcnemar if same else objectives.fisher)(
         objectives.paired_wins(runs["best"][1], runs["best"][0], plan.label),
         objectives.paired_wins(runs["default"][1], runs["default"][0], plan.label))
@@ -132,6 +131,6 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "fair_share": conf["fair_share"], "p_vs_fair": conf["p_vs_fair"], "dominant": conf["dominant"],
               "margin": plan.margin, "importances": {k.split(".")[-1]: v for k, v in _importances(study).items()},
               "confirm": {"games": conf["games"], "seed": conf["seed"]}, "sampler": how, "rungs": rungs,
-              "trials": [r.as_dict() for r in records], "seating": rc.seating, "deals": deal_sizes(out / "trials")}
+              "trials": [r.as_dict() for r in records], "seating": rc.seating, "deals": fixed.deal_sizes(out / "trials")}
     integrity.write_json_atomic(out / "discover.json", halving.plain(result))  # whole or absent: --resume reads it
     return result

@@ -180,6 +180,19 @@ def experiment(rc: RunConfig) -> dict:
     return {k: d.get(k) for k in EXPERIMENT_KEYS}
 
 
+def deal_sizes(*folders: Path) -> list[int]:
+    """The games per deal (manifest ``deal_size``) the run folders under ``folders`` played, sorted,
+    each once: one size means every trial dealt the same games (common random numbers); under
+    ``seating: permute`` a parameter that changes which strategies are alike gives other deals."""
+    sizes = set()
+    for folder in folders:
+        for man in sorted(folder.glob("**/manifest.json")):
+            k = (read_json(man, missing_ok=True) or {}).get("deal_size")
+            if isinstance(k, int):
+                sizes.add(k)
+    return sorted(sizes)
+
+
 def config_hash(rc: RunConfig) -> str:
     """SHA-256 of ``experiment(rc)`` (canonical JSON), recorded in the manifest."""
     return hashlib.sha256(json.dumps(experiment(rc), sort_keys=True).encode()).hexdigest()

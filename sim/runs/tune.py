@@ -2,7 +2,7 @@
 brings a balance figure to its target, with Optuna and successive halving of the game budget.
 
 Every trial is a plain fixed-size run (``fixed.play_point``) in ``OUT/trials/trial-NNN-GAMES``
-with the config's root seed (common random numbers where the trials deal alike: ``deal_sizes``); the study is saved as ``OUT/study.log``
+with the config's root seed (common random numbers where the trials deal alike: ``fixed.deal_sizes``); the study is saved as ``OUT/study.log``
 (Optuna ``JournalStorage``); the best value is then confirmed on fresh seeds (``OUT/confirm``).
 """
 
@@ -19,7 +19,6 @@ from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from ..config.grid import config_values
-from ..data import read_json
 from . import fixed
 
 
@@ -36,19 +35,6 @@ def prepare(out: Path, rc: RunConfig, force: bool, kind: str, resume: bool = Fal
     store.prepare_output(out, force, rc.source, kind=kind)
     (out / "chunks").rmdir()
     (out / "config.json").write_text(dump_resolved(rc) + "\n")
-
-
-def deal_sizes(*folders: Path) -> list[int]:
-    """The games per deal (manifest ``deal_size``) the run folders under ``folders`` played, sorted,
-    each once: one size means every trial dealt the same games (common random numbers); under
-    ``seating: permute`` a parameter that changes which strategies are alike gives other deals."""
-    sizes = set()
-    for folder in folders:
-        for man in sorted(folder.glob("**/manifest.json")):
-            k = (read_json(man, missing_ok=True) or {}).get("deal_size")
-            if isinstance(k, int):
-                sizes.add(k)
-    return sorted(sizes)
 
 
 def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
@@ -96,7 +82,7 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
               "config_values": config_values(rc, [p.key for p in plan.params]),
               "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records],
-              "seating": rc.seating, "deals": deal_sizes(out / "trials"),
+              "seating": rc.seating, "deals": fixed.deal_sizes(out / "trials"),
               "edges": [p.key for p in plan.params if p.kind != "choice" and best.params.get(p.key) in (p.low, p.high)]}
     integrity.write_json_atomic(out / "tune.json", halving.plain(result))  # whole or absent: --resume reads it
     return result
