@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +85,50 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=rank)  # stable: every other test keeps its order
     for item in items:
         _group_if_it_shares_a_module_fixture(item)
+    _leave_out_slow_unless_asked(config, items)
+
+
+# A run without `-m` (a plain `pytest tests/test_x.py ...`) selects what `make test` selects: the
+# `slow` tests (nightly, tens of CPU-minutes each at full power) only with `-m slow` (`make
+# test-slow`) or when named by node id. Before session 9 a plain run played them too and looked
+# like a hang: both workers busy from about 80% on, far past a 240-s timeout, with finished forked
+# run workers shown as `<defunct>` children (README "Development", "A test run that seemed to hang").
+_LEFT_OUT = pytest.StashKey[int]()
+
+
+def _leave_out_slow_unless_asked(config, items):
+    if config.option.markexpr:
+        return
+    named = [_split(config, arg) for arg in config.args if "::" in arg]
+    keep, slow = [], []
+    for item in items:
+        asked = any(item.path == path and _within(item.nodeid.split("::", 1)[1], sub) for path, sub in named)
+        (slow if item.get_closest_marker("slow") and not asked else keep).append(item)
+    config.stash[_LEFT_OUT] = len(slow)
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = keep
+
+
+def _split(config, arg: str) -> tuple[Path, str]:
+    """``path::name[param]`` on the command line -> (the file, ``name[param]``)."""
+    path, sub = arg.split("::", 1)
+    return (config.invocation_params.dir / path).resolve(), sub
+
+
+def _within(sub: str, named: str) -> bool:
+    """Whether a test ``sub`` (``name[param]`` or ``Class::name``) is the one ``named`` or inside it."""
+    return sub == named or sub.startswith((named + "[", named + "::"))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if config.option.markexpr:
+        return
+    left = config.stash.get(_LEFT_OUT, None)  # None: pytest-xdist's main process (its workers collect)
+    if left or (left is None and getattr(config.option, "numprocesses", None)):
+        what = f"{left} slow test{'s' * (left != 1)}" if left else "any slow tests"
+        terminalreporter.write_line(f"{what} left out: without -m only what `make test` runs;"
+                                    " `-m slow` (make test-slow) or a node id runs them")
 
 
 def _group_if_it_shares_a_module_fixture(item):
