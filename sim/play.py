@@ -68,7 +68,6 @@ def play_game(
     guard: bool = False,
 ) -> GameResult:
     """Play one game to the end or to ``max_decisions`` player decisions (then ``truncated=True``).
-
     The one game loop (DESIGN principle 6): runs, benchmarks, replays and tests all call it.
     Raises ``IllegalActionError`` naming the seat when a strategy returns an illegal action;
     exceptions from engines and strategies propagate to the caller (``play_range`` records them).
@@ -80,14 +79,12 @@ def play_game(
     # everything the loop calls is bound once (issue 20 item 1): no look-up or test per event
     current_player, apply_action = game.current_player, game.apply_action
     legal_actions, observe = game.legal_actions, game.observe
-    fast = getattr(game, "sample_chance", None)
-    chance = fast if fast is not None else partial(sample_chance, game)
+    chance = getattr(game, "sample_chance", None) or partial(sample_chance, game)
     lazy = getattr(game, "lazy_observations", False)  # LazyObservation views are closed after each decision
     chooses, sees, picks = _seats(strategies, seat_rngs)
     log: list[tuple[int, Action]] = []
     watch = record or on_decision is not None
-    # an engine's ``chance_run(state, rng, limit)`` plays consecutive chance events in one call,
-    # drawing exactly as ``sample_chance`` + ``apply_action`` would; not when events are watched
+    # ``chance_run(state, rng, limit)``: consecutive chance events in one call, drawn as one by one
     chance_run = None if watch else getattr(game, "chance_run", None)
     n = 0
     chance_cap = 100 * max_decisions + 100_000  # a game stuck in chance events is truncated too
@@ -97,16 +94,19 @@ def play_game(
             if n >= max_decisions:
                 return GameResult(state, n, True, log, "decision_cap")
             legal = legal_actions(state)
-            pick = picks[p]
-            if pick is None:
+            if (pick := picks[p]) is not None:  # drawn here from the seat's stream (``random``): an element of ``legal``
+                try:  # an empty ``legal`` fails the seat as its ``choose`` would (IndexError)
+                    action = legal[int(pick() * len(legal))]
+                except BaseException as exc:
+                    _blame(exc, p, guard)
+                    raise
+            else:
                 obs = observe(state, p) if sees[p] else None
-            try:  # free in CPython 3.11+ unless it raises
-                action = legal[int(pick() * len(legal))] if pick is not None else chooses[p](obs, legal, seat_rngs[p])
-            except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
-                if guard and _strategy_fault(exc):
-                    raise StrategyError(p, f"{type(exc).__name__}: {exc}") from exc
-                raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
-            if pick is None:  # a picked action is an element of ``legal`` by construction
+                try:  # free in CPython 3.11+ unless it raises
+                    action = chooses[p](obs, legal, seat_rngs[p])
+                except BaseException as exc:  # sys.exit() or any BaseException in a plugin fails its game
+                    _blame(exc, p, guard)
+                    raise  # a real Ctrl-C (a signal) stops the run; a time limit fails the game
                 if lazy and obs is not None:
                     close_view(obs)
                 # identity first (a loop of ``is``: 4x cheaper than ``map(id, legal)``), then equality
@@ -115,8 +115,8 @@ def play_game(
                         break
                 else:
                     if action not in legal:
-                        who = type(strategies[p]).__name__
-                        raise IllegalActionError(p, f"seat {p} ({who}) chose illegal action {action!r}")
+                        raise IllegalActionError(p, f"seat {p} ({type(strategies[p]).__name__}) chose illegal"
+                                                    f" action {action!r}")
             n += 1
         elif p == CHANCE:
             if chance_run is not None and chance_cap > 0:
@@ -140,35 +140,36 @@ def play_game(
 def _seats(strategies: Sequence[Strategy], seat_rngs: Sequence[Any]) -> tuple[list, list, list]:
     """Per seat, what the loop uses: ``choose``; whether it reads its observation (a strategy that
     declares ``reads_observation = False``, ``random``, is handed None: no view is built); and the
-    bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True``
-    (``random``: ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for
-    by the loop, from its own stream, without the call or the legality check."""
+    bound ``random`` of its stream when its ``choose`` declares ``uniform_choice = True`` (``random``:
+    ``legal[int(rng.random() * len(legal))]``), else None: such a seat is drawn for by the loop."""
     owners = [_choose_owner(s) for s in strategies]
     return ([s.choose for s in strategies],
-            [owner is None or vars(owner).get("reads_observation", True) is not False for owner in owners],
-            [rng.random if owner is not None and vars(owner).get("uniform_choice", False) is True else None
+            [_said(owner, "reads_observation", True) is not False for owner in owners],
+            [rng.random if _said(owner, "uniform_choice", False) is True else None
              for owner, rng in zip(owners, seat_rngs, strict=False)])
+
+
+def _declares(strategy: Any, name: str, default: Any) -> Any:
+    """What the class whose ``choose`` will be called declares as ``name`` in its own body (``default``:
+    not declared, or an instance's own ``choose``): not inherited by a ``choose`` that replaces it."""
+    return _said(_choose_owner(strategy), name, default)
+
+
+def _said(owner: type | None, name: str, default: Any) -> Any:
+    """``_declares`` for a known owner (``_choose_owner``): one MRO walk per seat serves both."""
+    return default if owner is None else vars(owner).get(name, default)
+
+
+def _blame(exc: BaseException, seat: int, guard: bool) -> None:
+    """Under ``guard``, raise ``StrategyError`` for ``seat`` if ``exc`` is the strategy's fault."""
+    if guard and _strategy_fault(exc):
+        raise StrategyError(seat, f"{type(exc).__name__}: {exc}") from exc
 
 
 def _strategy_fault(exc: BaseException) -> bool:
     """Whether ``exc``, raised by a strategy, is the strategy's fault (its game fails): anything
     but a real Ctrl-C or SIGTERM (``Interrupts.signalled``) and the game's time limit."""
     return not isinstance(exc, GameTimeout) and not (isinstance(exc, KeyboardInterrupt) and Interrupts.signalled)
-
-
-def _reads_observation(strategy: Any) -> bool:
-    """False only when the ``choose`` that will be called comes from a class that itself declares
-    ``reads_observation = False`` (``random``): a mixin's or an instance's own ``choose`` gets its
-    observation whatever it inherits (breaker finding 9, session 4)."""
-    return _declares(strategy, "reads_observation", True) is not False
-
-
-def _declares(strategy: Any, name: str, default: Any) -> Any:
-    """What the class whose ``choose`` will be called declares as ``name`` in its own body
-    (``default`` when it does not, or when the instance has its own ``choose``): what a class
-    says about its ``choose`` is not inherited by a subclass or mixin that replaces it."""
-    owner = _choose_owner(strategy)
-    return default if owner is None else vars(owner).get(name, default)
 
 
 def _choose_owner(strategy: Any) -> type | None:

@@ -95,6 +95,9 @@ class State:
     # the legal actions of the turn begun (phase ACTION), built with its cost at turn start and
     # cleared by the turn's action; code that edits a state by hand during a turn sets it to None
     legal: tuple | None = None
+    # the legal actions of the seat first in the insurance queue (phase INSURE), built when
+    # ``_advance`` skips the seats with nothing to insure and cleared by the Insure / EndInsurance
+    insuring: tuple | None = None
 
 
 class TradersOfOsaka(EngineBase):
@@ -264,9 +267,9 @@ class TradersOfOsaka(EngineBase):
             return self._token
         if ph == ORDER:
             return tuple(self._order[c] for c in s.edo)
-        if ph == INSURE:
-            seat = s.insure_queue[0]
-            return (*map(self._insure.__getitem__, self._insurance_cards(s, seat)), END_INSURANCE)
+        if ph == INSURE:  # built by _advance (None in a state built by hand)
+            return s.insuring or (*map(self._insure.__getitem__, self._insurance_cards(s, s.insure_queue[0])),
+                                  END_INSURANCE)
         return ()
 
     def apply_action(self, s: State, a) -> None:
@@ -328,9 +331,11 @@ class TradersOfOsaka(EngineBase):
         self._pay_ship(s, a.colour)
 
     def _on_insure(self, s: State, a: Insure) -> None:
+        s.insuring = None
         self._insure_with(s, s.insure_queue[0], a.card)
 
     def _on_end_insurance(self, s: State, a: EndInsurance) -> None:
+        s.insuring = None
         s.insure_queue.pop(0)
 
     def _on_start(self, s: State, a: StartPlayer) -> None:
@@ -441,8 +446,8 @@ class TradersOfOsaka(EngineBase):
         assert 0 <= s.passes <= s.n, "passes beyond a round"
 
     def clone(self, s: State) -> State:
-        # the turn's legal actions are immutable objects: shared, not copied (memo)
-        return copy.deepcopy(s, {id(s.legal): s.legal} if s.legal is not None else None)
+        # the kept legal actions are immutable objects: shared, not copied (memo)
+        return copy.deepcopy(s, {id(t): t for t in (s.legal, s.insuring) if t is not None})
 
     def determinize(self, obs: Observation, rng) -> State:
         """A full state consistent with ``obs`` (an observation taken at a decision), for search.
@@ -949,13 +954,16 @@ class TradersOfOsaka(EngineBase):
                 self._refresh(s)
                 s.phase = TURN_END
                 continue
-            if ph == INSURE:
-                while s.insure_queue and not self._insurance_cards(s, s.insure_queue[0]):
-                    s.insure_queue.pop(0)
-                if not s.insure_queue:
-                    self._sink(s)
-                    continue
-                return
+            if ph == INSURE:  # seats with nothing to insure are skipped; the next one's list is kept
+                queue = s.insure_queue
+                while queue:
+                    cards = self._insurance_cards(s, queue[0])
+                    if cards:
+                        s.insuring = (*map(self._insure.__getitem__, cards), END_INSURANCE)
+                        return
+                    queue.pop(0)
+                self._sink(s)
+                continue
             if ph == SETUP:
                 pos = s.setup_pos
                 if s.hand_value[pos] < self.options.hand_threshold:
