@@ -26,8 +26,8 @@ H2H = pl.DataFrame({"strategy_a": ["a", "b"], "strategy_b": ["b", "a"], "rate": 
 
 
 @pytest.mark.parametrize("make", [
-    lambda: charts.win_rate_chart(WIN, "seat", 1 / 3, "Win rate by seat"),  # constrained layout, legend outside
-    lambda: charts.head_to_head_chart(H2H),  # constrained layout with a colorbar
+    lambda: charts.win_rate_chart(WIN, "seat", 1 / 3, "Win rate by seat"),  # tight layout, legend outside
+    lambda: charts.head_to_head_chart(H2H),  # tight layout with a colorbar
     lambda: charts.histogram_chart(np.array([1, 2, 2, 3, 5]), "margin", "Winning margin", (1.5, 3.0)),
 ])
 @pytest.mark.parametrize("dpi", [110, 72])
@@ -94,3 +94,28 @@ def test_trimmed_import_puts_back_what_it_changed():
     charts.Figure()
     assert "mpl_toolkits.mplot3d" not in sys.modules or sys.modules["mpl_toolkits.mplot3d"] is not None
     assert "Properties" in artist.kwdoc(artist.Artist)
+
+
+H2H3 = pl.DataFrame({"strategy_a": ["a", "b", "a", "c", "b", "c"], "strategy_b": ["b", "a", "c", "a", "c", "b"],
+                     "rate": [0.7, 0.3, 0.6, 0.4, 0.5, 0.5], "ci_low": [0.6, 0.2, 0.5, 0.3, 0.4, 0.4],
+                     "ci_high": [0.8, 0.4, 0.7, 0.5, 0.6, 0.6]})
+LONG = pl.DataFrame({"name": ["a component with a rather long name", "short"], "rate": [0.25, 0.5],
+                     "ci_low": [0.2, 0.4], "ci_high": [0.3, 0.6]})
+
+
+@pytest.mark.parametrize("make", [
+    lambda: charts.win_rate_chart(WIN, "seat", 1 / 3, "Win rate by seat"),
+    lambda: charts.head_to_head_chart(H2H3),  # (with two strategies its title is wider than the figure, as before)
+    lambda: charts.interval_chart(LONG, "name", "rate", "Win rate by component", "win rate", expected=0.3),
+])
+def test_tight_layout_keeps_every_label_and_legend_inside_the_figure(make):
+    fig = make()
+    charts.png_bytes(fig, 110)  # lays the figure out, as in a report
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    boxes = [t.get_window_extent(renderer) for t in fig.findobj(lambda a: hasattr(a, "get_text"))
+             if t.get_visible() and t.get_text()]
+    boxes += [ax.get_legend().get_window_extent(renderer) for ax in fig.axes if ax.get_legend()]
+    assert boxes
+    for b in boxes:
+        assert b.x0 >= 0 and b.y0 >= 0 and b.x1 <= width and b.y1 <= height, b
