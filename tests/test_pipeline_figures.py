@@ -94,6 +94,8 @@ def test_trimmed_import_puts_back_what_it_changed():
     charts.Figure()
     assert "mpl_toolkits.mplot3d" not in sys.modules or sys.modules["mpl_toolkits.mplot3d"] is not None
     assert "Properties" in artist.kwdoc(artist.Artist)
+    ax = charts.Figure().add_subplot(projection="3d")  # the 3-D toolkit, on demand
+    assert ax.name == "3d"
 
 
 H2H3 = pl.DataFrame({"strategy_a": ["a", "b", "a", "c", "b", "c"], "strategy_b": ["b", "a", "c", "a", "c", "b"],
