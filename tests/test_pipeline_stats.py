@@ -103,3 +103,25 @@ def test_bootstrap_equals_scipy(n, resamples, batch, conf):
     lo, hi = bootstrap_percentile(n, stat, np.random.default_rng(7), resamples, batch, conf)
     np.testing.assert_allclose(lo, ref.confidence_interval.low, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(hi, ref.confidence_interval.high, rtol=1e-12, atol=1e-15)
+
+
+def test_special_functions_load_without_the_scipy_special_package():
+    """``exact`` takes scipy's compiled binomial and chi-square ufuncs without running
+    ``scipy/special/__init__.py`` (start-up, issue 20 item 8); a later ``import scipy.special``
+    still works and holds the same module, and scipy.stats agrees with what was computed first."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sim.analysis import exact\n"
+        "p = exact.binomtest_p(3, 20, 0.25); c = exact.chi2_uniform([10, 14, 9, 7])\n"
+        "assert 'scipy.special' not in sys.modules, 'package imported'\n"
+        "import scipy.special, scipy.stats\n"
+        "assert scipy.special._ufuncs is exact._ufuncs()\n"
+        "assert p == scipy.stats.binomtest(3, 20, 0.25).pvalue, p\n"
+        "s = scipy.stats.chisquare([10, 14, 9, 7]); assert c == (s.statistic, s.pvalue), c\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr

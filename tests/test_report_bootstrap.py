@@ -64,3 +64,18 @@ def test_weighted_sums_by_hand():
     cols = np.array([[1.0, 2.0, 3.0], [0.0, 1.0, 1.0]])  # two figures over three games
     w = np.array([[3.0, 0.0, 0.0], [0.0, 1.0, 2.0]])  # resample 0: game 0 thrice; resample 1: games 1, 2, 2
     assert stats.weighted_sums(cols, w).tolist() == [[3.0, 8.0], [0.0, 3.0]]
+
+
+def test_distinct_rows_give_the_whole_product():
+    # rows: a figure, a row of ones (present in every game), a copy of the figure, and another figure
+    rows = np.array([[1.5, 2.0, 3.0], [1.0, 1.0, 1.0], [1.5, 2.0, 3.0], [0.0, 1.0, 4.0]])
+    w = np.array([[3.0, 0.0, 0.0], [0.0, 1.0, 2.0]])  # resample 0: game 0 thrice; resample 1: games 1, 2, 2
+    # by hand: 3 x 1.5 = 4.5 and 2 + 2 x 3 = 8; the ones sum to 3 games each; 0 and 1 + 8 = 9
+    expected = [[4.5, 8.0], [3.0, 3.0], [4.5, 8.0], [0.0, 9.0]]
+    assert stats._distinct_rows(rows)(w).tolist() == expected
+    assert stats._distinct_rows(np.ones((2, 3)))(w).tolist() == [[3.0, 3.0], [3.0, 3.0]]
+    g = np.random.default_rng(4)
+    many = np.vstack([g.normal(size=(3, 500)), np.ones((2, 500)), g.integers(0, 3, (2, 500)).astype(float)])
+    many = np.vstack([many, many[[0, 5]]])
+    ws = stats._game_weights(g.integers(0, 500, (40, 500)), 500)
+    assert np.array_equal(stats._distinct_rows(many)(ws), stats.weighted_sums(many, ws))  # the same bits

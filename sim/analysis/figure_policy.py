@@ -159,11 +159,9 @@ def _serve(conn: Connection) -> None:
         if msg is None:
             return
         if msg[0] == "warm":
-            from matplotlib.backends import backend_agg  # noqa: F401 - what png_bytes imports
-
             from . import charts
 
-            charts.Figure()
+            charts.Figure()  # matplotlib and the Agg canvas png_bytes uses (``charts._import_matplotlib``)
             continue
         conn.send(draw_chart(msg[1]))
 

@@ -139,19 +139,22 @@ def analysis_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(BOOT_KEY, *key)))
 
 
-# resample cells (games x resamples) drawn at once: bounds the bootstrap's buffers at about 16 MB
-# (the indices and the weights, 8 bytes each) however many games (issue 20 item 5). The draws do
-# not depend on it: numpy's ``integers(0, n, dtype=int64)`` keeps its spare 32-bit half in the bit
-# generator between calls (``tests/test_report_bootstrap.py`` checks that batches change no digit).
-BATCH_CELLS = 1_000_000
+# resample cells (games x resamples) drawn at once: bounds the bootstrap's buffers at about 4 MB
+# (the indices and the weights, 8 bytes each) however many games (issue 20 item 5), and keeps the
+# weights in cache between ``bincount`` writing them and ``einsum`` reading them (a quarter less CPU
+# than 1,000,000 cells at 20,000 games: issue 20 item 1). The draws do not depend on it: numpy's
+# ``integers(0, n, dtype=int64)`` keeps its spare 32-bit half in the bit generator between calls
+# (``tests/test_report_bootstrap.py`` checks that batches change no digit).
+BATCH_CELLS = 250_000
 
 
-def _game_weights(idx: np.ndarray, n_games: int) -> np.ndarray:
+def _game_weights(idx: np.ndarray, n_games: int, out: np.ndarray | None = None) -> np.ndarray:
     """How often each game appears in each resample: ``idx`` (batch, n) -> weights (batch, n_games),
     float. One ``bincount`` per resample, straight into its row of the matrix: no offset array, no
-    integer matrix to convert (half the CPU of one ``bincount`` over the whole batch: issue 20 item 1)."""
+    integer matrix to convert (half the CPU of one ``bincount`` over the whole batch: issue 20 item 1).
+    ``out``: a float buffer of at least that many rows to fill (one per bootstrap, not one per batch)."""
     idx = np.atleast_2d(idx)
-    w = np.empty((idx.shape[0], n_games))
+    w = np.empty((idx.shape[0], n_games)) if out is None else out[: idx.shape[0]]
     for r, row in enumerate(idx):
         w[r] = np.bincount(row, minlength=n_games)
     return w
@@ -171,11 +174,14 @@ def bootstrap_games(per_game: np.ndarray, statistic, rng: np.random.Generator, n
     if n < 2:
         return (np.nan, np.nan)
 
+    batch = max(1, min(n_resamples, BATCH_CELLS // n))
+    buf = np.empty((batch, n))  # the weights of every batch, in turn
+
     def stat(idx):
-        return statistic(_game_weights(idx, n), per_game)
+        return statistic(_game_weights(idx, n, buf), per_game)
 
     # scipy.stats.bootstrap's percentile method, step by step without importing scipy.stats (``exact``)
-    return bootstrap_percentile(n, stat, rng, n_resamples, max(1, min(n_resamples, BATCH_CELLS // n)), confidence)
+    return bootstrap_percentile(n, stat, rng, n_resamples, batch, confidence)
 
 
 def weighted_sums(columns: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -209,9 +215,10 @@ def bootstrap_ratio_rows(by_column: np.ndarray, rng: np.random.Generator, n_resa
     est = tot_sums / np.where(tot_counts == 0, np.nan, tot_counts)
     if n < 2:
         return np.full(k, np.nan), np.full(k, np.nan)
+    weighted = _distinct_rows(by_column)
 
     def stat(w, d):
-        prod = weighted_sums(by_column, w)
+        prod = weighted(w)
         tot = prod[k:]
         return prod[:k] / np.where(tot == 0, np.nan, tot)
 
@@ -220,6 +227,37 @@ def bootstrap_ratio_rows(by_column: np.ndarray, rng: np.random.Generator, n_resa
     flat = np.array([_flat(by_column[j], by_column[k + j]) for j in range(k)], dtype=bool)
     lo[flat], hi[flat] = est[flat], est[flat]
     return lo, hi
+
+
+def _distinct_rows(rows: np.ndarray):
+    """``weighted_sums(rows, w)`` as a function of ``w``, computing each distinct row once: a row of
+    ones (a seat in every game, a figure every game has) sums to the resample's size, which is the
+    number of games (every resample draws that many), and a row equal to an earlier one (the
+    counts of seats, of strategies that sit alike) is copied from it. Same bits as the whole
+    product: the weights are whole numbers, so a row of ones sums exactly to ``n``, and each
+    product's element is the same sum over games whichever rows share the call (tested)."""
+    n, seen, source = rows.shape[1], {}, []
+    for j, row in enumerate(rows):
+        if (row == 1.0).all():
+            source.append(-1)
+            continue
+        twin = next((i for i in seen.get(row.tobytes(), ()) if np.array_equal(rows[i], row)), None)
+        source.append(j if twin is None else twin)
+        seen.setdefault(row.tobytes(), []).append(j)
+    own = [j for j, s in enumerate(source) if s == j]
+    if len(own) == len(rows):
+        return lambda w: weighted_sums(rows, w)
+    sub = np.ascontiguousarray(rows[own]) if own else None
+    where = {j: i for i, j in enumerate(own)}
+
+    def weighted(w):
+        out = np.empty((len(rows), w.shape[0]))
+        part = weighted_sums(sub, w) if own else None
+        for j, s in enumerate(source):
+            out[j] = float(n) if s < 0 else part[where[s]]
+        return out
+
+    return weighted
 
 
 def _flat(sums: np.ndarray, counts: np.ndarray) -> bool:
@@ -257,11 +295,12 @@ def balance_interval(wins: np.ndarray, rng: np.random.Generator, n_resamples: in
     wins = np.asarray(wins, float)
     rates = wins.mean(axis=0)
     gap = float(np.ptp(rates))
+    n = float(wins.shape[0])
 
     by_seat = np.ascontiguousarray(wins.T)  # (seats, games)
 
     def spread(w, x):
-        return np.ptp(weighted_sums(by_seat, w) / w.sum(axis=1) - rates[:, None], axis=0)
+        return np.ptp(weighted_sums(by_seat, w) / n - rates[:, None], axis=0)  # each resample draws n games
 
     if not any(np.ptp(wins, axis=0) > 0):  # no seat's results vary: nothing to resample
         return 1 - gap, 1 - gap
