@@ -192,6 +192,35 @@ def test_component_table_standardises_by_strategy_and_seat_and_needs_a_minimum_s
     assert any("fewer than 30" in s for s in sentences)
 
 
+def test_component_expected_share_keeps_its_bits_whatever_the_row_order():
+    # 5 strategies in 3 seats with win rates like 1/3 and 2/7, whose float sum depends on the order of
+    # addition; the expected share must be the exact mean (fractions.Fraction) to the last bits or so,
+    # and bit-identical in any row order (a report must not change between two runs of one config).
+    import fractions
+    import random
+    rows, comps = [], []
+    for g in range(3000):
+        for seat in range(3):
+            strat = "abcde"[(g * 7 + seat * 3) % 5]
+            rows.append((g, seat, strat, 0.0, 1, (g * 13 + seat * 5) % (3 + seat + "abcde".index(strat)) == 0))
+            if (g + seat) % 4 != 0:
+                comps.append((g, seat, "item", "gem"))
+    cells: dict = {}
+    for _g, seat, strat, _, _, won in rows:
+        c = cells.setdefault((strat, seat), [0, 0])
+        c[0], c[1] = c[0] + won, c[1] + 1
+    by_seat = {(g, seat): (strat, seat) for g, seat, strat, *_ in rows}
+    exact = sum(fractions.Fraction(cells[by_seat[g, seat]][0], cells[by_seat[g, seat]][1]) for g, seat, *_ in comps)
+    want = float(exact / len(comps))
+    random.Random(4).shuffle(rows)
+    got = set()
+    for order in range(4):
+        random.Random(order).shuffle(comps)
+        cdf = pl.DataFrame(comps, schema=["game_index", "seat", "kind", "component"], orient="row")
+        got.add(summaries.component_table(cdf, players_table(rows), min_sample=30).row(0, named=True)["expected"])
+    assert len(got) == 1 and got.pop() == pytest.approx(want, rel=1e-14)
+
+
 def test_holm_adjustment():
     assert stats.holm([0.01, 0.04, 0.03, math.nan]) == pytest.approx([0.03, 0.06, 0.06, math.nan], nan_ok=True)
 

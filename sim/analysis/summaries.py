@@ -332,13 +332,10 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
                                         else pl.Int64 if c in ("holders", "wins") else pl.Float64) for c in schema_out})
     pooled = pooled_win_rate(players)
     total_rows, total_wins = players.height, int(players["won"].sum())
-    cell = players.group_by("strategy", "seat").agg(cell_rate=pl.col("won").cast(pl.Float64).mean())
     held = (components.select("game_index", "seat", "kind", "component").unique()
-            .join(players.select("game_index", "seat", "strategy", "won"), on=["game_index", "seat"], how="inner")
-            .join(cell, on=["strategy", "seat"], how="left"))
-    t = (held.group_by("kind", "component")
-         .agg(holders=pl.len(), wins=pl.col("won").sum(), expected=pl.col("cell_rate").mean())
-         .sort("kind", "component"))
+            .join(players.select("game_index", "seat", "strategy", "won"), on=["game_index", "seat"], how="inner"))
+    t = (held.group_by("kind", "component").agg(holders=pl.len(), wins=pl.col("won").sum())
+         .join(_expected(held, players), on=["kind", "component"], how="left").sort("kind", "component"))
     t = with_wilson(t, wins="wins", n="holders", confidence=confidence).join(_held_by(held), on=["kind", "component"], how="left")
     t = t.with_columns(
         rate_without=((total_wins - pl.col("wins")) / (total_rows - pl.col("holders"))).cast(pl.Float64),
@@ -353,6 +350,23 @@ def component_table(components: pl.DataFrame, players: pl.DataFrame, min_sample:
                               & ((pl.col("ci_low") > pl.col("expected")) | (pl.col("ci_high") < pl.col("expected"))))
                        .fill_null(False))
     return t.select(schema_out)
+
+
+def _expected(held: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    """Per ``(kind, component)``: the mean over the holding seat-games of their (strategy, seat)
+    cell's win rate. Summed per cell with ``math.fsum`` (correctly rounded, whatever the order) so
+    the figure keeps its last bits from run to run; a multithreaded mean over rows did not."""
+    cell = players.group_by("strategy", "seat").agg(cw=pl.col("won").cast(pl.Float64).sum(), cn=pl.len())
+    k = (held.group_by("kind", "component", "strategy", "seat").agg(k=pl.len())
+         .join(cell, on=["strategy", "seat"], how="left").sort("kind", "component", "strategy", "seat"))
+    terms: dict[tuple[str, str], list[float]] = {}
+    holders: dict[tuple[str, str], int] = {}
+    for kind, comp, n, cw, cn in zip(k["kind"], k["component"], k["k"], k["cw"], k["cn"], strict=True):
+        terms.setdefault((kind, comp), []).append(n * cw / cn)
+        holders[kind, comp] = holders.get((kind, comp), 0) + n
+    rows = [(kind, comp, math.fsum(v) / holders[kind, comp]) for (kind, comp), v in terms.items()]
+    return pl.DataFrame(rows, schema={"kind": held.schema["kind"], "component": held.schema["component"],
+                                      "expected": pl.Float64}, orient="row")
 
 
 def _held_by(held: pl.DataFrame) -> pl.DataFrame:
