@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .document import level
+from .leaders import REFERENCE, level_verdict, level_with
 from .seats import omnibus_only, seat_findings, seat_imbalances
 from .wording import Finding, claimed, expected_note, pct, pint, pval
 
@@ -113,9 +114,6 @@ def findings(x: Inputs) -> list[str]:
     return [f.text for f in ranked_findings(x)]
 
 
-# strategies that stand in as a yardstick, not as players: that they lose is expected, so their
-# claims come after the others' in the verdict and the findings (fresh-user finding 3, session 6)
-REFERENCE = ("random", "random_by_kind")
 # an interval reaching further than this from the fair share says "too few games to tell"
 TOO_WIDE = 0.2
 
@@ -167,6 +165,12 @@ REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decisio
 
 def _verdict_balance(x: Inputs) -> str:
     found, seats = _imbalances(x), omnibus_only(x)
+    if found and found[0][1] > 0 and x.strategy.height > 2 and "strategy" in found[0][4] \
+            and (level := level_with(x, found[0][4]["strategy"])):  # no single winner (fresh-user finding 1, session 10)
+        text, names = level_verdict(x, found[0][4], level)
+        rest = [c for c in found if c[4].get("strategy") not in names]
+        more = f"; {len(rest)} more significant imbalance(s) below" if rest else ""
+        return f"Verdict: {text}{more}." + (f" Also, {seats}." if seats else "")
     if found:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
