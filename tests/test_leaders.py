@@ -20,38 +20,35 @@ def _inputs(rows, n):
 
 
 def test_level_at_the_top_when_only_the_leader_beats_a_fair_share():
-    # 1,050 three-player games, a, b, c rotating over the seats (game g mod 25 with g mod 3 takes each
-    # pair once per 75 games: no seat differs). In 25 games a wins 10 (40%), b 8 (32%), c 7 (28%); when c
-    # wins a is second in every third block of 25 games (14 of 42 blocks), else b. a is ahead of b in
-    # 420 + 7 * 14 = 518 games, b of a in 336 + 7 * 28 = 532: level. a: 420 of 1,050 against 1/3
-    # (significant); b: 336 (32%, binomial p = 0.38, not); c: 294 (28%, significant, less).
+    # 1,125 three-player games, a, b, c rotating over the seats; the winner depends on j = g // 3 only
+    # (j mod 75), so each winner wins equally often in every seat. Of 75 values of j a wins 28 (37.3%),
+    # b 26 (34.7%), c 21 (28.0%): a 420 games, b 390, c 315, one winner a game.
     rows = []
-    for g in range(1050):
-        k = g % 25
-        w = "a" if k < 10 else "b" if k < 18 else "c"
-        second = "a" if (g // 25) % 3 == 0 else "b"
+    for g in range(1125):
+        j = (g // 3) % 75
+        w = "a" if j < 28 else "b" if j < 54 else "c"
         for s in range(3):
             name = ("a", "b", "c")[(s + g) % 3]
-            rank = 1 if name == w else 2 if (w == "c" and name == second) or (w != "c" and name != "c") else 3
-            rows.append((g, s, name, 0.0, rank, name == w))
+            rows.append((g, s, name, 0.0, 1 if name == w else 2, name == w))
     x = _inputs(rows, 3)
-    p_ab = sps.binomtest(518, 1050, 0.5).pvalue
-    a_ac = 420 + 336  # a ahead of c: a wins, or b wins (c is then last)
-    p_ac, p_bc = sps.binomtest(a_ac, 1050, 0.5).pvalue, sps.binomtest(336 + 420, 1050, 0.5).pvalue
-    assert p_ab > 0.05 and p_ac < 0.05 / 3 and p_bc < 0.05 / 2  # Holm: a-b is the largest, unadjusted
+    third = 1 / 3
+    p_a, p_b, p_c = (sps.binomtest(k, 1125, third).pvalue for k in (420, 390, 315))
+    assert p_c * 3 < 0.05 and p_a * 2 < 0.05 and p_b > 0.05  # Holm over the strategies: a and c, not b
+    p_ab = sps.binomtest(420, 810, 0.5).pvalue  # the games a or b won (each one alone)
+    assert p_ab > 0.05 and sps.binomtest(420, 735, 0.5).pvalue * 3 < p_ab  # Holm leaves a-b unadjusted
+    lo, hi = sps.binomtest(420, 1125).proportion_ci(0.95, method="wilson")
+    assert f"{2 * p_a:.3f}" == "0.010"  # three decimals would print it on a multiple of 0.005: four are shown
     v = fnd.verdict(x)
-    assert v.startswith("Verdict: no single strategy is significantly ahead: a and b are level at the top (40.0% and "
-                        "32.0% of games won; head to head, a is ahead of b in "
-                        f"{518 / 1050 * 100:.1f}% of the 1,050 games they decide between them, sign test Holm-adjusted "
-                        f"p = {p_ab:.3f}); of them only a significantly wins more than a fair share of 33.3% "
-                        "(a +6.7 points"), v
-    assert v.endswith("; Holm-adjusted); 1 more significant imbalance(s) below."), v  # c, 28%
-    assert sps.binomtest(336, 1050, 1 / 3).pvalue > 0.05
+    assert v.startswith("Verdict: no single strategy is significantly ahead: a and b are level at the top (37.3% and "
+                        "34.7% of games won; head to head, a won 420 and b 390 of the games one of them won and the "
+                        f"other did not, sign test Holm-adjusted p = {p_ab:.3f}); of them only a significantly wins "
+                        f"more than a fair share of 33.3% (a +4.0 points, 95% CI {(lo - third) * 100:.1f}–"
+                        f"{(hi - third) * 100:.1f}, p = {2 * p_a:.4f}; Holm-adjusted); 1 more significant "
+                        "imbalance(s) below."), v
 
 
 def test_a_leader_clearly_ahead_is_still_named():
-    # the same rotation; a wins 15 in 25 (60%), b 6 (24%), c 4 (16%), the rest last; a is ahead of b in
-    # every game a wins and b of a in every other: 630 of 1,050, p < 0.001
+    # a, b, c rotating; a wins 15 in 25 (60%), b 6 (24%), c 4 (16%): a wins 630 games, b 252 (p < 0.001)
     rows = []
     for g in range(1050):
         k = g % 25
@@ -60,6 +57,19 @@ def test_a_leader_clearly_ahead_is_still_named():
         for s in range(3):
             name = ("a", "b", "c")[(s + g) % 3]
             rows.append((g, s, name, 0.0, order.index(name) + 1, name == w))
-    assert sps.binomtest(630, 1050, 0.5).pvalue < 0.001
+    assert sps.binomtest(630, 882, 0.5).pvalue < 0.001
     v = fnd.verdict(_inputs(rows, 3))
     assert v.startswith("Verdict: strategy a wins 26.7 points more than a fair share"), v
+
+
+def test_games_won_alone_by_hand():
+    # game 0: a a b, a's first seat wins; game 1: a b b, a and b share the win; game 2: a b c, b wins;
+    # game 3: b a c, c wins. a won and b did not: game 0; b and not a: game 2; games 1 and 3 neither
+    rows = [(0, 0, "a", 0, 1, True), (0, 1, "a", 0, 2, False), (0, 2, "b", 0, 3, False),
+            (1, 0, "a", 0, 1, True), (1, 1, "b", 0, 1, True), (1, 2, "b", 0, 3, False),
+            (2, 0, "a", 0, 2, False), (2, 1, "b", 0, 1, True), (2, 2, "c", 0, 3, False),
+            (3, 0, "b", 0, 2, False), (3, 1, "a", 0, 3, False), (3, 2, "c", 0, 1, True)]
+    p = pl.DataFrame(rows, schema=["game_index", "seat", "strategy", "score", "rank", "won"], orient="row")
+    h = {(r["strategy_a"], r["strategy_b"]): (r["a_won"], r["b_won"]) for r in summaries.head_to_head(p).iter_rows(named=True)}
+    assert h[("a", "b")] == (1, 1) and h[("b", "a")] == (1, 1)
+    assert h[("a", "c")] == (0, 1) and h[("b", "c")] == (1, 1)

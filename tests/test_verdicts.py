@@ -651,18 +651,18 @@ def test_with_three_strategies_the_verdict_leads_with_the_winner_not_a_larger_lo
         for s in range(3):
             name = ("a", "b", "c")[(s + g) % 3]
             rows.append((g, s, name, 0.0, 1 if name == w else 2 + (name == "c"), name == w))
-    # a (+18.7 points: 52% - 33.3%) is significantly ahead of a fair share and leads, but not of b
-    # head to head (a is ahead in 546 of the 1,050 games, c always last: sign test p = 0.21, the
-    # largest of the three pairs' p so Holm leaves it): a and b are level at the top (session 10,
+    # a (+18.7 points: 52% - 33.3%) is significantly ahead of a fair share and leads, but does not win
+    # significantly more than b in the same games (a wins 546 and b 504 of the 1,050: sign test p = 0.21,
+    # the largest of the three pairs' p so Holm leaves it): a and b are level at the top (session 10,
     # fresh-user finding 1; until then the verdict named a alone)
     v = fnd.verdict(_inputs(rows, 3))
     p_ab = sps.binomtest(546, 1050, 0.5).pvalue
     assert v.startswith("Verdict: no single strategy is significantly ahead: a and b are level at the top (52.0% and "
-                        "48.0% of games won; head to head, a is ahead of b in 52.0% of the 1,050 games they decide "
-                        f"between them, sign test Holm-adjusted p = {p_ab:.3f}); both win more than a fair share of "
+                        "48.0% of games won; head to head, a won 546 and b 504 of the games one of them won and the "
+                        f"other did not, sign test Holm-adjusted p = {p_ab:.3f}); both win more than a fair share of "
                         "33.3% (a +18.7 points"), v
     assert "; b +14.7 points" in v and v.endswith("; Holm-adjusted); 1 more significant imbalance(s) below."), v  # c
-    # a wins 15 in 25 (60%), b 10 (40%): a ahead of b in 630 of 1,050 (p < 0.001): a leads alone
+    # a wins 15 in 25 (60%), b 10 (40%): a wins 630 of 1,050, b 420 (sign test p < 0.001): a leads alone
     rows = []
     for g in range(1050):
         w = "a" if g % 25 < 15 else "b"

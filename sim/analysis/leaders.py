@@ -2,12 +2,15 @@
 
 With three or more strategies the verdict leads with the strategy that wins most when it
 significantly wins more than a fair share. That alone does not make it *the* strongest: the
-runner-up may win about as often. The report already asks that question, head to head (sign test
-over the games two strategies decide between them, Holm-adjusted over the pairs; ``meetings.py``).
-A strategy the leader is not significantly ahead of in that test is *level* with it, and then the
-verdict names the strategies level at the top and no single winner (``make demo`` said
-"osaka.shipper wins 23.9 points more than a fair share" with shipper 49.6% and trader 48.0%, and
-shipper ahead of trader with Holm-adjusted p = 0.363).
+runner-up may win about as often. That is asked head to head, over the same games (``meetings.py``):
+of the games one of the two won and the other did not, does the leader win more than half (exact
+sign test, Holm-adjusted over the pairs)? A strategy the leader does not significantly out-win so is
+*level* with it, and then the verdict names the strategies level at the top and no single winner
+(``make demo`` said "osaka.shipper wins 23.9 points more than a fair share" with shipper 49.6% and
+trader 48.0%). The placing test of the head-to-head table (who finishes above whom) asks another
+question: in ``configs/traders_of_osaka/duplicate.yaml`` (480 games) osaka.expert wins 38.8% and
+trader-copy 18.1%, yet expert finishes above trader-copy in only 53.5% of their decided games
+(p = 0.45), so by placings alone every strategy would be "level at the top".
 """
 
 from __future__ import annotations
@@ -22,22 +25,22 @@ from .wording import claimed, pct, pval
 REFERENCE = ("random", "random_by_kind")
 
 
-def ahead(h: dict | None, alpha: float) -> bool:
-    """A head-to-head row (A against B) says A is significantly ahead of B: the claim the findings make."""
-    return bool(h is not None and h["p_holm"] < alpha and h["ahead_low"] > 0.5)
+def wins_more(h: dict, alpha: float) -> bool:
+    """A head-to-head row (A against B) says A wins significantly more often than B in the same games."""
+    return bool(h["p_won_holm"] < alpha and h["a_won"] > h["b_won"])
 
 
 def level_with(x: Any, top: str) -> list[tuple[dict, dict]]:
-    """The strategies ``top`` is not significantly ahead of, head to head: ``(strategy row, head-to-head
+    """The strategies ``top`` does not significantly out-win, head to head: ``(strategy row, head-to-head
     row of top against it)``, the most winning first. Reference players and strategies ``top`` never met
     (no head-to-head row) are left out."""
-    if x.h2h.is_empty() or "strategy_a" not in x.h2h.columns:
+    if x.h2h.is_empty() or "p_won_holm" not in x.h2h.columns:
         return []
     pairs = {(h["strategy_a"], h["strategy_b"]): h for h in x.h2h.iter_rows(named=True)}
     out = []
     for r in x.strategy.sort("win_rate", descending=True).iter_rows(named=True):
         h = pairs.get((top, r["strategy"]))
-        if r["strategy"] != top and r["strategy"] not in REFERENCE and h is not None and not ahead(h, x.alpha):
+        if r["strategy"] != top and r["strategy"] not in REFERENCE and h is not None and not wins_more(h, x.alpha):
             out.append((r, h))
     return out
 
@@ -59,8 +62,8 @@ def level_verdict(x: Any, top: dict, level: list[tuple[dict, dict]]) -> tuple[st
     rates = " and ".join(pct(r["win_rate"]) for r in group) if len(group) == 2 else ", ".join(
         f"{r['strategy']} {pct(r['win_rate'])}" for r in group)
     vs = "; ".join(
-        f"{top['strategy']} is ahead of {r['strategy']} in {pct(h['ahead'])} of the {h.get('decided', 0):,} games they "
-        f"decide between them, sign test Holm-adjusted {pval(h['p_holm'])}" for r, h in level)
+        f"{top['strategy']} won {h['a_won']:,} and {r['strategy']} {h['b_won']:,} of the games one of them won and the "
+        f"other did not, sign test Holm-adjusted {pval(h['p_won_holm'])}" for r, h in level)
     text = (f"no single strategy is significantly ahead: {_names(names)} are level at the top ({rates} of games won; "
             f"head to head, {vs})")
     above = [r for r in group if claimed(r, x.alpha) and r["win_rate"] > r["expected"]]
