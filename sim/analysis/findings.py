@@ -15,6 +15,7 @@ import polars as pl
 
 from .document import level
 from .leaders import REFERENCE, level_verdict, level_with
+from .neighbour import neighbour_findings, seat_note
 from .seats import omnibus_only, seat_findings, seat_imbalances
 from .wording import Finding, claimed, expected_note, pct, pint, pval
 
@@ -40,6 +41,7 @@ class Inputs:
     seating: str = "rotate"
     confidence: float = 0.95
     ended: dict = field(default_factory=dict)  # end reason -> games (``end_reason_table``)
+    neighbour: dict | None = None  # ``neighbour.neighbour_tests`` (seating: permute)
 
     @property
     def alpha(self) -> float:
@@ -102,9 +104,12 @@ def ranked_findings(x: Inputs) -> list[Finding]:
     if x.complete == 0:
         return [Finding("No game completed: nothing can be said about balance."), *_endings(x)]
     seat = seat_findings(x)
+    first = next((f for f in seat if f.significant), None)
+    if first is not None:  # does the seat effect hold with the neighbour in the model? (session 10)
+        first.text += seat_note(x.neighbour, x.alpha)
     strat = _strategy_findings(x)
     comp = [Finding(t, e, sig, 1) for t, e, sig in _component_claims(x.components, x.min_sample, x.alpha)]
-    everything = seat + strat + comp
+    everything = seat + strat + neighbour_findings(x.neighbour, x.alpha) + comp
     claims = sorted((f for f in everything if f.significant), key=lambda f: (f.tier, -f.effect))
     return claims + [f for f in everything if not f.significant] + _endings(x)
 

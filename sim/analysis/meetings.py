@@ -26,7 +26,7 @@ from .streamed import streaming, whole_game_parts
 def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
     """One row per game and ordered pair of strategies meeting in it: ``m`` meetings, ``a`` with A
     above, ``b`` with B above (lazy; grouped by game only when a strategy holds two seats of a game)."""
-    p = players.lazy().select("game_index", "seat", "strategy", "rank", "won")
+    p = _with_won(players.lazy()).select("game_index", "seat", "strategy", "rank", "won")
     if streaming(players.lazy().select(pl.col("strategy").n_unique())).item() < 2:  # no pairs: skip the self-join
         p = p.head(0)  # the same (empty) table, without joining every seat with every seat (memory)
     both = p.join(p, on="game_index", suffix="_b").filter(pl.col("seat") != pl.col("seat_b"))
@@ -42,12 +42,17 @@ def _per_game(players: pl.DataFrame) -> pl.LazyFrame:
                                                                         bw=pl.col("bw").any())
 
 
+def _with_won(p: pl.LazyFrame) -> pl.LazyFrame:
+    """The rows with ``won``; without that column (rows built by hand), the seats ranked first."""
+    return p if "won" in p.collect_schema().names() else p.with_columns(won=pl.col("rank") == 1)
+
+
 def _counts(players: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Per ordered pair: meetings and games, with the sums the design effect needs. A scan: summed
     over parts of whole games (``streamed.whole_game_parts``: the self-join of every row held
     about 430 MB at a million games); every figure is a sum over games, ``most`` a maximum."""
     if isinstance(players, pl.LazyFrame):
-        parts = [_counts(part) for part in whole_game_parts(players.select("game_index", "seat", "strategy", "rank", "won"),
+        parts = [_counts(part) for part in whole_game_parts(_with_won(players).select("game_index", "seat", "strategy", "rank", "won"),
                                                             streamed.JOIN_PART_GAMES)]
         if not parts:  # no rows: the empty table, with its columns and types
             return _counts(players.head(0).collect())
