@@ -107,7 +107,9 @@ LONG = pl.DataFrame({"name": ["a component with a rather long name", "short"], "
 
 @pytest.mark.parametrize("make", [
     lambda: charts.win_rate_chart(WIN, "seat", 1 / 3, "Win rate by seat"),
-    lambda: charts.head_to_head_chart(H2H3),  # (with two strategies its title is wider than the figure, as before)
+    lambda: charts.head_to_head_chart(H2H3),
+    lambda: charts.head_to_head_chart(H2H),  # two strategies: its title was cut off until session 10
+    lambda: charts.head_to_head_chart(H2H.with_columns(pl.col("strategy_a", "strategy_b").str.replace(r"^", "alpenzian.express_"))),
     lambda: charts.interval_chart(LONG, "name", "rate", "Win rate by component", "win rate", expected=0.3),
 ])
 def test_tight_layout_keeps_every_label_and_legend_inside_the_figure(make):

@@ -231,7 +231,8 @@ def head_to_head_chart(h2h: pl.DataFrame, level: str = "95%") -> Figure:
     ax.set_yticks(range(k), names)
     ax.set_xlabel("opponent B")
     ax.set_ylabel("strategy A")
-    ax.set_title(f"Head to head: % of meetings where A finishes above B ({level} Wilson interval)")
+    # two lines over the whole figure: on one line over the axes it was cut off with two strategies (session 10)
+    fig.suptitle(f"Head to head: % of meetings where A finishes above B\n({level} Wilson interval)")
     fig.colorbar(im, ax=ax, label="A above B (%)")
     return fig
 

@@ -127,3 +127,8 @@ def bootstrap_percentile(n: int, statistic: Callable[[np.ndarray], np.ndarray], 
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(theta_b, [alpha, 1 - alpha], axis=-1)
     return lo[()], hi[()]
+
+
+def chi2_sf(stat: float, df: int) -> float:
+    """The chi-square distribution's upper tail, ``scipy.stats.chi2.sf(stat, df)`` (``chdtrc``)."""
+    return float(_ufuncs().chdtrc(df, stat))

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .document import level
+from .leaders import REFERENCE, level_verdict, level_with
+from .neighbour import neighbour_findings, seat_note
 from .seats import omnibus_only, seat_findings, seat_imbalances
 from .wording import Finding, claimed, expected_note, pct, pint, pval
 
@@ -39,6 +41,7 @@ class Inputs:
     seating: str = "rotate"
     confidence: float = 0.95
     ended: dict = field(default_factory=dict)  # end reason -> games (``end_reason_table``)
+    neighbour: dict | None = None  # ``neighbour.neighbour_tests`` (seating: permute)
 
     @property
     def alpha(self) -> float:
@@ -101,9 +104,12 @@ def ranked_findings(x: Inputs) -> list[Finding]:
     if x.complete == 0:
         return [Finding("No game completed: nothing can be said about balance."), *_endings(x)]
     seat = seat_findings(x)
+    first = next((f for f in seat if f.significant), None)
+    if first is not None:  # does the seat effect hold with the neighbour in the model? (session 10)
+        first.text += seat_note(x.neighbour, x.alpha)
     strat = _strategy_findings(x)
     comp = [Finding(t, e, sig, 1) for t, e, sig in _component_claims(x.components, x.min_sample, x.alpha)]
-    everything = seat + strat + comp
+    everything = seat + strat + neighbour_findings(x.neighbour, x.alpha) + comp
     claims = sorted((f for f in everything if f.significant), key=lambda f: (f.tier, -f.effect))
     return claims + [f for f in everything if not f.significant] + _endings(x)
 
@@ -113,9 +119,6 @@ def findings(x: Inputs) -> list[str]:
     return [f.text for f in ranked_findings(x)]
 
 
-# strategies that stand in as a yardstick, not as players: that they lose is expected, so their
-# claims come after the others' in the verdict and the findings (fresh-user finding 3, session 6)
-REFERENCE = ("random", "random_by_kind")
 # an interval reaching further than this from the fair share says "too few games to tell"
 TOO_WIDE = 0.2
 
@@ -167,6 +170,12 @@ REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decisio
 
 def _verdict_balance(x: Inputs) -> str:
     found, seats = _imbalances(x), omnibus_only(x)
+    if found and found[0][1] > 0 and x.strategy.height > 2 and "strategy" in found[0][4] \
+            and (level := level_with(x, found[0][4]["strategy"])):  # no single winner (fresh-user finding 1, session 10)
+        text, names = level_verdict(x, found[0][4], level)
+        rest = [c for c in found if c[4].get("strategy") not in names]
+        more = f"; {len(rest)} more significant imbalance(s) below" if rest else ""
+        return f"Verdict: {text}{more}." + (f" Also, {seats}." if seats else "")
     if found:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))

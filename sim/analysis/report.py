@@ -79,6 +79,8 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
     stage(seating, d)
     comp = stage(sections.components, d)
     sections.component_distribution(d)
+    if inputs is not None:
+        inputs["neighbour"] = d.results.get("neighbour")
     found, verdict = _findings(t, d, inputs, comp)
     solo = d.players == 1 and "score_strategy" in d.tables
     secs, charts_ = d.sections, d.charts

@@ -8,7 +8,8 @@ from functools import partial
 import polars as pl
 
 from . import charts, streamed
-from .document import Section, ci, rows
+from .document import Section, ci, p_text, rows
+from .neighbour import neighbour_tests, neighbour_text, tests_table
 from .sections import Draft
 from .stats import with_wilson
 from .streamed import gather, whole_game_parts
@@ -53,20 +54,33 @@ def predecessor_table(players: pl.DataFrame, n_seats: int, confidence: float = 0
     """Win rate of each strategy by the strategy in the seat just before it (seat − 1, seat 0's is
     seat n − 1). In: player rows of complete games (a frame, or a scan read part by part of whole
     games). Out: ``strategy, before, games, wins, win_rate, ci_low, ci_high`` (Wilson), sorted."""
-    p = players.select("game_index", "seat", "strategy", "won")  # a scan: part by part of whole games (memory)
-    parts = [_predecessor_counts(part, n_seats) for part in whole_game_parts(p, streamed.JOIN_PART_GAMES)]
-    parts = parts or [_predecessor_counts(p.lazy().head(0).collect(), n_seats)]  # no rows: the empty table
-    t = (pl.concat(parts).group_by("strategy", "before").agg(games=pl.col("games").sum(), wins=pl.col("wins").sum())
-         .sort("strategy", "before")) if len(parts) > 1 else parts[0]
+    return table_of(predecessor_cells(players, n_seats), confidence)
+
+
+def table_of(cells: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """The "who sits before you" table from ``predecessor_cells`` (summed over the seats)."""
+    t = cells.group_by("strategy", "before").agg(games=pl.col("games").sum(), wins=pl.col("wins").sum()) \
+        .sort("strategy", "before")
     return with_wilson(t, confidence=confidence).select("strategy", "before", "games", "wins", "win_rate", "ci_low",
                                                         "ci_high")
 
 
+def predecessor_cells(players: pl.DataFrame, n_seats: int) -> pl.DataFrame:
+    """``seat, strategy, before, games, wins``: the player rows (a frame, or a scan read part by part
+    of whole games) counted by seat, strategy and the strategy in the seat before, sorted."""
+    p = players.select("game_index", "seat", "strategy", "won")  # a scan: part by part of whole games (memory)
+    parts = [_predecessor_counts(part, n_seats) for part in whole_game_parts(p, streamed.JOIN_PART_GAMES)]
+    parts = parts or [_predecessor_counts(p.lazy().head(0).collect(), n_seats)]  # no rows: the empty table
+    return (pl.concat(parts).group_by("seat", "strategy", "before").agg(games=pl.col("games").sum(),
+                                                                        wins=pl.col("wins").sum())
+            .sort("seat", "strategy", "before")) if len(parts) > 1 else parts[0]
+
+
 def _predecessor_counts(p: pl.DataFrame, n_seats: int) -> pl.DataFrame:
-    """``strategy, before, games, wins`` of the player rows ``p`` (whole games), sorted."""
+    """``seat, strategy, before, games, wins`` of the player rows ``p`` (whole games), sorted."""
     prev = p.select("game_index", seat=(pl.col("seat") + 1) % n_seats, before=pl.col("strategy"))
-    return (p.join(prev, on=["game_index", "seat"], how="inner").group_by("strategy", "before")
-            .agg(games=pl.len(), wins=pl.col("won").sum()).sort("strategy", "before"))
+    return (p.join(prev, on=["game_index", "seat"], how="inner").group_by("seat", "strategy", "before")
+            .agg(games=pl.len(), wins=pl.col("won").sum()).sort("seat", "strategy", "before"))
 
 
 def seating(d: Draft) -> None:
@@ -78,8 +92,10 @@ def seating(d: Draft) -> None:
     d.sections.append(Section("seating", "Seating", text))
     if d.players < 3 or distinct < 2 or not d.complete_rows:
         return  # with two seats the one before you is your only opponent: the head-to-head table says it
-    t = predecessor_table(complete, d.players, d.confidence)
+    cells = predecessor_cells(complete, d.players)
+    t = table_of(cells, d.confidence)
     d.tables["before_you"] = t
+    tests = d.results["neighbour"] = neighbour_tests(cells, d.confidence)
     d.sections.append(Section(
         "before_you", "Who sits before you",
         f"Win rate of each strategy by the strategy on its right, the seat acting just before it (turn order "
@@ -89,6 +105,12 @@ def seating(d: Draft) -> None:
         rows(t, lambda r: {"strategy": r["strategy"], "player before": r["before"], "games": r["games"],
                            f"win rate ({d.lev} CI)": ci(r["win_rate"], r["ci_low"], r["ci_high"], percent=True)}),
         ["before_you"]))
+    if tests is not None:
+        d.tables["before_you_tests"] = tests_table(tests)
+        d.sections.append(Section("before_you_tests", "Seat or neighbour?", neighbour_text(tests), rows(
+            d.tables["before_you_tests"], lambda r: {"question": r["question"], "test": r["test"],
+                                                     "statistic": f"{r['statistic']:.1f}", "df": r["df"],
+                                                     "p": p_text(r["p"]), "p (Holm)": p_text(r["p_holm"])})))
     plot = t.with_columns(row=pl.concat_str([pl.col("strategy"), pl.lit(" after "), pl.col("before")]))
     d.charts["before_you"] = (f"Win rate by the strategy just before, {d.lev} Wilson intervals", partial(
         charts.interval_chart, plot, "row", "win_rate", "Who sits before you", "win rate", level=d.lev))

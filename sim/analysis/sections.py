@@ -32,6 +32,7 @@ class Draft:
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     sections: list[Section] = field(default_factory=list)
     charts: dict[str, tuple[str, Callable]] = field(default_factory=EagerCharts)  # drawn while analysing (--jobs 2)
+    results: dict = field(default_factory=dict)  # for the findings: "neighbour" (``neighbour.neighbour_tests``)
 
     @property
     def players(self) -> int:
