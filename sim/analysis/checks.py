@@ -4,7 +4,9 @@ Each check ends in one of three states, judged on its interval (at the run's con
 **pass** when the whole interval is on the good side of the threshold, **fail** when the whole
 interval is on the bad side, **inconclusive** when the interval straddles it (more games would
 decide; for a share with a Wilson interval the line says about how many games would, if the share
-stays as observed: ``games_to_decide``). ``strict: false`` counts an inconclusive check as a pass,
+stays as observed: ``games_to_decide``; for Balance and the first-player advantage an estimate by
+the interval's width: ``games_by_width``). The strategy checks may judge some strategies only
+(``strategies:`` / ``exclude:``: ``_chosen``). ``strict: false`` counts an inconclusive check as a pass,
 and its line says so: ``UNDECIDED (passes: strict is false)``. ``max_*`` checks over several
 seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
 ``max_failed_games`` is a count (pass or fail). Exit status of ``sim check``: 0 all pass, 1 any
