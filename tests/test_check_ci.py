@@ -106,6 +106,17 @@ def test_exclude_as_a_single_label_and_the_check_line(tmp_path):
     res = CliRunner().invoke(cli, ["check", str(cfg), "--out", str(tmp_path / "o"), "--quiet", "--figures", "never"])
     assert res.exit_code == 0, res.output  # a threshold of 0 passes every interval
     assert "PASS min_strategy_win_rate: strategy osaka." in res.output and "; random left out" in res.output
+    # the run folder keeps it (config.json), so `sim check --run` of the folder judges the same strategies
+    again = CliRunner().invoke(cli, ["check", "--run", str(tmp_path / "o"), "--figures", "never"])
+    assert again.exit_code == 0 and "; random left out" in again.output, again.output
+
+
+def test_a_check_without_labels_is_written_as_before():
+    from sim.config import CheckSpec
+
+    assert CheckSpec.model_validate(0.3).model_dump_json() == '{"threshold":0.3,"strict":true}'
+    spec = CheckSpec.model_validate({"threshold": 0.1, "exclude": "random"})
+    assert CheckSpec.model_validate_json(spec.model_dump_json()).exclude == ("random",)
 
 
 def test_an_unknown_check_name_lists_the_valid_names(tmp_path):

@@ -19,6 +19,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -110,6 +111,12 @@ class CheckSpec(BaseModel):
                              " (strategy checks also take strategies: [LABEL, ...] or exclude: [LABEL, ...])")
         value = {k: [v] if k in ("strategies", "exclude") and isinstance(v, str) else v for k, v in value.items()}
         return no_coercion(cls, value)  # `exclude: random` is `exclude: [random]`
+
+    @model_serializer(mode="wrap")
+    def _without_unset_labels(self, handler: Any) -> dict:
+        """``strategies`` / ``exclude`` written only when given: a run folder's config.json (and a sweep
+        point's config.yaml) of a check without them is as before session 10."""
+        return {k: v for k, v in handler(self).items() if v is not None or k not in ("strategies", "exclude")}
 
 
 class Checks(BaseModel):
