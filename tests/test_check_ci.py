@@ -73,6 +73,13 @@ def test_a_strategy_check_judges_the_strategies_it_names(spec, status, said):
         assert r.subject == "strategy trader"  # the worst of those judged: the lower end nearest 5%
 
 
+def test_a_strategy_check_naming_no_strategy_of_the_run_fails_and_says_why():
+    # e.g. a sweep point whose line-up lost the label: no evidence fails, as "no complete game" does
+    r = evaluate({"min_strategy_win_rate": {"threshold": 0.05, "strategies": ("gone",)}},
+                 {"strategy": _strategies(STRATS)}, 300, 0)[0]
+    assert r.status == "fail" and r.detail == "judged on gone: no such strategy in this run"
+
+
 def _config(tmp_path: Path, checks: str, strategies: str = "[random, osaka.trader, osaka.shipper]") -> Path:
     cfg = tmp_path / "c.yaml"
     cfg.write_text(f"game: traders_of_osaka\nplayers: 3\ngames: 12\nseed: 1\nstrategies: {strategies}\n"

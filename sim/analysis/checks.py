@@ -290,6 +290,8 @@ def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: i
         return _groups(name, kind, tables.get("seat"), "seat", thr, strict, games_played, _confidence(tables))
     if name in ("max_strategy_win_rate", "min_strategy_win_rate"):
         table, said = _chosen(tables.get("strategy"), spec)
+        if said and table is not None and table.is_empty() and not tables["strategy"].is_empty():
+            return _none(name, thr, strict, f"{said}: no such strategy in this run")
         r = _groups(name, kind, table, "strategy", thr, strict, games_played, _confidence(tables))
         r.detail = "; ".join(filter(None, [said, r.detail]))
         return r
