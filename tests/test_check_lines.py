@@ -97,7 +97,8 @@ def test_the_html_checks_table_colours_an_undecided_row_and_says_how_many_games_
     lenient = evaluate({"max_seat_win_rate": {"threshold": 0.40, "strict": False}}, {"seat": seats}, 300, 0)[0]
     strict = evaluate({"max_seat_win_rate": {"threshold": 0.40}}, {"seat": seats}, 300, 0)[0]
     want = _brute(0.35, 300, 0.40, "max")  # the games whose Wilson interval of 35% clears 40% (statsmodels)
-    want = want if want < 1000 else round(want, 2 - len(str(want)))  # "about": two significant digits
+    step = 10 ** (len(str(want)) - 2)
+    want = want if want < 1000 else -(-want // step) * step  # "about": two significant digits, rounded up
     decide = f"about {want:,} games in all would decide it"
     html = checks_html([lenient, strict])
     assert "<td class='undecided'>undecided (passes: strict is false)</td>" in html

@@ -4,7 +4,9 @@ Each check ends in one of three states, judged on its interval (at the run's con
 **pass** when the whole interval is on the good side of the threshold, **fail** when the whole
 interval is on the bad side, **inconclusive** when the interval straddles it (more games would
 decide; for a share with a Wilson interval the line says about how many games would, if the share
-stays as observed: ``games_to_decide``). ``strict: false`` counts an inconclusive check as a pass,
+stays as observed: ``games_to_decide``; for Balance and the first-player advantage an estimate by
+the interval's width: ``games_by_width``). The strategy checks may judge some strategies only
+(``strategies:`` / ``exclude:``: ``_chosen``). ``strict: false`` counts an inconclusive check as a pass,
 and its line says so: ``UNDECIDED (passes: strict is false)``. ``max_*`` checks over several
 seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
 ``max_failed_games`` is a count (pass or fail). Exit status of ``sim check``: 0 all pass, 1 any
@@ -180,9 +182,41 @@ def _decide_text(games: list[int | None], stays: str) -> str:
     """``about N games would decide it (if ... stays ...)`` from each undecided part's games needed."""
     if any(g is None for g in games) or not games:
         return f"no number of games decides it while {stays} at the threshold"
-    most = max(games)
-    most = most if most < 1000 else round(most, 2 - len(str(most)))  # "about": two significant digits
-    return f"about {most:,} games in all would decide it (if {stays} as observed)"
+    return f"about {_up2(max(games)):,} games in all would decide it (if {stays} as observed)"
+
+
+def _up2(m: int) -> int:
+    """``m`` rounded *up* to two significant digits above 1,000 (3,838 -> 3,900): the number said
+    is never below the games needed (until session 10 it was rounded to the nearest: 3,800)."""
+    if m < 1000:
+        return m
+    step = 10 ** (len(str(m)) - 2)
+    return -(-m // step) * step
+
+
+def games_by_width(n: int, est: float, lo: float, hi: float, bounds: tuple[float, float]) -> int | None:
+    """About how many games would decide a check whose interval has no closed form in the share
+    (Balance: a bootstrap; the first-player advantage: a difference of two shares): an estimate that
+    shrinks the interval's arms (est − lo, hi − est) by sqrt(n / n'), the estimate staying as observed.
+    ``bounds`` (low, high): the check passes when the interval is wholly within them (``-inf`` or
+    ``inf`` for a one-sided check) and fails when it is wholly outside. Each arm that must clear a
+    bound at distance d needs n' >= n * (arm / d)^2; None when the estimate is on a bound."""
+    low, high = bounds
+    if n <= 0 or any(math.isnan(x) for x in (est, lo, hi)) or est in (low, high):
+        return None
+    if low < est < high:  # pass: each arm within its bound
+        need = [(hi - est) / (high - est), (est - lo) / (est - low)]
+    else:  # fail: the arm towards the bound wholly past it
+        need = [(est - lo) / (est - high)] if est > high else [(hi - est) / (low - est)]
+    return max(n, math.ceil(n * max(need) ** 2 - 1e-9))
+
+
+def _width_text(need: int | None, what: str) -> str:
+    """The games-needed clause of a check estimated by ``games_by_width``, said to be an estimate."""
+    if need is None:
+        return f"no number of games decides it while {what} stays at the threshold"
+    return (f"about {_up2(need):,} games in all would decide it (an estimate: the interval's half-width"
+            f" scaled by sqrt(n/n'), if {what} stays as observed)")
 
 
 def _confidence(tables: dict) -> float:
@@ -221,6 +255,18 @@ def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, stri
                        worst["ci_high"], detail)
 
 
+def _chosen(table: pl.DataFrame | None, spec: dict) -> tuple[pl.DataFrame | None, str]:
+    """The strategy table's rows a check judges (its ``strategies:`` or all but its ``exclude:``)
+    and the words saying so (``random left out``), "" when it judges every strategy."""
+    keep, drop = spec.get("strategies"), spec.get("exclude")
+    if table is None or not (keep or drop):
+        return table, ""
+    labels = table["strategy"].cast(pl.Utf8)
+    chosen = table.filter(labels.is_in(list(keep)) if keep else ~labels.is_in(list(drop)))
+    said = f"judged on {', '.join(keep)}" if keep else f"{', '.join(drop)} left out"
+    return chosen, said
+
+
 def _share(name: str, t: pl.DataFrame | None, reasons: tuple[str, ...], thr: float, strict: bool) -> CheckResult:
     """A ``max_*`` check of the share of games that ended for one of ``reasons`` (``end_reasons`` table)."""
     if t is None or not t.height:
@@ -243,7 +289,12 @@ def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: i
     if name in ("max_seat_win_rate", "min_seat_win_rate"):
         return _groups(name, kind, tables.get("seat"), "seat", thr, strict, games_played, _confidence(tables))
     if name in ("max_strategy_win_rate", "min_strategy_win_rate"):
-        return _groups(name, kind, tables.get("strategy"), "strategy", thr, strict, games_played, _confidence(tables))
+        table, said = _chosen(tables.get("strategy"), spec)
+        if said and table is not None and table.is_empty() and not tables["strategy"].is_empty():
+            return _none(name, thr, strict, f"{said}: no such strategy in this run")
+        r = _groups(name, kind, table, "strategy", thr, strict, games_played, _confidence(tables))
+        r.detail = "; ".join(filter(None, [said, r.detail]))
+        return r
     if name == "max_first_player_advantage":
         fp = tables.get("first_player")
         if fp is None or fp.is_empty():
@@ -251,8 +302,10 @@ def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: i
         r = fp.row(0, named=True)
         adv, lo, hi = r["advantage"], r["adv_low"], r["adv_high"]
         status = FAIL if (lo > thr or hi < -thr) else PASS if (-thr <= lo and hi <= thr) else UNDECIDED
-        return CheckResult(name, thr, strict, status, "seat 0 − expected", adv, lo, hi,
-                           f"seat 0 wins {pct(r['rate'])}, expected {pct(r['expected'])}")
+        detail = f"seat 0 wins {pct(r['rate'])}, expected {pct(r['expected'])}"
+        if status == UNDECIDED:
+            detail += "; " + _width_text(games_by_width(games_played, adv, lo, hi, (-thr, thr)), "the advantage")
+        return CheckResult(name, thr, strict, status, "seat 0 − expected", adv, lo, hi, detail)
     if name == "max_truncated_share":
         return _share(name, tables.get("end_reasons"), ("stalled", "round_cap", "decision_cap"), thr, strict)
     if name == "max_stalled":
@@ -269,7 +322,10 @@ def _one(name: str, spec: dict, tables: dict[str, pl.DataFrame], games_played: i
         lo = r["ci_low"] if r["ci_low"] is not None else math.nan
         hi = r["ci_high"] if r["ci_high"] is not None else math.nan
         res = CheckResult(name, thr, strict, judge(kind, r["value"], lo, hi, thr), fig, r["value"], lo, hi)
-        if res.status == UNDECIDED and fig != "Balance" and r.get("games"):  # Balance: a bootstrap interval
+        if res.status == UNDECIDED and fig == "Balance":  # a bootstrap interval: scaled by its width
+            bounds = (thr, math.inf) if kind == "min" else (-math.inf, thr)
+            res.detail = _width_text(games_by_width(games_played, r["value"], lo, hi, bounds), "Balance")
+        elif res.status == UNDECIDED and r.get("games"):
             need = games_to_decide(r["value"], r["games"], thr, kind, _confidence(tables))
             res.detail = _decide_text([None if need is None else math.ceil(need * games_played / r["games"])],
                                       "the share stays")

@@ -1,6 +1,7 @@
 """The ``sim`` command line: a thin Click layer over config, runs and analysis.
 
-Exit status: 0 success, 1 a check failed (``sim check``), 2 bad input (config, data,
+Exit status: 0 success, 1 a check failed (``sim check``; ``sim compare --fail-on-difference``: a
+significant difference), 2 bad input (config, data,
 paths): the message names the file, line and key, and no traceback is printed.
 Commands live in ``commands_play`` (run, check), ``commands_sweep`` (sweep) and ``commands_tools`` (report,
 validate, list, replay, bench, init), ``commands_design`` (tune, discover), ``commands_compare``

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -24,20 +25,25 @@ from .options import check_writable, confidence_option
               help='Also write the rows as JSON: {"paired": bool, "rows": [{"group", "label", "a", "b", "diff", ...}]}.')
 @click.option("--out", type=click.Path(file_okay=False),
               help="Folder for compare.md / compare.html (default: reports/compare/<A>-vs-<B>).")
+@click.option("--fail-on-difference", is_flag=True,
+              help="Exit 1 when any row differs significantly (Holm-adjusted p below 1 − confidence), else 0: "
+                   "nightly CI against a reference run folder fails when balance drifts.")
 @confidence_option
-def compare(run_a, run_b, json_file, out, confidence) -> None:
+def compare(run_a, run_b, json_file, out, confidence, fail_on_difference) -> None:
     """Compare run folder RUN_B with RUN_A (same game and player count): win rate and mean score
     per seat and per strategy, B − A with an interval, p-values Holm-adjusted over every row.
 
     Paired (exact McNemar, paired bootstrap) when both runs played the same games: same root seed,
     seating, game indices and deals, e.g. one config with an option changed. Otherwise unpaired (Newcombe
-    interval, Fisher exact test). Exit 2 for runs of different games or player counts.
+    interval, Fisher exact test). Exit status 0; with --fail-on-difference 1 when any row is significant
+    (after the Holm correction), 0 when none is; 2 for runs of different games or player counts.
 
     \b
     Example:
       sim run configs/traders_of_osaka/baseline.yaml --games 480 --out runs/before
       sim run my_change.yaml --games 480 --out runs/after      # same seed
       sim compare runs/before runs/after --json diff.json
+      sim compare reference/nightly reports/nightly --fail-on-difference   # nightly CI: fail on drift
     """
     if json_file:
         check_writable(Path(json_file), "--json")
@@ -64,3 +70,11 @@ def compare(run_a, run_b, json_file, out, confidence) -> None:
         write_file_atomic(json_file, json.dumps(result.to_json(), indent=2, default=str) + "\n")  # breaker finding 8
         click.echo(f"json: {json_file}")
     click.echo(f"report: {html_path} (and compare.md)")
+    if fail_on_difference:
+        sig = [r for r in result.rows if r["significant"]]
+        if sig:
+            names = ", ".join(f"{r['group']} {r['label']} {r['metric']}" for r in sig)
+            click.echo(f"--fail-on-difference: {len(sig)} of {len(result.rows)} rows differ significantly ({names});"
+                       f" exit status 1")
+            sys.exit(1)
+        click.echo(f"--fail-on-difference: none of {len(result.rows)} rows differs significantly; exit status 0")

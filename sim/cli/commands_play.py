@@ -215,15 +215,16 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
     Exit status: 0 all pass, 1 any fails, 3 none fails but some are inconclusive (--inconclusive pass|fail
-    maps it to 0 or 1), 2 bad input. Prints one line per check; --junit FILE writes them for CI systems
-    (inconclusive checks as <skipped>). A run folder from an earlier `sim check` (or `sim run`) of the same
-    config is replaced without --force, so a nightly job can rerun.
+    maps it to 0 or 1), 2 bad input. One line per check (an inconclusive one: about how many games would
+    decide it); --junit FILE for CI. A rerun of the same config replaces its run folder without --force.
+    Strategy checks take `strategies: [LABEL, ...]` or `exclude: [random]`. Drift: see the last example.
 
     \b
     Example:
       sim check configs/traders_of_osaka/nightly.yaml --junit reports/junit.xml
       sim check configs/traders_of_osaka/nightly.yaml --until-decided --max-games 20000
       sim check configs/traders_of_osaka/nightly.yaml --option end_tokens=6   # one rule changed
+      sim compare reference/nightly reports/traders_of_osaka/nightly --fail-on-difference   # exit 1: drift
     """
     from ..runs import check as check_run  # imported when used (`sim run` start-up, issue 20 item 8)
 

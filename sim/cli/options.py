@@ -108,7 +108,7 @@ no_plugins_option = click.option(
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
-        click.option("--games", type=int, help="Override the number of games (with --until-ci: the first batch)."),
+        click.option("--games", type=int, help="Override the number of games (with --until-ci or sim check --until-decided: the first batch)."),
         click.option("--jobs", type=int, help="Worker processes (default: config 'jobs', else the usable cores)."),
         click.option("--seed", type=int, help="Override the root seed."),
         click.option("--out", type=click.Path(file_okay=False),
@@ -124,7 +124,8 @@ def run_options(f):
         click.option("--until-ci", type=float, metavar="W",
                      help="Play batches until every seat's and strategy's win-rate interval (at the confidence level) is within ±W "
                           "(0.01 = ±1 point), or --max-games."),
-        click.option("--max-games", type=int, help="With --until-ci: stop at this many games (default 100 x --games)."),
+        click.option("--max-games", type=int,
+                     help="With --until-ci or sim check --until-decided: stop at this many games (default 100 x --games)."),
         click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
                      help="Seat-games a component needs before the report claims anything about it."),
         no_plugins_option,

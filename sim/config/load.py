@@ -21,16 +21,12 @@ from ..registry import (
     get_game,
 )
 from ..store import need_folder
+from .checks import section_checks
 from .design import discover_plan, tune_plan
 from .grid import data_files, validate_sweep
 from .lists import short_lists
 from .models import (
     COMMAND_LINE_SOURCE,
-    MULTIPLAYER_CHECKS,
-    PROPORTION_CHECKS,
-    STRATEGY_CHECKS,
-    Checks,
-    CheckSpec,
     Config,
     RunConfig,
     build_game,
@@ -144,57 +140,6 @@ def _data_paths(doc: Located, cls: Any, given: Any, problems: list[str]) -> dict
             continue
         data[key] = str(path.resolve())
     return data
-
-
-def _valid_checks(doc: Located) -> dict:
-    """The checks of the file that validate one by one (their section as a whole did not, and its
-    errors are reported already): so that one bad check does not hide another's problem."""
-    raw = doc.value.get("checks") if isinstance(doc.value, dict) else None
-    out = {}
-    for name, value in (raw.items() if isinstance(raw, dict) else ()):
-        try:
-            out[name] = CheckSpec.model_validate(value).model_dump() if name in Checks.model_fields else None
-        except ValidationError:
-            continue
-    return out
-
-
-def _checks(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[str]) -> dict:
-    """The config's checks (name -> threshold, strict); problems a model cannot see appended.
-    ``labels``: the seats' strategy labels (a strategy check needs two strategies, here or in a sweep)."""
-    whole = cfg.checks.model_dump() if cfg.checks else _valid_checks(doc)
-    checks = {k: v for k, v in whole.items() if v is not None}
-    raw = doc.value.get("checks") if isinstance(doc.value, dict) else None
-    for key, eg in (("checks", "{max_seat_win_rate: 0.35}"), ("sweep", "{options.end_tokens: [6, 8, 10]}")):
-        if isinstance(doc.value, dict) and doc.value.get(key, 0) in (None, {}):  # validated (breaker trial 2, s9)
-            problems.append(f"{doc.where((key,))}: '{key}:' is empty; a mapping with at least one entry is expected,"
-                            f" e.g. {key}: {eg}, or delete the line")
-    for name, value in (raw.items() if isinstance(raw, dict) else ()):
-        if value is None and name in Checks.model_fields:  # `max_seat_win_rate:` with no value (breaker finding 3, s8)
-            problems.append(f"{doc.where(('checks', name))}: no threshold given; write e.g. {name}:"
-                            f" {0 if name == 'max_failed_games' else 0.35},"
-                            " or delete the line")
-    for name, spec in checks.items():
-        if name == "max_failed_games" and not float(spec["threshold"]).is_integer():
-            problems.append(f"{doc.where(('checks', name))}: max_failed_games is a count of games, got {spec['threshold']}")
-        if name in PROPORTION_CHECKS and spec["threshold"] > 1:
-            problems.append(f"{doc.where(('checks', name))}: {name} is a proportion in [0, 1] (0.35 means 35%),"
-                            f" got {spec['threshold']}")
-        if cfg.players == 1 and name in MULTIPLAYER_CHECKS:
-            problems.append(f"{doc.where(('checks', name))}: {name} has no meaning in a one-player (solo) game:"
-                            " nobody is beaten, so there are no win rates between seats or strategies; solo runs"
-                            " take max_truncated_share, max_failed_games, min_completion and max_stalled")
-        elif name in STRATEGY_CHECKS and len(set(labels)) < 2 and not _sweeps_strategies(cfg):
-            problems.append(f"{doc.where(('checks', name))}: {name} compares strategies, but every seat plays"
-                            f" {labels[0]!r} (its win rate is the seats' average, 1/players by symmetry);"
-                            " list two strategies, or check the seats with max_seat_win_rate / min_seat_win_rate")
-    return checks
-
-
-def _sweeps_strategies(cfg: Config) -> bool:
-    """Whether the ``sweep:`` grid may make two listed strategies differ (it varies
-    ``strategies.<N>.name`` or ``.params`` and the config lists two or more: one listed fills every seat)."""
-    return len(cfg.strategies) > 1 and any(str(key).startswith("strategies.") for key in (cfg.sweep or {}))
 
 
 def _seating(doc: Located, cfg: Config, labels: tuple[str, ...], problems: list[str]) -> str:
@@ -348,7 +293,7 @@ def resolve(doc: Located, overrides: dict[str, Any] | None = None) -> RunConfig:
         data=cfg.data, seating=_seating(doc, full, labels, problems), confidence=cfg.confidence,
         jobs=cfg.jobs or usable_cores(), chunk_size=cfg.chunk_size, output=cfg.output,
         source=str(Path(doc.source).resolve()) if doc.source else "", sweep=cfg.sweep or {},
-        checks=_checks(doc, cfg, labels, problems), sweep_baseline=baseline,
+        checks=section_checks(doc, cfg, labels, problems), sweep_baseline=baseline,
         listed=len(cfg.strategies) if len(cfg.strategies) < cfg.players else 0,
         tune=cfg.tune or {}, discover=cfg.discover or {}, plugins=cfg.plugins, game_timeout_s=cfg.game_timeout_s,
     )

@@ -19,6 +19,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -90,11 +91,15 @@ class CheckSpec(BaseModel):
     """One nightly check: a threshold. It passes when the whole interval (at the config's
     ``confidence``) is on the good side, fails when the whole interval is on the bad side, and is
     otherwise inconclusive; ``strict: false`` counts an inconclusive result as a pass for this
-    check. A bare number means ``{threshold: N}``."""
+    check. A bare number means ``{threshold: N}``. The strategy checks take ``strategies:`` (the
+    labels judged) or ``exclude:`` (labels left out, e.g. the ``random`` baseline); the loader checks
+    the labels against the line-up (``config.checks._check_labels``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     threshold: float = Field(ge=0, allow_inf_nan=False)
     strict: bool = True
+    strategies: tuple[str, ...] | None = Field(None, min_length=1)
+    exclude: tuple[str, ...] | None = Field(None, min_length=1)
 
     @model_validator(mode="before")
     @classmethod
@@ -102,8 +107,16 @@ class CheckSpec(BaseModel):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return {"threshold": value}
         if not isinstance(value, dict):  # e.g. `max_truncated_share: true` (breaker finding 8, session 5)
-            raise ValueError("a check is a threshold (a number) or {threshold: N, strict: true|false}")
-        return no_coercion(cls, value)
+            raise ValueError("a check is a threshold (a number) or {threshold: N, strict: true|false}"
+                             " (strategy checks also take strategies: [LABEL, ...] or exclude: [LABEL, ...])")
+        value = {k: [v] if k in ("strategies", "exclude") and isinstance(v, str) else v for k, v in value.items()}
+        return no_coercion(cls, value)  # `exclude: random` is `exclude: [random]`
+
+    @model_serializer(mode="wrap")
+    def _without_unset_labels(self, handler: Any) -> dict:
+        """``strategies`` / ``exclude`` written only when given: a run folder's config.json (and a sweep
+        point's config.yaml) of a check without them is as before session 10."""
+        return {k: v for k, v in handler(self).items() if v is not None or k not in ("strategies", "exclude")}
 
 
 class Checks(BaseModel):

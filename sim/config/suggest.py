@@ -27,6 +27,8 @@ def suggest(exc: ValidationError, text: str, fields_at, foreign=None) -> list[st
             lines[i] += other
         elif err["type"] == "extra_forbidden" and "did you mean" not in lines[i]:
             lines[i] += did_you_mean(err["loc"][-1], fields_at(err["loc"][:-1]))
+            if tuple(err["loc"][:-1]) == ("checks",):  # the whole list, not only the closest (finding 12, s10)
+                lines[i] += f"; the checks are: {', '.join(Checks.model_fields)}"
         elif err["type"] == "literal_error":  # 'rotaet' among 'rotate', 'fixed' or 'permute'
             lines[i] += did_you_mean(err["input"], re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", ""))))
         elif err["loc"] == ("confidence",) and isinstance(err["input"], (int, float)) and 1 < err["input"] <= 100:
