@@ -24,6 +24,7 @@ from typing import Any
 from .. import integrity, locks, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
+from ..config.seats import module_folders
 from ..data import quote, read_json
 from ..play import Setup, deal_size
 from ..registry import comparable_experiment, plugin_hashes
@@ -34,7 +35,7 @@ def setup_of(rc: RunConfig) -> Setup:
     return Setup(
         game=rc.game, players=rc.players, seed=rc.seed, options=dict(rc.options), data=dict(rc.data),
         strategies=tuple((s.name, dict(s.params)) for s in rc.strategies), labels=tuple(rc.labels),
-        seating=rc.seating, module_folder=str(Path(rc.source).resolve().parent) if rc.source else "",
+        seating=rc.seating, module_folder=os.pathsep.join(map(str, module_folders(rc.source))),
         plugins=rc.plugins, game_timeout_s=rc.game_timeout_s,
     )
 
