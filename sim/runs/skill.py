@@ -93,10 +93,12 @@ def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jo
 
 def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, names: Sequence[str] = (),
               jobs: int = 1, force: bool = False, progress: bool = True, options: dict | None = None,
-              echo: Callable[[str], None] | None = None) -> SkillFigures:
+              echo: Callable[[str], None] | None = None, backend: str = "local",
+              scheduler: str | None = None) -> SkillFigures:
     """Play the round robin into ``out`` (``table-NNN`` run folders), write ``skill.json`` and
     ``skill.md``, and return the figures. ``games``: per table, before rounding for the seating;
-    ``options``: rule options for every table (e.g. ``{"allow_two_players": True}``).
+    ``options``: rule options for every table (e.g. ``{"allow_two_players": True}``); ``backend``/
+    ``scheduler``: where each table's games are played (``--backend dask``, ``fixed.run``).
     Raises ``SimError`` for bad input or when no game of the baseline completed."""
     pool = skill_pool(game, names)
     rcs = plan(game, players, pool, games, seed, jobs, options)
@@ -104,7 +106,7 @@ def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, name
     shutil.rmtree(out / "chunks", ignore_errors=True)
     for i, rc in enumerate(rcs):
         tdir = out / f"table-{i:03d}"
-        o = fixed.run(rc, tdir, force=True, progress=progress)
+        o = fixed.run(rc, tdir, force=True, progress=progress, backend=backend, scheduler=scheduler)
         if echo:
             echo(f"{tdir.name} ({i + 1} of {len(rcs)}: {' vs '.join(rc.labels)}): {o.games} games in {o.seconds:.1f} s;"
                  f" {o.truncated} truncated, {o.failed} failed")
