@@ -197,7 +197,8 @@ def format_validation(exc: ValidationError, doc: Located, prefix: tuple = ()) ->
         elif err["type"] == "missing":
             msg = "required key is missing"
         got = err.get("input")
-        tail = f" (got {quote(got)})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) else ""
+        tail = f" (got {quote(got)})" if err["type"] not in ("extra_forbidden", "missing") and not isinstance(got, dict) \
+            and not said_got(msg) else ""  # a validator's own message that says "got ..." once (session 10)
         out.append(f"{doc.where(path)}: {msg}{tail}{exponent_hint(got if isinstance(got, str) else msg)}")
     return "\n".join(out)
 
@@ -217,6 +218,12 @@ def exponent_hint(value: Any) -> str:
 
 
 QUOTE_LIMIT = 200  # characters of a user's file an error message may show
+
+
+def said_got(message: str) -> bool:
+    """Whether a validator's message names the value itself (``..., got [-1, 99]``): the error
+    line adds no ``(got ...)`` then (fresh-user finding 8, session 10: it said it twice)."""
+    return re.search(r"\bgot\b", message) is not None
 
 
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:

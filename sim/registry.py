@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import os
 import pkgutil
 import re
 import sys
@@ -76,14 +77,15 @@ def build_any_count(name: str, players: int, options: dict | None = None) -> Any
 
 
 def add_module_folder(folder: str | Path) -> None:
-    """Let import strings name modules kept in ``folder`` (the config's folder: ``mystrats:Greedy``).
-    Run folders store the config's absolute path, so this works from any folder (replay, resume)."""
-    folder = str(folder)
-    if folder and folder not in sys.path:
-        # import our ``strategies`` package first: with an editable install it is found after
-        # sys.path, so a designer's own ``strategies/`` folder there would shadow it
-        importlib.import_module("strategies")
-        sys.path.append(folder)
+    """Let import strings name modules kept in ``folder`` (the config's folder: ``mystrats:Greedy``;
+    several joined by ``os.pathsep``, ``config.seats.module_folders``). Run folders store the
+    config's absolute path, so this works from any folder (replay, resume)."""
+    for one in str(folder).split(os.pathsep):
+        if one and one not in sys.path:
+            # import our ``strategies`` package first: with an editable install it is found after
+            # sys.path, so a designer's own ``strategies/`` folder there would shadow it
+            importlib.import_module("strategies")
+            sys.path.append(one)
 
 
 @cache
@@ -149,7 +151,11 @@ def _import_string(name: str, plugins: bool) -> Any:
         for part in attr.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError, ValueError) as exc:
-        raise SimError(f"strategy import string '{name}' does not resolve: {exc}") from None
+        missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+        hint = (f"; the module must be importable: run sim from the folder that holds {missing.split('.')[0]}.py (or"
+                f" its package folder), keep it next to the config file, or set PYTHONPATH=/that/folder"
+                if missing and (module_name + ".").startswith(missing + ".") else "")  # not one the module imports
+        raise SimError(f"strategy import string '{name}' does not resolve: {exc}{hint}") from None
     except (Exception, SystemExit) as exc:  # the module's own code failed: say where, no traceback
         raise SimError(f"strategy import string '{name}': importing '{module_name}' failed"
                        f"{_where(exc)}: {type(exc).__name__}: {exc}") from None

@@ -428,7 +428,7 @@ def test_replay_find_on_a_run_without_a_complete_game_is_a_clean_error(tmp_path)
         "class Boom:\n    def choose(self, obs, legal, rng):\n        raise RuntimeError('boom')\n")
     cfg = write(tmp_path, OSAKA2.replace("games: 10", "games: 4").replace("[{name: random}]",
                                                                           '[{name: random}, {name: "boom_design:Boom"}]'))
-    assert invoke("run", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    assert invoke("run", cfg, "--out", tmp_path / "r", "--quiet").exit_code == 1  # no game completed (session 10)
     assert pl.read_parquet(tmp_path / "r" / "games.parquet")["failed"].all()
     for kind in ("closest", "upset", "longest"):
         res = invoke("replay", tmp_path / "r", "--find", kind)

@@ -261,7 +261,7 @@ def test_09_a_looping_strategy_times_out_and_the_run_goes_on(tmp_path, monkeypat
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, 2, second="'bad_strategies:Looper'", extra="game_timeout_s: 0.3\n")
     res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # no game completed: exit 1 (session 10; it was 0)
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert errors["game_index"].to_list() == [0, 1] and set(errors["exception"]) == {"GameTimeout"}
     assert set(errors["seed"]) == {5} and "game_timeout_s = 0.3 s" in errors["message"][0]
@@ -276,7 +276,7 @@ def test_09_a_worker_killed_by_its_strategy_fails_its_games_and_the_run_goes_on(
     cfg = write(tmp_path, 2, second="'bad_strategies:Exiter'", extra="jobs: 2\n", chunk=1)
     proc = subprocess.run([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"],
                           env=env(), capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr  # no game completed: exit 1 (session 10; it was 0)
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert errors["game_index"].to_list() == [0, 1] and set(errors["exception"]) == {"WorkerDied"}
     assert set(errors["seed"]) == {5}

@@ -21,7 +21,7 @@ def test_a_strategy_raising_keyboardinterrupt_fails_its_games_and_the_run_goes_o
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, 4, second="'bad_strategies:Interrupter'", extra=f"jobs: {jobs}\n")
     res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # no game completed: exit 1 (session 10; it was 0)
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert errors["game_index"].to_list() == [0, 1, 2, 3] and set(errors["seed"]) == {5}
     assert all("KeyboardInterrupt" in m for m in errors["message"])
@@ -42,7 +42,7 @@ def test_replay_of_a_timed_out_game_stops(tmp_path, monkeypatch):
     ever before) and says why."""
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, 1, second="'bad_strategies:Looper'", extra="game_timeout_s: 0.3\n")
-    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 0
+    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 1  # no game completed: exit 1 (session 10; it was 0)
     res = sim("replay", tmp_path / "o", "--game-index", "0")
     assert "GameTimeout" in res.output and "game_timeout_s = 0.3 s of CPU time" in res.output
 
@@ -51,12 +51,13 @@ def test_replay_of_a_timed_out_game_stops(tmp_path, monkeypatch):
 @pytest.mark.parametrize("second", ["BaseRaiser", "InterruptedBuild", "MixinOverRandom"])
 def test_what_a_strategy_raises_or_misreads_fails_or_plays_only_its_own_games(tmp_path, monkeypatch, second):
     """Breaker findings 2, 3, 9 (session 4): a custom BaseException in ``choose`` and a
-    KeyboardInterrupt while the strategy is built fail its games (the run goes on, exit 0);
+    KeyboardInterrupt while the strategy is built fail its games (the run goes on; every game
+    failed, so exit 1 since session 10);
     a mixin's ``choose`` over ``random`` gets its observation (no game fails)."""
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, 4, second=f"'bad_strategies:{second}'", extra="jobs: 1\n")
     res = sim("run", cfg, "--out", tmp_path / "o", "--quiet")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == (0 if second == "MixinOverRandom" else 1), res.output
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     if second == "MixinOverRandom":
         assert errors.height == 0, errors["message"].to_list()
@@ -81,7 +82,7 @@ def test_replay_of_a_game_that_killed_its_worker_says_so_and_survives(tmp_path, 
     """Breaker finding 4 (session 4): the strategy's os._exit ended `sim replay` itself, silently."""
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, 2, second="'bad_strategies:Exiter'", extra="jobs: 1\n")
-    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 0
+    assert sim("run", cfg, "--out", tmp_path / "o", "--quiet").exit_code == 1  # no game completed: exit 1 (session 10; it was 0)
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert set(errors["exception"]) == {"WorkerDied"}
     res = sim("replay", tmp_path / "o", "--game-index", "0")

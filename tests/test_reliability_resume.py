@@ -152,13 +152,14 @@ def test_a_stop_while_the_study_report_is_written_is_rebuilt_by_resume(tmp_path,
         saved["best" if kind == "tune" else "best_params"]
 
 
-@pytest.mark.parametrize("files, says, code", [({"study.log": "", "tune.json": "{}"}, "sim tune --resume", 2),
-                                               ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'},
-                                                "sim discover --resume", 2),
-                                               # a skill folder's report is its skill.md: shown, with where its tables are
-                                               ({"skill.json": "{}", "skill.md": "# skill"}, "table-000", 0),
-                                               # interrupted: no skill.md (breaker trial 2, session 8)
-                                               ({"skill.json": "{}"}, "did not finish", 2)])
+@pytest.mark.parametrize("files, says, code", [
+    # session 10: a finished study's report is written again by `sim report` (tests/test_report_kinds.py);
+    # a damaged result or an unfinished study is refused, naming what writes it
+    ({"study.log": "", "tune.json": "{}"}, "not a finished `sim tune` study", 2),
+    ({"study.log": "", "config.json": '{"discover": {"seat": 0}}'}, "sim discover --resume", 2),
+    # a skill folder whose skill.json lists no tables (it is written last): unfinished
+    ({"skill.json": "{}", "skill.md": "# skill"}, "did not finish", 2),
+    ({"skill.json": "{}"}, "did not finish", 2)])  # interrupted (breaker trial 2, session 8)
 def test_sim_report_of_a_study_folder_says_what_writes_its_report(tmp_path, files, says, code):
     for name, text in files.items():
         (tmp_path / name).write_text(text)

@@ -63,6 +63,12 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
     players = pl.read_parquet(tmp_path / "o" / "players.parquet")
     assert players["game_index"].n_unique() == 30 - errors.height  # failed games have no player rows
     assert f"{errors.height} game(s) failed" in (tmp_path / "o" / "report.md").read_text()
+    # some (not all) failed: exit 0, and the summary names the exception, its count and the first game
+    n = errors.height
+    assert f"RuntimeError: strategy bug on purpose ({n} game{'s' if n > 1 else ''})" in res.output, res.output
+    first = min(errors["game_index"])
+    assert f"First failed game: index {first} (run seed 5)" in res.output
+    assert f"`sim replay {tmp_path / 'o'} --game-index {first}`" in res.output
     # sim replay reproduces the failure from the seed
     rep = CliRunner().invoke(cli, ["replay", str(tmp_path / "o"), "--game-index", str(row["game_index"])])
     assert "ERROR: StrategyError" in rep.output and "strategy bug on purpose" in rep.output
@@ -72,11 +78,12 @@ def test_failing_strategy_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch)
 @pytest.mark.integration
 def test_a_strategy_calling_sys_exit_fails_its_games_not_the_run(tmp_path):
     """Every game has the quitter in a seat, so all 6 games fail and are recorded; the run (2 worker
-    processes) ends normally with exit status 0."""
+    processes) ends normally, with exit status 1 since no game completed (session 10; it was 0)."""
     cfg = write(tmp_path, games=6, second="'bad_strategies:Quitter'", extra="jobs: 2\nchunk_size: 3\n")
     proc = subprocess.run([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"],
                           env=env(), capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    assert "error: no game completed" in proc.stderr and "SystemExit" in proc.stdout, proc.stdout
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert errors["game_index"].to_list() == list(range(6))
     assert set(errors["exception"]) == {"SystemExit"} and set(errors["strategy"]) == {"bad_strategies:Quitter"}
@@ -95,7 +102,8 @@ def test_illegal_action_is_a_failed_game_naming_the_strategy(tmp_path, monkeypat
     monkeypatch.syspath_prepend(str(TESTS))
     cfg = write(tmp_path, games=6, second="'bad_strategies:Cheater'")
     res = CliRunner().invoke(cli, ["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"])
-    assert res.exit_code == 0
+    assert res.exit_code == 1  # the cheater sits at every table: no game completed (session 10; it was 0)
+    assert "error: no game completed" in res.output
     errors = pl.read_parquet(tmp_path / "o" / "errors.parquet")
     assert errors.height == 6 and set(errors["exception"]) == {"IllegalActionError"}
     assert set(errors["strategy"]) == {"bad_strategies:Cheater"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import optuna
 
 from sim.analysis import halving
-from sim.analysis.tune_report import shown, trials_table, tune_summary
+from sim.analysis.tune_report import numbering, shown, trials_table, tune_summary
 from sim.config.design import Param
 
 
@@ -98,3 +98,23 @@ def test_discover_progress_lines_are_in_percent(tmp_path):
     assert res.exit_code == 0, res.output
     lines = [line for line in res.output.splitlines() if line.startswith("trial ")]
     assert len(lines) == 2 and all("% (95% CI" in line and "loss" not in line for line in lines), lines
+
+
+def test_discover_trials_table_is_in_percent_with_one_decimal_and_no_loss():
+    """Fresh-user finding 13 (session 10): a 0-win trial read "0 (0–9.181)" beside "54.72 (49.56–59.79)"."""
+    trials = [{"number": 18, "params": {"strategies.0.params.min_goods": 5}, "games": 360, "figure": 0.5472222,
+               "ci": [0.4955746, 0.5978726], "loss": -0.5472222},
+              {"number": 1, "params": {"strategies.0.params.min_goods": 6}, "games": 40, "figure": 0.0,
+               "ci": [0.0, 0.09181], "loss": 0.0}]
+    t = trials_table(trials, "win rate (%)", kind="win_rate")
+    assert t.columns == ["trial", "min_goods", "games", "win rate (%)"]
+    assert t["win rate (%)"].to_list() == ["54.7 (49.6–59.8)", "0.0 (0.0–9.2)"]
+    assert t["trial"].to_list() == [19, 2]
+
+
+def test_the_report_explains_the_gaps_in_trial_numbers():
+    # Optuna numbers 0..5 shown as 1..6; numbers 1 and 4 (shown 2 and 5) were repeats, never played
+    trials = [{"number": n} for n in (5, 0, 2, 3)]
+    note = numbering(trials)
+    assert "4 distinct values" in note and "2 time(s) (trial 2, 5)" in note and "reused" in note
+    assert numbering([{"number": n} for n in (1, 0)]) == ""  # no gap: nothing to explain

@@ -481,7 +481,7 @@ def _all_failed_run(tmp_path, out):
     cfg.write_text(CFG.replace("games: 24", "games: 4").replace("{name: osaka.trader}", '{name: "boom_verdicts:Boom"}')
                    + "jobs: 1\n")
     res = _invoke("run", cfg, "--out", out, "--quiet")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # no game completed: exit 1 (session 10; it was 0)
     games = pl.read_parquet(out / "games.parquet")
     assert games.height == 4 and games["failed"].all()
     return out

@@ -53,6 +53,7 @@ class Report:
     verdict: str = ""  # one sentence starting "Verdict:" that opens the report
     level: str = "95%"  # the confidence level of every interval
     figures_note: str = ""  # why the figures were not drawn and how to draw them (``figure_policy``)
+    complete: int = -1  # the run's complete games (set by ``build_report``): 0 makes ``sim run`` exit 1
 
 
 def fmt_win_table(t: pl.DataFrame, by: str) -> pl.DataFrame:

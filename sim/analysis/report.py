@@ -47,14 +47,33 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tup
         verdict = (f"Verdict: one-player game; {r['strategy']} scores {r['mean']:.2f} on average ({d.lev} CI "
                    f"{r['ci_low']:.2f}–{r['ci_high']:.2f}).")
     found += [f"Rules note: {note}" for note in t.manifest.get("notes", [])]
-    if t.errors.height:  # name the failed games so they can be replayed
-        idx = t.errors["game_index"].head(5).to_list()
-        more = f" and {t.errors.height - 5} more" if t.errors.height > 5 else ""
-        found = [f if "game(s) failed" not in f else
-                 f"{failed} game(s) failed (game index {', '.join(map(str, idx))}{more}); replay one with"
-                 f" `sim replay {t.run_dir or 'RUN_DIR'} --game-index {idx[0]}`; tracebacks and seeds in errors.parquet."
-                 for f in found]
+    if t.errors.height:  # name the failures and the failed games, so they can be replayed
+        note = failure_note(t.errors, failed, t.run_dir)
+        found = [f if "game(s) failed" not in f else note for f in found]
     return found, verdict
+
+
+def failure_note(errors: pl.DataFrame, failed: int, run_dir: Path | None, top: int = 3) -> str:
+    """What failed, in one finding: the most frequent exceptions (type, message, count; the ``top``
+    of them), the failed games' indexes and the exact ``sim replay`` command for the first
+    (fresh-user finding 6, session 10: the summary used to say only "20 game(s) failed")."""
+    def said(exc: str, msg: str) -> str:
+        msg = (msg or "").strip().splitlines()[0] if (msg or "").strip() else ""
+        msg = msg if len(msg) <= 160 else msg[:157] + "..."
+        return msg if msg.startswith(f"{exc}:") else f"{exc}: {msg}" if msg else exc
+
+    kinds = (errors.group_by("exception", "message").agg(pl.len().alias("n"), pl.col("game_index").min().alias("first"))
+             .sort(["n", "first"], descending=[True, False]))
+    causes = "; ".join(f"{said(r['exception'], r['message'])} ({r['n']} game{'s' if r['n'] > 1 else ''})"
+                       for r in kinds.head(top).iter_rows(named=True))
+    if kinds.height > top:
+        causes += f"; {kinds.height - top} other kind(s) of failure"
+    first = errors.sort("game_index").row(0, named=True)
+    idx = errors["game_index"].sort().head(5).to_list()
+    more = f" and {errors.height - 5} more" if errors.height > 5 else ""
+    return (f"{failed} game(s) failed: {causes}. First failed game: index {first['game_index']} (run seed"
+            f" {first['seed']}); replay it with `sim replay {run_dir or 'RUN_DIR'} --game-index {first['game_index']}`"
+            f" (failed game index {', '.join(map(str, idx))}{more}; tracebacks in errors.parquet).")
 
 
 def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confidence: float | None = None) -> Report:
@@ -101,6 +120,7 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     complete = stats.complete_count(t.games)
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
     rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    rep.complete = complete
     played, failed = t.games.height, int(t.games["failed"].sum()) if t.games.height else 0
     if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)
         t.players = t.players.clear()

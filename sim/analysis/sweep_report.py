@@ -141,11 +141,12 @@ def _figure_table(t: pl.DataFrame, xname: str, scale: float, fig_name: str) -> t
     return pl.DataFrame(rows), unit
 
 
-def rebuild_sweep_report(out: Path, figures: list[str] | None = None, draw: bool = True) -> tuple[Path, Path]:
-    """Rewrite a finished sweep folder's report from its ``sweep.parquet`` (``sim report SWEEP_DIR``).
-    Raises ``SimError`` when the sweep did not finish (no ``sweep.parquet``)."""
+def rebuild_sweep_report(out: Path, figures: list[str] | None = None, draw: bool = True,
+                         said: list[str] | None = None) -> tuple[Path, Path]:
+    """Rewrite a finished sweep folder's report from its ``sweep.parquet`` (``sim report SWEEP_DIR``);
+    ``said``: gets its findings. Raises ``SimError`` when the sweep did not finish (no ``sweep.parquet``)."""
     table_path = Path(out) / "sweep.parquet"
     if not table_path.is_file():
         raise SimError(f"'{out}' is a sweep folder without sweep.parquet: the sweep did not finish;"
-                       " run `sim sweep CONFIG --out ... --force` again")
-    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures, draw)
+                       f" `sim sweep --resume {out}` finishes it and writes its report")
+    return write_sweep_report(Path(out), pl.read_parquet(table_path), figures, draw, said=said)

@@ -82,17 +82,35 @@ def _png(fig: Figure) -> bytes:
 
 def trials_table(trials: list[dict], value_name: str, scale: float = 1.0, kind: str = "") -> pl.DataFrame:
     """One row per trial: its number, parameter values, games, figure with interval, loss
-    (``kind``: a tuning target's kind, whose figures are shown as ``shown`` prints them)."""
+    (``kind``: a tuning target's kind, whose figures are shown as ``shown`` prints them;
+    ``win_rate``: ``sim discover``'s win rates, in percent with one decimal and no loss column,
+    which is only the rate negated: fresh-user finding 13, session 10, saw "0 (0–9.181)")."""
     rows = []
     for t in trials:
         lo, hi = t["ci"]
         row = {"trial": t["number"] + 1}
         row.update({k.split(".")[-1]: _num(v) for k, v in t["params"].items()})
-        f = (lambda v: shown(kind, v)) if kind else (lambda v: _num(_s(v, scale)))
-        row.update({"games": t["games"], value_name: f"{f(t['figure'])} ({f(lo)}{' to ' if kind else '–'}{f(hi)})",
-                    "loss": f(t["loss"]) if kind in RATES else _num(t["loss"])})
+        f = ((lambda v: "n/a" if v is None or v != v else f"{v * 100 + 0.0:.1f}") if kind == "win_rate" else
+             (lambda v: shown(kind, v)) if kind else (lambda v: _num(_s(v, scale))))
+        sep = " to " if kind and kind != "win_rate" else "–"
+        row.update({"games": t["games"], value_name: f"{f(t['figure'])} ({f(lo)}{sep}{f(hi)})"})
+        if kind != "win_rate":
+            row["loss"] = f(t["loss"]) if kind in RATES else _num(t["loss"])
         rows.append(row)
     return pl.DataFrame(rows)
+
+
+def numbering(trials: list[dict]) -> str:
+    """Why the trial numbers have gaps: they are Optuna's, and a sample that repeated a value
+    already tried took a number but was not played (its result reused; ``halving.optimise``)."""
+    numbers = sorted(t["number"] + 1 for t in trials)
+    missing = sorted(set(range(1, numbers[-1] + 1)) - set(numbers)) if numbers else []
+    if not missing:
+        return ""
+    return (f"The table lists the {len(numbers)} distinct values tried. Trial numbers are Optuna's: the sampler"
+            f" proposed a value already tried {len(missing)} time(s) (trial {', '.join(map(str, missing))}), and"
+            f" those samples were not played again: the first trial's result was reused (the progress lines say"
+            f" which), so these numbers are missing from the table.")
 
 
 def _s(v, scale):
@@ -203,7 +221,7 @@ def write_tune_report(out: Path, result: dict, game: str) -> tuple[Path, Path]:
     goal = t["value"] if t["kind"] != "seat_spread" else 0.0
     charts = [(f"{ylabel} against {k}", param_chart(result["trials"], k, ylabel, goal)) for k in keys]
     return write_document(out, "tune", f"Tuning report: {game}, {', '.join(keys)} towards {t['describe']}",
-                          [tune_summary(result), method, study],
+                          [tune_summary(result), method, study, *filter(None, [numbering(result["trials"])])],
                           [("Trials", trials_table(result["trials"], ylabel + _unit(t["kind"]).replace(" points", " (points)"),
                                                    kind=t["kind"]))],
                           charts)
@@ -249,6 +267,7 @@ def write_discover_report(out: Path, result: dict, game: str) -> tuple[Path, Pat
                         "importance": [f"{v:.0%}" for v in result["importances"].values()]})
     charts = [(f"win rate against {k.split('.')[-1]}", param_chart(result["trials"], k, "win rate", result["fair_share"]))
               for k in keys]
-    tables = [("Parameter importances", imp), ("Trials", trials_table(result["trials"], "win rate (%)", 100.0))]
+    tables = [("Parameter importances", imp), ("Trials", trials_table(result["trials"], "win rate (%)", kind="win_rate"))]
     return write_document(out, "discover", f"Discovery report: {game}, {result['strategy']}",
-                          [discover_summary(result), method, study], tables, charts)
+                          [discover_summary(result), method, study, *filter(None, [numbering(result["trials"])])],
+                          tables, charts)

@@ -1,10 +1,11 @@
 """The ``sim`` command line: a thin Click layer over config, runs and analysis.
 
 Exit status: 0 success, 1 a check failed (``sim check``; ``sim compare --fail-on-difference``: a
-significant difference), 2 bad input (config, data,
-paths): the message names the file, line and key, and no traceback is printed.
-Commands live in ``commands_play`` (run, check), ``commands_sweep`` (sweep) and ``commands_tools`` (report,
-validate, list, replay, bench, init), ``commands_design`` (tune, discover), ``commands_compare``
+significant difference), a game failed under ``--fail-fast`` or no game of ``sim run`` completed,
+2 bad input (config, data, paths): the message names the file, line and key, and no traceback is
+printed. Commands live in ``commands_play`` (run, check),
+``commands_sweep`` (sweep), ``commands_report`` (report), ``commands_tools`` (validate, list,
+replay, bench, init), ``commands_design`` (tune, discover), ``commands_compare``
 (compare) and ``commands_skill`` (skill); shared options and helpers in ``options``. A command's
 module is imported only when that command runs (``group.COMMANDS``: start-up, issue 20 item 8).
 """

@@ -15,7 +15,15 @@ from ..config import load_config, load_run_config
 from ..config.design import discover_plan, tune_plan
 from ..data import read_yaml
 from .group import cli
-from .options import check_out, check_writable, resume_hint, told_on_interrupt, write_failures
+from .options import (
+    CLUSTER_OPTIONS,
+    check_cluster,
+    check_out,
+    check_writable,
+    resume_hint,
+    told_on_interrupt,
+    write_failures,
+)
 
 
 def design_options(f):
@@ -30,6 +38,7 @@ def design_options(f):
                      help="Continue an interrupted study in this folder (no CONFIG): finished trials are not played again."),
         click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Also write the result as JSON here."),
         click.option("--quiet", is_flag=True, help="No line per trial."),
+        *CLUSTER_OPTIONS,  # every trial on the cluster (session 10); a local cluster starts per trial without --scheduler
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -100,7 +109,7 @@ def _trial_errors(config: str, section: str):
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @design_options
-def tune(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
+def tune(config, jobs, seed, out, force, resume_dir, json_file, quiet, backend, scheduler) -> None:
     """Find the value of options, data values or strategy parameters that brings a balance figure
     to its target (Optuna: grid for small integer ranges, else TPE; successive halving of the games
     per trial; the best value confirmed on fresh seeds). CONFIG needs a `tune:` section:
@@ -112,16 +121,19 @@ def tune(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
                                                   # {seat_spread: min}, {strategy_gap: [A, B]}
         max_games: 900                            # games per trial grow from `games` to this
 
+    Each trial is a run: --backend dask --scheduler tcp://host:8786 plays every trial's games on a
+    Dask cluster (without --scheduler a local cluster starts for each trial).
+
     Example: sim tune configs/traders_of_osaka/tune_end_tokens.yaml --json best.json
     after an interruption: sim tune --resume reports/traders_of_osaka/tune_end_tokens-tune
     """
-    _design("tune", config, jobs, seed, out, force, resume_dir, json_file, quiet)
+    _design("tune", config, jobs, seed, out, force, resume_dir, json_file, quiet, backend, scheduler)
 
 
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @design_options
-def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
+def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet, backend, scheduler) -> None:
     """Search one seat's strategy parameters (its documented Params) for the highest win rate against
     the config's other seats, then replay the best and the default parameters on the same fresh
     seeds (paired McNemar test). Says whether a dominant plan exists and which parameters drive it.
@@ -134,10 +146,13 @@ def discover(config, jobs, seed, out, force, resume_dir, json_file, quiet) -> No
         trials: 40                     # TPE trials (a small integer space is searched whole)
         max_games: 900
 
+    Each trial is a run: --backend dask --scheduler tcp://host:8786 plays every trial's games on a
+    Dask cluster (without --scheduler a local cluster starts for each trial).
+
     Example: sim discover configs/traders_of_osaka/discover_trader.yaml --json found.json
     after an interruption: sim discover --resume reports/traders_of_osaka/discover_trader-discover
     """
-    _design("discover", config, jobs, seed, out, force, resume_dir, json_file, quiet)
+    _design("discover", config, jobs, seed, out, force, resume_dir, json_file, quiet, backend, scheduler)
 
 
 def _saved_result(path: Path) -> dict:
@@ -155,13 +170,15 @@ JSON_KEYS = {"tune": ("best", "objective", "ci", "target", "loss", "confirm", "t
 VERB = {"tune": "tuned", "discover": "searched"}
 
 
-def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, quiet) -> None:
+def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, quiet, backend="local",
+            scheduler=None) -> None:
     """The body of ``tune`` and ``discover``: prepare, plan, run (resumable), report, summary, JSON."""
     from ..analysis import tune_report  # Optuna and the report libraries load only when used
     from ..analysis.halving import plain
     from ..runs.discover import run_discover
     from ..runs.tune import run_tune
 
+    check_cluster(backend, scheduler)
     rc, plan, out_dir = _prepare(config, jobs, seed, out, force, json_file, kind, resume_dir)
     t0 = time.perf_counter()
     run = run_tune if kind == "tune" else run_discover
@@ -173,7 +190,8 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
     else:
         with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
                 _trial_errors(config or str(out_dir / "config.json"), kind), write_failures(f"sim {kind}", out_dir):
-            result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir))
+            result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir),
+                         backend=backend, scheduler=scheduler)
     write = tune_report.write_tune_report if kind == "tune" else tune_report.write_discover_report
     summary = tune_report.tune_summary if kind == "tune" else tune_report.discover_summary
     with told_on_interrupt(f"the study is finished ({saved}), but its report was not written; write it with:\n"

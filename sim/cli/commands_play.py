@@ -147,6 +147,9 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
 
     Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
 
+    Exit status: 0 done (failed games, if some, are named in the summary), 1 no game completed
+    (each failed, stalled or was capped) or a failure under --fail-fast, 2 bad input, 130 interrupted.
+
     Without a config: `sim run --game traders_of_osaka --players 3 --games 500 --strategy osaka.trader
     --strategy random` plays the same as a config file would and writes that config into the run
     folder (config.yaml), so `sim run RUN_DIR/config.yaml` reruns it. `--option KEY=VALUE` (repeat)
@@ -171,6 +174,10 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         rep = build_report(out_dir, min_sample=min_sample, confidence=confidence, figures=figures_mode)
     say(summary_text(rep))
     say(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
+    if rep.complete == 0:  # every game failed, stalled or was capped (fresh-user finding 6, session 10)
+        click.echo("error: no game completed (the findings above say why), so the run says nothing about balance;"
+                   " exit status 1", err=True)
+        sys.exit(1)
 
 
 @contextmanager

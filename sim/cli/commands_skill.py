@@ -12,7 +12,7 @@ from ..api import SimError
 from ..config.starter import known_game
 from ..runs.skill import BASELINE, run_skill
 from .group import cli
-from .options import check_out, option_values, say
+from .options import check_cluster, check_out, cluster_options, option_values, say
 
 
 @cli.command()
@@ -33,14 +33,16 @@ from .options import check_out, option_values, say
                    "--option allow_two_players=true for a 2-player Forwarder of Xanadu round robin.")
 @click.option("--force", is_flag=True, help="Replace an existing skill folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no strategy output while games play (results and errors are still printed).")
+@cluster_options
 def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int, jobs: int, out: str | None,
-          option_pairs: tuple[str, ...], force: bool, quiet: bool) -> None:
+          option_pairs: tuple[str, ...], force: bool, quiet: bool, backend: str, scheduler: str | None) -> None:
     """Round robin of GAME's strategies plus the random_by_kind baseline: a ranking with 95%
     intervals, the skill-depth index (best win rate minus the baseline's) and the upset rate
     (how often the lower-ranked strategy of a pairing wins).
 
     Every combination of --players different strategies plays one table of --games games, each a
-    run folder (table-NNN) that `sim report` can read.
+    run folder (table-NNN) that `sim report` can read. --backend dask --scheduler tcp://host:8786
+    plays every table's games on a Dask cluster (without --scheduler a local cluster starts per table).
 
     \b
     Example:
@@ -49,6 +51,7 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
       sim skill forwarder_of_xanadu --players 2 --option allow_two_players=true
     """
     check_out(out)
+    check_cluster(backend, scheduler)
     cls = known_game(game)
     if not cls.info.min_players <= players <= cls.info.max_players:
         raise SimError(f"{game} takes {cls.info.min_players}-{cls.info.max_players} players, not {players}")
@@ -58,7 +61,7 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
     try:
         figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
                             progress=not quiet, options=option_values(option_pairs),
-                            echo=None if quiet else say)
+                            echo=None if quiet else say, backend=backend, scheduler=scheduler)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: each table's workers ended and its lock released
         click.echo(f"\ninterrupted: the round robin in {folder} is not finished (sim skill has no --resume);"
                    f" start it again with --force", err=True)

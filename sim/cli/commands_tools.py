@@ -1,4 +1,4 @@
-"""The commands that read or inspect: ``report``, ``validate``, ``list``, ``replay``, ``bench``, ``init``."""
+"""The commands that read or inspect: ``validate``, ``list``, ``replay``, ``bench``, ``init``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,10 @@ import click
 from .. import play
 from .. import replay as replay_log
 from ..analysis.pick import FIND_KINDS, find_game
-from ..analysis.report import build_report, summary_text
-from ..analysis.sweep_report import rebuild_sweep_report
 from ..api import SimError
 from ..config import load_config, load_run_config
 from ..config.starter import copy_data, data_rows, known_game, option_rows, player_range, starter_config
-from ..data import read_json, write_file_atomic
-from ..locks import locked
+from ..data import write_file_atomic
 from ..registry import (
     build_any_count,
     games,
@@ -28,68 +25,9 @@ from ..registry import (
 )
 from ..runs.fixed import check_same_rules, partial_deal, setup_of, with_data_copies
 from ..seeding import streams_of  # the streams a run's games get (sim.setup.streams)
-from ..store import need_folder, refuse_sweep_folder
+from ..store import refuse_sweep_folder
 from .group import cli
-from .options import check_writable, confidence_option, figures_option, no_plugins_option
-
-
-def _refuse_study_folder(folder: Path) -> None:
-    """A `sim tune`/`sim discover`/`sim skill` folder is no run folder: say what writes its report
-    (breaker finding 4 and fresh-user finding 9, session 8: "not a run folder" and no way on)."""
-    if (folder / "study.log").is_file():
-        kind = "tune" if (folder / "tune.json").is_file() else "discover" if (folder / "discover.json").is_file() \
-            else next((k for k in ("tune", "discover") if (read_json(folder / "config.json", missing_ok=True)
-                                                          or {}).get(k)), "tune")
-        raise SimError(f"'{folder}' is a `sim {kind}` folder, not a run folder: `sim {kind} --resume {folder}`"
-                       f" writes its report ({kind}.md, {kind}.html) again, or finishes the study")
-    if (folder / "skill.json").is_file() or (folder / "table-000").is_dir():
-        raise SimError(f"'{folder}' is a `sim skill` folder: its figures are in skill.md; each table-NNN in it is"
-                       f" a run folder `sim report` reads (e.g. sim report {folder / 'table-000'})")
-
-
-@cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--min-sample", type=click.IntRange(min=0), default=50, show_default=True,
-              help="Seat-games a component needs before the report claims anything about it.")
-@confidence_option
-@figures_option
-def report(run_dir: str, min_sample: int, confidence: float | None, figures_mode: str) -> None:
-    """Rebuild RUN_DIR's report (report.md, report.html, figures) from its tables.
-
-    Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
-
-    On a sweep folder (from `sim sweep`), rebuilds the combined sweep report from sweep.parquet.
-    On a skill folder (from `sim skill`), prints its figures (skill.md) and names its table folders.
-
-    Example: sim report reports/traders_of_osaka/baseline
-    """
-    if (Path(run_dir) / "sweep.json").is_file():
-        _, html_path = rebuild_sweep_report(Path(run_dir), draw=figures_mode != "never")
-        click.echo(f"sweep report: {html_path}")
-        return
-    if (Path(run_dir) / "skill.json").is_file() and not (Path(run_dir) / "manifest.json").is_file():
-        _skill_folder(Path(run_dir))
-        return
-    need_folder(Path(run_dir))
-    _refuse_study_folder(Path(run_dir))
-    with locked(Path(run_dir)):  # not while a live sim writes the folder; a dead one's lock is taken over and freed
-        rep = build_report(Path(run_dir), min_sample=min_sample, confidence=confidence, figures=figures_mode)
-    click.echo(summary_text(rep))
-    click.echo(f"report: {Path(run_dir) / 'report.html'}")
-
-
-def _skill_folder(folder: Path) -> None:
-    """``sim report`` on a ``sim skill`` folder: its figures (skill.md) and where the per-table reports are."""
-    tables = sorted(p.name for p in folder.glob("table-[0-9][0-9][0-9]") if p.is_dir())
-    md = folder / "skill.md"
-    if not md.is_file():  # an interrupted round robin (breaker trial 2, session 8)
-        raise SimError(f"{folder} is a skill folder (sim skill) whose round robin did not finish: it has no skill.md"
-                       f" ({len(tables)} table folder(s) started); `sim skill` has no --resume: run the same"
-                       f" `sim skill ... --out {folder} --force` again")
-    click.echo(md.read_text(encoding="utf-8", errors="replace").rstrip())
-    click.echo(f"{folder} is a skill folder (sim skill): its figures are in {md}; each of its {len(tables)} tables"
-               f" ({tables[0] if tables else 'table-000'} ...) is a run folder with its own report:"
-               f" sim report {folder / (tables[0] if tables else 'table-000')}")
+from .options import check_writable, no_plugins_option
 
 
 @cli.command()

@@ -20,7 +20,7 @@ from ..api import SimError
 COMMANDS = {
     "bench": "commands_tools", "check": "commands_play", "compare": "commands_compare",
     "discover": "commands_design", "init": "commands_tools", "list": "commands_tools",
-    "replay": "commands_tools", "report": "commands_tools", "run": "commands_play",
+    "replay": "commands_tools", "report": "commands_report", "run": "commands_play",
     "skill": "commands_skill", "sweep": "commands_sweep", "tune": "commands_design",
     "validate": "commands_tools",
 }

@@ -105,6 +105,27 @@ no_plugins_option = click.option(
     help="Refuse every strategy import string (package.module:Class): for configs from untrusted sources.")
 
 
+# where the games are played: ``run``, ``check``, ``sweep``, ``tune``, ``discover`` and ``skill`` (session 10)
+CLUSTER_OPTIONS = (
+    click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                 help="local: joblib processes on this machine; dask: a Dask cluster."),
+    click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
+)
+
+
+def cluster_options(f):
+    """``--backend`` and ``--scheduler`` (``CLUSTER_OPTIONS``) for a command that plays games."""
+    for opt in reversed(CLUSTER_OPTIONS):
+        f = opt(f)
+    return f
+
+
+def check_cluster(backend: str, scheduler: str | None) -> None:
+    """``SimError`` for ``--scheduler`` without ``--backend dask``."""
+    if scheduler and backend != "dask":
+        raise SimError("--scheduler needs --backend dask")
+
+
 def run_options(f):
     """The options `sim run` and `sim check` share."""
     opts = [
@@ -117,9 +138,7 @@ def run_options(f):
         click.option("--resume", "resume_dir", type=click.Path(file_okay=False),
                      help="Complete an interrupted run folder (no CONFIG)."),
         click.option("--fail-fast", is_flag=True, help="Stop at the first failed game (its chunk is kept)."),
-        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-                     help="local: joblib processes on this machine; dask: a Dask cluster."),
-        click.option("--scheduler", help="Dask scheduler address (tcp://host:8786); without it a local cluster starts."),
+        *CLUSTER_OPTIONS,
         click.option("--quiet", is_flag=True, help="No progress bar and no strategy output while games play (results and errors are still printed)."),
         click.option("--until-ci", type=float, metavar="W",
                      help="Play batches until every seat's and strategy's win-rate interval (at the confidence level) is within ±W "

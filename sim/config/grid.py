@@ -30,7 +30,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..api import SimError
-from ..data import Located, parse_yaml, quote, read_yaml, yaml_value
+from ..data import Located, parse_yaml, quote, read_yaml, said_got, yaml_value
 from ..registry import get_game, make_strategy, resolve_strategy, strategy_params
 from .data_paths import in_source, path_parts, set_in
 from .lists import length_problem
@@ -166,8 +166,9 @@ def _message(exc: Exception) -> str:
     """One line for an invalid point: pydantic's first error with its value, else the message."""
     if isinstance(exc, ValidationError):
         err = exc.errors()[0]
-        got = "" if isinstance(err["input"], dict) else f" (got {quote(err['input'])})"
-        return f"{err['msg'].removeprefix('Value error, ')}{got}"
+        msg = err["msg"].removeprefix("Value error, ")
+        got = "" if isinstance(err["input"], dict) or said_got(msg) else f" (got {quote(err['input'])})"
+        return f"{msg}{got}"
     return str(exc)
 
 

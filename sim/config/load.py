@@ -8,6 +8,7 @@ mean ...?" for misspelt keys, options and strategy names (exit status 2).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from .models import (
 from .models import seat_labels as _labels
 from .overrides import with_options
 from .seats import check_strategies as _check_strategies
+from .seats import module_folders
 from .suggest import foreign_option
 from .suggest import suggest as _suggest
 from .suggest import top_fields as _top_fields
@@ -338,5 +340,4 @@ def load_run_config(out: Path) -> RunConfig:
 def add_config_folder(rc: RunConfig) -> None:
     """Let import strings name modules kept next to the config file (``mystrats:Greedy``); run
     folders store the config's absolute path, so this works from any folder (replay, resume)."""
-    if rc.source:
-        add_module_folder(Path(rc.source).resolve().parent)
+    add_module_folder(os.pathsep.join(map(str, module_folders(rc.source))))

@@ -87,7 +87,11 @@ def _type_name(ann: Any) -> str:
 
 def _allowed(info: Any) -> str:
     """``>= 1``, ``0 .. 10``, ``one of 'a', 'b'``, ``4 integers, one per colour: ...`` (a fixed-length
-    list, ``config.lists``) or ``any`` from a field's constraints."""
+    list, ``config.lists``) or ``any`` from a field's constraints; a field whose own validator
+    decides says it with ``json_schema_extra={"allowed": ...}`` (``sheet``, ``growth``: session 10)."""
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    if extra.get("allowed"):
+        return str(extra["allowed"])
     args = typing.get_args(info.annotation)
     lits = [a for a in ([info.annotation] + list(args)) if typing.get_origin(a) is typing.Literal]
     if lits:
@@ -98,7 +102,9 @@ def _allowed(info: Any) -> str:
             if getattr(m, k, None) is not None:
                 bounds[k] = getattr(m, k)
     if not bounds:
-        return "true/false" if info.annotation is bool else shape_text(info) or "any"
+        least = next((m.min_length for m in info.metadata if getattr(m, "min_length", None)), None)
+        return ("true/false" if info.annotation is bool else shape_text(info)
+                or (f"a list of at least {least} value{'s' if least > 1 else ''}" if least else "any"))
     low = f">= {bounds['ge']}" if "ge" in bounds else f"> {bounds['gt']}" if "gt" in bounds else ""
     high = f"<= {bounds['le']}" if "le" in bounds else f"< {bounds['lt']}" if "lt" in bounds else ""
     return " and ".join(x for x in (low, high) if x) + (" (or null: by player count)" if type(None) in args else "")

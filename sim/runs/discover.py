@@ -69,12 +69,13 @@ def _p_above(wins: int, games: int, fair: float) -> float:
     return float(binomtest(int(wins), int(games), fair, alternative="greater").pvalue) if 0 < fair < 1 else 1.0
 
 
-def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = False) -> dict:
+def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = False, **where) -> dict:
     """Best and default parameters on the same fresh seeds: win rates, intervals, paired test."""
     seed, n = halving.fresh_seed(rc.seed), plan.budget.confirm_games
     runs = {}
     for name, values in (("best", best), ("default", plan.defaults)):
-        g, p = fixed.play_point(rc, values, out / "confirm" / name, n, seed=seed, index=900 + len(runs), reuse=reuse)
+        g, p = fixed.play_point(rc, values, out / "confirm" / name, n, seed=seed, index=900 + len(runs), reuse=reuse,
+                              **where)
         runs[name] = (g, p)
     g0, p0 = runs["default"]
     fair = pooled_win_rate(complete_players(p0, g0))  # 1/players without shared wins
@@ -93,14 +94,17 @@ def _confirm(rc: RunConfig, plan: Plan, out: Path, best: dict, reuse: bool = Fal
 
 
 def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
-                 echo: Callable[[str], None] | None = None, resume: bool = False) -> dict:
+                 echo: Callable[[str], None] | None = None, resume: bool = False, backend: str = "local",
+                 scheduler: str | None = None) -> dict:
     """Maximise the win rate of ``plan.label`` over ``plan.params``; return (and write to
     ``out/discover.json``) ``{"best_params", "win_rate": {"best", "default"} (value, ci, games),
     "p" (paired McNemar test, best vs default), "fair_share", "dominant", "importances", "trials"}``.
     Win rates are proportions over complete games. ``SimError`` for a bad output folder.
     ``resume``: continue the study saved in ``out`` (``sim discover --resume``): finished trials are read
-    back from their folders, not played again (``halving.finished``)."""
+    back from their folders, not played again (``halving.finished``). ``backend``/``scheduler``: where
+    every trial's games are played (``--backend dask``, ``fixed.run``)."""
     _prepare(out, rc, force, resume)
+    where = {"backend": backend, "scheduler": scheduler}
     sampler, n_trials, how = halving.sampler_for(plan.params, plan.budget.trials, plan.budget.grid_max, rc.seed)
     rungs = plan.budget.rungs()
     if echo:
@@ -110,7 +114,8 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
-        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume)
+        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume,
+                              **where)
         f = _win_rate(g, p, plan.label)
         if f.value != f.value:  # no complete game: counted as no win, so the optimiser moves away
             return 0.0, f.value, f.ci_low, f.ci_high
@@ -124,7 +129,7 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
     records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done,
                                show=lambda v: f"{v * 100:.1f}", unit="%", loss=False)
     best = records[0].params
-    conf = _confirm(rc, plan, out, best, resume)
+    conf = _confirm(rc, plan, out, best, resume, **where)
     short = {k.split(".")[-1]: v for k, v in best.items()}
     result = {"strategy": plan.label, "best_params": short, "defaults": {k.split(".")[-1]: v for k, v in plan.defaults.items()},
               "win_rate": conf["win_rate"], "p": conf["paired"]["p"], "paired": conf["paired"],

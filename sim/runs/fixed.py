@@ -24,6 +24,7 @@ from typing import Any
 from .. import integrity, locks, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
+from ..config.seats import module_folders
 from ..data import quote, read_json
 from ..play import Setup, deal_size
 from ..registry import comparable_experiment, plugin_hashes
@@ -34,7 +35,7 @@ def setup_of(rc: RunConfig) -> Setup:
     return Setup(
         game=rc.game, players=rc.players, seed=rc.seed, options=dict(rc.options), data=dict(rc.data),
         strategies=tuple((s.name, dict(s.params)) for s in rc.strategies), labels=tuple(rc.labels),
-        seating=rc.seating, module_folder=str(Path(rc.source).resolve().parent) if rc.source else "",
+        seating=rc.seating, module_folder=os.pathsep.join(map(str, module_folders(rc.source))),
         plugins=rc.plugins, game_timeout_s=rc.game_timeout_s,
     )
 
@@ -335,24 +336,26 @@ def is_unfinished_until_ci(out: Path) -> bool:
 
 
 def play_point(rc: RunConfig, values: dict, folder: Path, games: int, *, seed: int | None = None,
-               index: int = 0, reuse: bool = False) -> tuple[Any, Any]:
+               index: int = 0, reuse: bool = False, backend: str = "local",
+               scheduler: str | None = None) -> tuple[Any, Any]:
     """Play ``games`` games of ``rc`` with ``values`` applied (sweep keys, ``config.grid.point_config``;
     data copies under ``folder.parent/data``) into run folder ``folder``, replaced if present, and
     return its ``(games, players)`` tables: one trial of ``sim tune`` / ``sim discover``.
     ``seed``: another root seed (a confirmation run). ``SimError``/``ValueError`` for an invalid point.
     ``reuse``: a complete run folder already at ``folder`` (a resumed study's finished trial) is read, not
     replayed; an interrupted one (chunks on disk, tables perhaps merged but not committed) is resumed:
-    only its missing games are played (breaker trial 2, session 9: it was played again from scratch)."""
+    only its missing games are played (breaker trial 2, session 9: it was played again from scratch).
+    ``backend``/``scheduler``: where the games are played (``--backend dask``, session 10), as for ``run``."""
     from ..config.grid import point_config
 
     if reuse and not integrity.committed(folder) and (folder / "config.json").is_file() and (folder / "chunks").is_dir():
         try:
-            resume(folder, progress=False)
+            resume(folder, progress=False, backend=backend, scheduler=scheduler)
         except SimError:  # not resumable (another experiment, damaged): played again below
             pass
     if reuse and integrity.committed(folder):
         return store.read_table(folder, "games"), store.read_table(folder, "players")
     prc = point_config(rc, values, folder.parent, index).model_copy(
         update={"games": games, "seed": rc.seed if seed is None else seed})
-    run(prc, folder, force=True, progress=False)
+    run(prc, folder, force=True, progress=False, backend=backend, scheduler=scheduler)
     return store.read_table(folder, "games"), store.read_table(folder, "players")

@@ -26,8 +26,8 @@ from ..analysis.skill import SkillFigures, skill_figures, skill_text
 from ..analysis.stats import complete_players
 from ..analysis.tables import load_tables
 from ..api import SimError
-from ..config import RunConfig, resolve
-from ..data import Located
+from ..config import RunConfig, load_run_config, resolve
+from ..data import Located, read_json
 from ..registry import check_plays, get_game, resolve_strategy, strategies
 from . import fixed
 
@@ -93,23 +93,31 @@ def plan(game: str, players: int, pool: Sequence[str], games: int, seed: int, jo
 
 def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, names: Sequence[str] = (),
               jobs: int = 1, force: bool = False, progress: bool = True, options: dict | None = None,
-              echo: Callable[[str], None] | None = None) -> SkillFigures:
+              echo: Callable[[str], None] | None = None, backend: str = "local",
+              scheduler: str | None = None) -> SkillFigures:
     """Play the round robin into ``out`` (``table-NNN`` run folders), write ``skill.json`` and
     ``skill.md``, and return the figures. ``games``: per table, before rounding for the seating;
-    ``options``: rule options for every table (e.g. ``{"allow_two_players": True}``).
+    ``options``: rule options for every table (e.g. ``{"allow_two_players": True}``); ``backend``/
+    ``scheduler``: where each table's games are played (``--backend dask``, ``fixed.run``).
     Raises ``SimError`` for bad input or when no game of the baseline completed."""
     pool = skill_pool(game, names)
     rcs = plan(game, players, pool, games, seed, jobs, options)
     store.prepare_output(out, force, kind="skill")
     shutil.rmtree(out / "chunks", ignore_errors=True)
-    frames, played = [], 0
     for i, rc in enumerate(rcs):
         tdir = out / f"table-{i:03d}"
-        o = fixed.run(rc, tdir, force=True, progress=progress)
+        o = fixed.run(rc, tdir, force=True, progress=progress, backend=backend, scheduler=scheduler)
         if echo:
             echo(f"{tdir.name} ({i + 1} of {len(rcs)}: {' vs '.join(rc.labels)}): {o.games} games in {o.seconds:.1f} s;"
                  f" {o.truncated} truncated, {o.failed} failed")
-        t = load_tables(tdir)
+    return _figures(out, game, players, rcs)
+
+
+def _figures(out: Path, game: str, players: int, rcs: Sequence[RunConfig]) -> SkillFigures:
+    """The figures over the finished tables ``out/table-NNN`` of ``rcs``, written (``write_results``)."""
+    frames, played = [], 0
+    for i in range(len(rcs)):
+        t = load_tables(out / f"table-{i:03d}")
         played += t.games.height
         frames.append(complete_players(t.players, t.games).with_columns(table=pl.lit(i, pl.Int64)))
     try:
@@ -118,6 +126,20 @@ def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, name
         raise SimError(f"sim skill {game}: {exc} (see the table folders in {out})") from None
     write_results(out, figures, game, players, rcs)
     return figures
+
+
+def rebuild_skill(out: Path) -> tuple[SkillFigures, int]:
+    """``sim report SKILL_DIR``: the figures and ``skill.md``/``skill.json`` again from the finished
+    table folders (as ``run_skill`` wrote them); ``(figures, players)``. ``SimError`` when the round
+    robin did not finish (``skill.json`` lists no tables, or a table folder is missing or unfinished)."""
+    doc = read_json(out / "skill.json", missing_ok=True) or {}
+    tables = [t.get("folder", "") for t in doc.get("tables", []) if isinstance(t, dict)]
+    if not tables or tables != [f"table-{i:03d}" for i in range(len(tables))]:  # written last: unfinished
+        raise SimError(f"{out} is a skill folder (sim skill) whose round robin did not finish: its skill.json, written"
+                       f" at the end, lists no tables; `sim skill` has no --resume: run the same"
+                       f" `sim skill ... --out {out} --force` again")
+    rcs = [load_run_config(out / name) for name in tables]
+    return _figures(out, doc.get("game", rcs[0].game), rcs[0].players, rcs), rcs[0].players
 
 
 def write_results(out: Path, f: SkillFigures, game: str, players: int, rcs: Sequence[RunConfig]) -> None:

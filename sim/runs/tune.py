@@ -38,14 +38,17 @@ def prepare(out: Path, rc: RunConfig, force: bool, kind: str, resume: bool = Fal
 
 
 def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
-             echo: Callable[[str], None] | None = None, n_resamples: int = 1000, resume: bool = False) -> dict:
+             echo: Callable[[str], None] | None = None, n_resamples: int = 1000, resume: bool = False,
+             backend: str = "local", scheduler: str | None = None) -> dict:
     """Tune ``plan.params`` of ``rc`` towards ``plan.target``; return (and write to ``out/tune.json``)
     ``{"best": {key: value}, "objective": figure, "ci": [lo, hi], "target": ..., "trials": [...]}``
     where ``objective`` is the target figure on the confirmation run (fresh seeds, ``confirm_games``
     games) and ``ci`` its 95% bootstrap interval. ``SimError`` for a bad column or output folder.
     ``resume``: continue the study saved in ``out`` (``sim tune --resume``): finished trials are read
-    back from their folders, not played again (``halving.finished``)."""
+    back from their folders, not played again (``halving.finished``). ``backend``/``scheduler``: where
+    every trial's games are played (``--backend dask``, ``fixed.run``)."""
     t = plan.target
+    where = {"backend": backend, "scheduler": scheduler}
     prepare(out, rc, force, "tune", resume)
     sampler, n_trials, how = halving.sampler_for(plan.params, plan.budget.trials, plan.budget.grid_max, rc.seed)
     rungs = plan.budget.rungs()
@@ -60,7 +63,8 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
-        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume)
+        g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume,
+                              **where)
         fig = measure(g, p, rc.seed)
         return objectives.loss(t.kind, fig.value, t.value), fig.value, fig.ci_low, fig.ci_high
 
@@ -73,7 +77,7 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
     best = records[0]
     seed = halving.fresh_seed(rc.seed)
     g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999,
-                            reuse=resume)
+                            reuse=resume, **where)
     fig = measure(g, p, seed, n_resamples)
     result = {"best": best.params, "objective": fig.value, "ci": [fig.ci_low, fig.ci_high],
               "target": {"kind": t.kind, "value": t.value, "column": t.column, "pair": list(t.pair),

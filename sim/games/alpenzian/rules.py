@@ -27,7 +27,9 @@ class Options(BaseOptions):
 
     max_decisions: int = Field(5000, ge=1, description="decision cap (RULINGS §1.5); a 5-player game needs about 520")
     sheet: str | list[str] = Field(
-        "A", description="setup 1: one sheet type for everyone ('A'-'E', or 'random': one type drawn at setup), "
+        "A", json_schema_extra={"allowed": "a sheet type of the sheets data file ('A'-'E' as shipped) or 'random',"
+                                           " or a list of one type per seat"},
+        description="setup 1: one sheet type for everyone ('A'-'E', or 'random': one type drawn at setup), "
         "or one type per seat (10-2 mixed sheets)")
     ranch_rule: RanchRule | list[RanchRule] = Field(
         "normal", description="section 8: 'normal', 'beginner1' or 'beginner2', for everyone or one per seat")

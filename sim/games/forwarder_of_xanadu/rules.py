@@ -36,7 +36,9 @@ class Options(BaseOptions):
     space_resources: tuple[int, int, int] = Field((2, 1, 0), json_schema_extra={"per": "action space 1, 2, 3"},
                                                   description="RULINGS §6: space n gives 3 - n standard resources (and n actions)")
     proxies_from_round: int = Field(2, ge=1, description="'1. Main Phase': proxy workers usable from round 2")
-    growth: tuple[int, ...] = Field((1, 1, 1, 2, 2), description="'Company Growth': unlocks after rounds 1, 2, ... (RULINGS §6)")
+    growth: tuple[int, ...] = Field((1, 1, 1, 2, 2), json_schema_extra={
+        "allowed": "a list of whole numbers >= 0, the unlocks after round 1, 2, ... (rounds past its end: 0)"},
+        description="'Company Growth': unlocks after rounds 1, 2, ... (RULINGS §6)")
     late_skill_round: int = Field(4, ge=1, description="'Company Growth': skill spaces 3-4 only from this round's growth on")
     late_skill_spaces: int = Field(2, ge=0, description="'Company Growth': how many of the last skill spaces (the 3rd and 4th) wait for late_skill_round")
     upper_exclusive_quality: int = Field(3, ge=1, description="'Quality Improvement' (docs ruling 3): the space (1-based) allowing upper exclusive orders")
@@ -65,7 +67,7 @@ class Options(BaseOptions):
     @classmethod
     def _non_negative(cls, v, info):
         if min(v, default=0) < 0:
-            raise ValueError(f"{info.field_name} must be non-negative, got {list(v)}")
+            raise ValueError(f"every value of {info.field_name} must be >= 0, got {list(v)}")
         return v
 
     @field_validator("interim_round")
