@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 import polars as pl
 
@@ -202,13 +203,7 @@ def _lock_new(out: Path) -> None:
         lock(out)
     except OSError as exc:
         # a new folder holds only this call's (empty) lock file; then the folders, innermost first
-        for gone in [(out / ".lock").unlink] * (out in made) + [d.rmdir for d in made]:
-            try:
-                gone()
-            except OSError:
-                pass
-        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
-                       f" another folder), then run the same command again") from None
+        _undo_and_refuse(out, exc, [(out / ".lock").unlink] * (out in made) + [d.rmdir for d in made])
 
 
 def _writable(out: Path, folder: Path) -> None:
@@ -222,13 +217,19 @@ def _writable(out: Path, folder: Path) -> None:
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        for gone in (probe.unlink, *(d.rmdir for d in made)):
-            try:
-                gone()
-            except OSError:
-                pass
-        raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
-                       f" another folder), then run the same command again") from None
+        _undo_and_refuse(out, exc, [probe.unlink, *(d.rmdir for d in made)])
+
+
+def _undo_and_refuse(out: Path, exc: OSError, undo: list) -> NoReturn:
+    """Call each of ``undo`` (removals, innermost first; one that fails is skipped), then raise
+    ``SimError`` naming ``out`` and the cause (a full disk, no permission): exit 2, nothing left."""
+    for gone in undo:
+        try:
+            gone()
+        except OSError:
+            pass
+    raise SimError(f"cannot write to output folder '{out}': {exc.strerror or exc}; free space (or give --out"
+                   f" another folder), then run the same command again") from None
 
 
 def _refuse_or_clear(out: Path, force: bool, config_file: str | None, kind: str) -> None:
