@@ -5,6 +5,7 @@ exceptions that record such games as failed (``GameTimeout``, ``WorkerDied``).""
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
 import threading
@@ -83,9 +84,11 @@ class TimeLimit:
             signal.signal(signal.SIGPROF, self.old)
 
 
-class _Unbroken:
+class Unbroken:
     """A text stream a closed pipe cannot make fail: once a write meets ``BrokenPipeError``
-    (``sim run CONFIG | head``), later output goes nowhere instead of failing the game."""
+    (``sim run CONFIG | head``), later output goes nowhere instead of failing the game or the
+    command, and the file descriptor is pointed at the null device, so the interpreter's last flush
+    of what was buffered does not fail either (that would end the process with status 120)."""
 
     def __init__(self, stream):
         self._stream, self._gone = stream, False
@@ -95,7 +98,7 @@ class _Unbroken:
             try:
                 return self._stream.write(text)
             except BrokenPipeError:
-                self._gone = True
+                self._leave()
         return len(text)
 
     def flush(self) -> None:
@@ -103,7 +106,16 @@ class _Unbroken:
             try:
                 self._stream.flush()
             except BrokenPipeError:
-                self._gone = True
+                self._leave()
+
+    def _leave(self) -> None:
+        self._gone = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture): dropping is enough
+            pass
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
@@ -130,7 +142,7 @@ def harmless_output(quiet: bool = False):
     ``quiet`` (``--quiet``: only errors): what it prints to standard output goes nowhere; its
     standard error (warnings, tracebacks it prints) is kept."""
     old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Nowhere() if quiet else _Unbroken(old[0]), _Unbroken(old[1])
+    sys.stdout, sys.stderr = _Nowhere() if quiet else Unbroken(old[0]), Unbroken(old[1])
     try:
         yield
     finally:

@@ -361,6 +361,27 @@ def test_bench_of_a_config_plays_the_games_of_sim_run(tmp_path):
 
 
 @pytest.mark.integration
+def test_a_failed_check_piped_into_a_reader_that_left_still_exits_1_and_writes_its_junit(tmp_path):
+    """`sim check CONFIG | head -1` in CI (with pipefail): the check's own status, not 0, and the
+    JUnit file written (session 10 fresh-user finding 1: sim stopped at its first line, status 0).
+    Trader, shipper and random in 3 seats: each scripted plan wins about a third or more of 42 games (7 whole deals)
+    (a fair share is 33%), so a ceiling of 10% on a strategy's win rate fails."""
+    import subprocess
+    import sys
+
+    cfg = write(tmp_path, BASE)
+    cfg.write_text(cfg.read_text() + "checks:\n  max_strategy_win_rate: 0.10\n")
+    junit = tmp_path / "j.xml"
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "check", str(cfg), "--games", "42", "--jobs", "1",
+                             "--out", str(tmp_path / "c"), "--junit", str(junit)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()  # `head -1`: the reader is gone after the first line
+    assert proc.wait(timeout=120) == 1, proc.stderr.read().decode()
+    assert "max_strategy_win_rate" in junit.read_text() and "<failure" in junit.read_text()
+
+
+@pytest.mark.integration
 def test_output_into_a_closed_pipe_ends_with_status_0(tmp_path):
     """`sim replay RUN | head -1`: the reader stops early; sim ends quietly with 0 (1 means a failed
     game or check), as `cat` does."""
