@@ -75,3 +75,20 @@ def test_a_plugin_that_cannot_be_found_names_the_folders_and_the_fix(tmp_path):
     assert "line 6, key 'strategies.0.name'" in err and "No module named 'plug_s10_b'" in err, err
     assert "run sim from the folder that holds plug_s10_b.py" in err and "PYTHONPATH=" in err, err
     assert f"sim looked in {tmp_path / 'runs' / 'r'}, {tmp_path / 'gone'}" in err, err
+
+
+def test_sim_skill_and_sim_bench_find_a_plugin_module_in_the_current_folder(tmp_path):
+    """`sim skill GAME --strategy mine:Cls` run from the folder holding mine.py, as `sim run --game`
+    already did (session 10 fresh-user finding 3: skill said "No module named", bench too)."""
+    (tmp_path / "plug_s10_cwd.py").write_text(STRATEGY)
+    # -P: the current folder not on sys.path, as for the installed `sim` script
+    sim = [sys.executable, "-P", "-c", "import sys; from sim.cli import main; sys.argv[0] = 'sim'; main()"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # sim itself; not the plugin's folder
+    skill = subprocess.run([*sim, "skill", "traders_of_osaka", "--players", "2", "--games", "4", "--strategy",
+                            "plug_s10_cwd:Firsty", "--strategy", "random", "--out", str(tmp_path / "s"), "--quiet"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert skill.returncode == 0, skill.stderr
+    assert "plug_s10_cwd:Firsty" in (tmp_path / "s" / "skill.md").read_text()
+    bench = subprocess.run([*sim, "bench", "traders_of_osaka", "--players", "2", "--games", "3", "--strategy",
+                            "plug_s10_cwd:Firsty"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert bench.returncode == 0 and "games/s" in bench.stdout, bench.stderr

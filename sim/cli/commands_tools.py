@@ -16,6 +16,7 @@ from ..config import load_config, load_run_config
 from ..config.starter import copy_data, data_rows, known_game, option_rows, player_range, starter_config
 from ..data import write_file_atomic
 from ..registry import (
+    add_module_folder,
     build_any_count,
     games,
     make_strategy,
@@ -259,6 +260,7 @@ def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tup
     if games < 1:
         raise SimError("--games must be at least 1")
     g = build_any_count(game, n)
+    add_module_folder(Path.cwd())  # an import string's module may sit in the current folder (as for sim run --game)
     make_strategy(strategy, {}, game, game=g)  # a bad name fails before the clock starts
     decisions = short = 0
     c0, t0 = time.process_time(), time.perf_counter()

@@ -28,7 +28,7 @@ from ..analysis.tables import load_tables
 from ..api import SimError
 from ..config import RunConfig, load_run_config, resolve
 from ..data import Located, read_json
-from ..registry import check_plays, get_game, resolve_strategy, strategies
+from ..registry import add_module_folder, check_plays, get_game, resolve_strategy, strategies
 from . import fixed
 
 BASELINE = "random_by_kind"
@@ -36,11 +36,12 @@ BASELINE = "random_by_kind"
 
 def skill_pool(game: str, names: Sequence[str] = ()) -> list[str]:
     """The strategies of the round robin, baseline last: ``names`` (checked: each must exist and
-    play ``game``), else every registered strategy whose ``games`` names ``game``. Raises
+    play ``game``; an import string's module is looked for in the current folder too), else every registered strategy whose ``games`` names ``game``. Raises
     ``SimError`` for an unknown game or strategy, or one that does not play the game."""
     get_game(game)
     if names:
         pool = list(dict.fromkeys(n for n in names if n != BASELINE))
+        add_module_folder(Path.cwd())  # import strings given on the command line: as `sim run --game` looks
         for n in pool:
             check_plays(resolve_strategy(n), n, game)
     else:
