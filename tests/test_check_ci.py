@@ -191,3 +191,21 @@ def test_compare_fail_on_difference(tmp_path):
     assert res.exit_code == 0, res.output
     bad = r.invoke(cli, ["compare", str(tmp_path / "ref"), str(tmp_path / "nowhere"), "--fail-on-difference"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.integration
+def test_until_decided_names_a_lenient_check_left_undecided_instead_of_calling_every_check_decided(tmp_path):
+    """Fresh-user finding 5 (session 10): "stopped: every check decided" followed by an UNDECIDED
+    line. Trader against random in 2 seats, rotated: each seat wins about half, so a 50% ceiling on a
+    seat's win rate cannot be decided (strict: false: it passes undecided); no failed game is decided
+    at once. The run stops after its first batch and says which check is still undecided."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 2\ngames: 20\nseed: 5\njobs: 1\n"
+                   "strategies: [{name: osaka.trader}, {name: random}]\n"
+                   "checks:\n  max_seat_win_rate: {threshold: 0.5, strict: false}\n  max_failed_games: 0\n")
+    res = CliRunner().invoke(cli, ["check", str(cfg), "--until-decided", "--max-games", "80", "--out",
+                                   str(tmp_path / "o"), "--quiet", "--figures", "never"])
+    assert res.exit_code == 0, res.output
+    assert "every check decided" not in res.output
+    assert "every strict check decided after 20 games (max_seat_win_rate still undecided" in res.output
+    assert "UNDECIDED (passes: strict is false) max_seat_win_rate" in res.output

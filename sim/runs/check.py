@@ -202,7 +202,9 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
                                   fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
             played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
                                                   seconds + o.seconds)
-            undecided = [r.name for r in _results(_chunk_run(out), rc.checks, min_sample, None)[0] if not r.decided]
+            results = _results(_chunk_run(out), rc.checks, min_sample, None)[0]
+            undecided = [r.name for r in results if not r.decided]
+            lenient = [r.name for r in results if r.lenient]  # undecided, passing because strict: false
             stopping["batches"].append({"games": stop, "undecided": undecided})
             _write_stopping(out, stopping)
             if not undecided or stop >= max_games:
@@ -212,11 +214,20 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
         bar.close()
     # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
     stopping.update(games=stop, met=not undecided, finished=True, reason=(
-        f"every check decided after {stop} games" if not undecided else
+        _decided_reason(stop, lenient) if not undecided else
         f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
     _write_stopping(out, stopping)
     store.merge_chunks(out)
     return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs)
+
+
+def _decided_reason(games: int, lenient: list[str]) -> str:
+    """Why ``--until-decided`` stopped with no strict check undecided; a ``strict: false`` check may
+    still be undecided (it passes so) and is named, not called decided (session 10 fresh-user finding 5)."""
+    if not lenient:
+        return f"every check decided after {games} games"
+    return (f"every strict check decided after {games} games ({', '.join(lenient)} still undecided, passing "
+            f"because strict is false: such a check does not make the run play on)")
 
 
 def is_unfinished_until_decided(out: Path) -> bool:
