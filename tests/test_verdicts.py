@@ -198,6 +198,17 @@ def test_identical_runs_differ_by_exactly_zero_and_nothing_is_significant():
     assert all(r["diff"] == 0 and r["ci_low"] == 0 == r["ci_high"] and not r["significant"] for r in c.rows)
 
 
+def test_the_same_experiment_compared_with_itself_is_not_called_a_change():
+    # fresh-user finding 6 (session 10): "The runs record the same experiment" then "the change altered
+    # no result": with nothing changed (same config, same decisions per game) there is no change to speak of
+    from sim.analysis.compare_report import headline
+
+    a = _run(3, np.random.default_rng(4).integers(0, 2, 100).tolist())
+    said = " ".join(headline(cmp.compare_runs(a, a), "A", "B"))
+    assert "The runs record the same experiment" in said and "the change" not in said
+    assert "as the same experiment played twice should" in said
+
+
 def test_a_comparison_of_identical_results_says_the_change_was_never_tested():
     # fresh-user finding 2 (session 6): a rule the strategies never use changes no game's result
     from sim.analysis.compare_report import headline

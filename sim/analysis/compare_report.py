@@ -59,7 +59,12 @@ def headline(c: Comparison, name_a: str, name_b: str) -> list[str]:
         widest = max((max(abs(r["ci_low"]), abs(r["ci_high"])) for r in wins), default=math.nan)
         out.append("No significant difference" + (f": every win-rate difference lies within ±{widest * 100:.1f} "
                                                    f"points ({lev} intervals)." if not math.isnan(widest) else "."))
-    if c.identical:
+    da, db = c.decisions
+    replayed = not c.changes and (math.isnan(da) or abs(da - db) <= 1e-9)  # nothing changed that could alter a result
+    if c.identical and replayed:
+        out.append("Every game ended with the same winners and scores in both runs, as the same experiment played "
+                   "twice should: the code and the machines play it alike.")
+    elif c.identical:
         out.append(unchanged_note(c, "both runs"))
     return out + [f"Note: {n}." for n in c.notes]
 
