@@ -24,6 +24,7 @@ from ..registry import resolve_strategy
 from .data_paths import in_source
 from .grid import _check_key, _message, data_doc, listed, point_config
 from .models import RunConfig, build_game, did_you_mean
+from .plugin_params import params_model
 
 
 @dataclass(frozen=True)
@@ -345,7 +346,7 @@ def discover_plan(rc: RunConfig, doc: Located | None = None) -> Plan:
     if sum(s == target for s in rc.strategies) > 1:
         raise SimError(f"discover.seat {spec.seat} ({target.name}) fills several seats; list each seat's strategy"
                        " so that the one optimised plays one seat")
-    model = getattr(resolve_strategy(target.name), "Params", None)
+    model = params_model(resolve_strategy(target.name))  # a Params model, or a plugin's keyword defaults
     fields = model.model_fields if model is not None else {}
     params = {}
     for name, info in fields.items():
