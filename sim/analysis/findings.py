@@ -15,7 +15,7 @@ import polars as pl
 
 from .document import level
 from .leaders import REFERENCE, level_verdict, level_with
-from .neighbour import neighbour_findings, seat_note
+from .neighbour import neighbour_findings
 from .seats import omnibus_only, seat_findings, seat_imbalances
 from .wording import Finding, claimed, expected_note, pct, pint, pval
 
@@ -104,9 +104,6 @@ def ranked_findings(x: Inputs) -> list[Finding]:
     if x.complete == 0:
         return [Finding("No game completed: nothing can be said about balance."), *_endings(x)]
     seat = seat_findings(x)
-    first = next((f for f in seat if f.significant), None)
-    if first is not None:  # does the seat effect hold with the neighbour in the model? (session 10)
-        first.text += seat_note(x.neighbour, x.alpha)
     strat = _strategy_findings(x)
     comp = [Finding(t, e, sig, 1) for t, e, sig in _component_claims(x.components, x.min_sample, x.alpha)]
     everything = seat + strat + neighbour_findings(x.neighbour, x.alpha) + comp

@@ -95,7 +95,10 @@ def seating(d: Draft) -> None:
     cells = predecessor_cells(complete, d.players)
     t = table_of(cells, d.confidence)
     d.tables["before_you"] = t
-    tests = d.results["neighbour"] = neighbour_tests(cells, d.confidence)
+    permuted = cfg.get("seating", "rotate") == "permute"  # else the player before is tied to the seat
+    labels = list(cfg.get("labels") or [])  # a label listed twice holds two seats in every game
+    several = sorted({x for x in labels if labels.count(x) > 1})
+    tests = d.results["neighbour"] = neighbour_tests(cells, several, d.players, d.confidence) if permuted else None
     d.sections.append(Section(
         "before_you", "Who sits before you",
         f"Win rate of each strategy by the strategy on its right, the seat acting just before it (turn order "
