@@ -73,3 +73,45 @@ def test_games_won_alone_by_hand():
     h = {(r["strategy_a"], r["strategy_b"]): (r["a_won"], r["b_won"]) for r in summaries.head_to_head(p).iter_rows(named=True)}
     assert h[("a", "b")] == (1, 1) and h[("b", "a")] == (1, 1)
     assert h[("a", "c")] == (0, 1) and h[("b", "c")] == (1, 1)
+
+
+def _rotating(winner_of, games, names=("a", "b", "c")):
+    """``games`` games of ``len(names)`` seats, the names rotating over the seats; ``winner_of(g)`` wins."""
+    rows, k = [], len(names)
+    for g in range(games):
+        w, seated = winner_of(g), [names[(s + g) % k] for s in range(k)]
+        first = seated.index(w)  # a name in two seats: one of them wins
+        rows += [(g, s, name, 0.0, 1 if s == first else 2, s == first) for s, name in enumerate(seated)]
+    return rows
+
+
+def test_a_runner_up_below_a_fair_share_is_not_called_level_at_the_top():
+    # breaker finding 7 (session 10). 60 games, the winner fixed by j = g // 3 (each in every seat alike):
+    # a 30 (50%), b 18 (30%, below the fair 33.3%), c 12 (20%)
+    rows = _rotating(lambda g: "a" if g // 3 < 10 else "b" if g // 3 < 16 else "c", 60)
+    assert sps.binomtest(30, 60, 1 / 3).pvalue * 3 < 0.05  # a claimed after Holm (the largest p goes first)
+    assert sps.binomtest(30, 48, 0.5).pvalue > 0.05  # a against b, games one of them won: not separated
+    v = fnd.verdict(_inputs(rows, 3))
+    assert v.startswith("Verdict: no single strategy is significantly ahead: a wins most, but these games do not "
+                        "separate it from b (50.0% and 30.0% of games won; head to head, a won 30 and b 18 "), v
+    assert "level at the top" not in v
+
+
+def test_a_name_in_two_seats_is_compared_per_seat_not_by_games_won():
+    # breaker finding 3 (session 10). 4 seats: a, a, b, c rotating; b wins 40% of the games, a 50% (25% a
+    # seat: two seats), c 10%. By games won a leads b (500 to 400), by the seat b does: 40% against 25%.
+    rows = _rotating(lambda g: "b" if g % 10 < 4 else "c" if g % 10 == 4 else "a", 1000, ("a", "a", "b", "c"))
+    x = _inputs(rows, 4)
+    b = x.strategy.filter(pl.col("strategy") == "b").row(0, named=True)
+    a = x.strategy.filter(pl.col("strategy") == "a").row(0, named=True)
+    assert (a["games"], a["wins"], b["games"], b["wins"]) == (2000, 500, 1000, 400) and a["ci_high"] < b["ci_low"]
+    v = fnd.verdict(x)
+    assert v.startswith("Verdict: strategy b wins 15.0 points more than a fair share"), v
+
+
+def test_a_reference_player_that_wins_more_leads_the_verdict():
+    # breaker finding 8 (session 10): random wins 60% of 300 games against fa and fb (20% each)
+    rows = _rotating(lambda g: "random" if g % 5 < 3 else "fa" if g % 5 == 3 else "fb", 300, ("fa", "fb", "random"))
+    v = fnd.verdict(_inputs(rows, 3))
+    assert v.startswith("Verdict: strategy random (the reference player: the strategies here win less than random "
+                        "play would) wins 26.7 points more than a fair share"), v

@@ -127,8 +127,8 @@ def _reference(r: dict) -> bool:
 
 def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
     """Significant seat (``seats.seat_imbalances``) and strategy imbalances: ``(name, effect, low, high,
-    row)`` against the expected share; the largest first, the reference players' (``REFERENCE``) after
-    every other, and a strategy that wins less after every strategy that significantly wins more (with
+    row)`` against the expected share; the largest first, a reference player (``REFERENCE``) that wins
+    less after every other (one that wins more is news: among the others), and a strategy that wins less after every strategy that significantly wins more (with
     three or more, the verdict leads with the winner, not with a larger loser: designer finding 2,
     session 8). With two strategies only the one that wins more: the other's is the same fact."""
     out = seat_imbalances(x)
@@ -137,8 +137,10 @@ def _imbalances(x: Inputs) -> list[tuple[str, float, float, float, dict]]:
         strat = [r for r in strat if r["win_rate"] > r["expected"]]
     out += [(f"strategy {r['strategy']}", r["win_rate"] - r["expected"], r["ci_low"] - r["expected"],
              r["ci_high"] - r["expected"], r) for r in strat]
-    ahead = any(c[1] > 0 for c in out if "strategy" in c[4] and not _reference(c[4]))
-    return sorted(out, key=lambda c: (_reference(c[4]), ahead and "strategy" in c[4] and c[1] < 0, -abs(c[1])))
+    ahead = any(c[1] > 0 for c in out if "strategy" in c[4])
+    # a reference player that loses comes last; one that wins more is the news (breaker finding 8, session 10)
+    return sorted(out, key=lambda c: (_reference(c[4]) and c[1] < 0, ahead and "strategy" in c[4] and c[1] < 0,
+                                      -abs(c[1])))
 
 
 def verdict(x: Inputs) -> str:
@@ -177,8 +179,8 @@ def _verdict_balance(x: Inputs) -> str:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
         rest = f"; {len(found) - 1} more significant imbalance(s) below" if len(found) > 1 else ""
-        only = (" (the reference player; no seat or other strategy differs significantly)"
-                if _reference(r) else "")
+        only = ("" if not _reference(r) else " (the reference player: the strategies here win less than random play "
+                "would)" if eff > 0 else " (the reference player; no seat or other strategy differs significantly)")
         return (f"Verdict: {name}{only} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
                 f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, "
                 f"{r.get('test', 'Holm-adjusted')} {pval(r['p_holm'])}{r.get('after', '')}){rest}." + (f" Also, {seats}." if seats else ""))
