@@ -19,6 +19,8 @@ def test_validated_options_say_what_is_allowed_not_any():
     assert _allowed("forwarder_of_xanadu", "growth").startswith("a list of whole numbers >= 0")
     assert _allowed("taiwan_formosa", "uncompleted_penalty") == "a list of at least 1 value"  # min_length=1
     assert _allowed("traders_of_osaka", "end_tokens") == ">= 1"  # the constraints' text is unchanged
+    # a per-seat list is accepted (rulebook section 8): the allowed text says so (fresh-user finding 10)
+    assert _allowed("alpenzian", "ranch_rule").endswith("or a list of them, one per seat")
 
 
 def test_init_copies_the_allowed_text_into_the_comment(tmp_path):

@@ -32,7 +32,8 @@ class Options(BaseOptions):
         description="setup 1: one sheet type for everyone ('A'-'E', or 'random': one type drawn at setup), "
         "or one type per seat (10-2 mixed sheets)")
     ranch_rule: RanchRule | list[RanchRule] = Field(
-        "normal", description="section 8: 'normal', 'beginner1' or 'beginner2', for everyone or one per seat")
+        "normal", description="section 8: 'normal', 'beginner1' or 'beginner2', for everyone or one per seat",
+        json_schema_extra={"allowed": "one of 'normal', 'beginner1', 'beginner2', or a list of them, one per seat"})
     ranch_link: Literal["rulings", "merged"] = Field(
         "rulings", description="7 (1) method 3: 'rulings' (RULINGS §5: village and flock joined by method 1/2 "
         "between their squares) or 'merged' (villages and rail-joined houses form one group first)")
