@@ -92,7 +92,7 @@ def pytest_collection_modifyitems(config, items):
 # `slow` tests (nightly, tens of CPU-minutes each at full power) only with `-m slow` (`make
 # test-slow`) or when named by node id. Before session 9 a plain run played them too and looked
 # like a hang: both workers busy from about 80% on, far past a 240-s timeout, with finished forked
-# run workers shown as `<defunct>` children (README "Development", "A test run that seemed to hang").
+# run workers shown as `<defunct>` children (docs/history.md "Development", "A test run that seemed to hang").
 _LEFT_OUT = pytest.StashKey[int]()
 
 
