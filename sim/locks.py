@@ -1,5 +1,5 @@
 """The run folder's lock: a ``.lock`` file holding the pid of the sim process that writes the
-folder (README "Reliability": two commands never write one folder at once; ``--break-lock`` takes
+folder (README "Never losing work": two commands never write one folder at once; ``--break-lock`` takes
 over only a lock whose pid is not a sim process)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def break_lock(out: Path) -> str | None:
     """Remove the run folder's lock (``--break-lock``: a lock whose pid now belongs to an
     unrelated process, after a restart). Returns a sentence naming the lock file and its pid, or
     None when there was no lock. Raises ``SimError`` when the pid is a live sim process (its
-    command line names ``sim``: README "Reliability"): taking its lock over would let ``--force``
+    command line names ``sim``: README "Never losing work"): taking its lock over would let ``--force``
     delete a folder that process is still writing."""
     path = Path(out) / ".lock"
     try:
