@@ -394,3 +394,25 @@ def test_output_into_a_closed_pipe_ends_with_status_0(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the first line
     assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()
+
+
+@pytest.mark.integration
+def test_seating_flag_overrides_the_config_and_its_config_yaml_replays_it(tmp_path):
+    """`sim run CONFIG --seating permute` (fresh-user finding 9, session 10): the run is played in deals
+    (3 different strategies in 3 seats: 3! = 6 games a deal), its config.yaml says permute, and the
+    flag goes with --game too; --resume refuses it."""
+    cfg = write(tmp_path, BASE)  # rotate by default
+    res = invoke("run", cfg, "--seating", "permute", "--games", "12", "--jobs", "1", "--out", tmp_path / "p",
+                 "--quiet", "--figures", "never")
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "p" / "config.json").read_text())["seating"] == "permute"
+    games = pl.read_parquet(tmp_path / "p" / "games.parquet")
+    assert sorted(games["deal_index"].unique().to_list()) == [0, 1]  # 12 games = 2 deals of 6
+    again = invoke("run", tmp_path / "p" / "config.yaml", "--jobs", "1", "--out", tmp_path / "q", "--quiet",
+                   "--figures", "never")
+    assert again.exit_code == 0 and json.loads((tmp_path / "q" / "config.json").read_text())["seating"] == "permute"
+    flags = invoke("run", "--game", "traders_of_osaka", "--players", "2", "--games", "4", "--seating", "fixed",
+                   "--out", tmp_path / "g", "--quiet", "--figures", "never")
+    assert flags.exit_code == 0 and "seating: fixed" in (tmp_path / "g" / "config.yaml").read_text()
+    res = CliRunner().invoke(cli, ["run", "--resume", str(tmp_path / "p"), "--seating", "rotate"])
+    assert res.exit_code == 2 and "--seating cannot be combined with --resume" in res.output

@@ -62,12 +62,12 @@ def _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
           until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
-          options=None, command="sim run"):
+          options=None, command="sim run", seating=None):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
     ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
     ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
     that replace or add to CONFIG's ``options:``; ``command``: what to resume with (``sim check``
-    evaluates its checks after the games)."""
+    evaluates its checks after the games); ``seating``: ``--seating``, replacing CONFIG's."""
     from polars.exceptions import ComputeError
 
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
@@ -87,7 +87,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             rc = None
         elif config or given:
             rc = given or load_config(config, {"games": games, "jobs": jobs, "seed": seed, "confidence": confidence,
-                                               "plugins": False if no_plugins else None}, options)
+                                               "plugins": False if no_plugins else None, "seating": seating}, options)
             out_dir = run_folder(rc, out, config or "from-command-line")
             _break_lock(out_dir, break_lock)
             if rc.sweep:
@@ -138,11 +138,14 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 @click.option("--strategy", multiple=True,
               help="With --game: a seat's strategy (repeat; repeated in order to fill the seats; default: the "
                    "game's expert if it has one, else random).")
+@click.option("--seating", type=click.Choice(["rotate", "fixed", "permute"]),
+              help="Override the config's seating (permute: deals that separate seat, strategy and neighbour).")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
               help="A rule option (repeatable; `sim list options GAME`), read and checked as a config's options: are;"
                    " with CONFIG it replaces or adds to the file's options:, e.g. --option end_tokens=6.")
 def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet, until_ci, max_games,
-        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy, option_pairs) -> None:
+        min_sample, confidence, figures_mode, no_plugins, break_lock, game, players, strategy, seating,
+        option_pairs) -> None:
     """Play the games of CONFIG in parallel and write tables, figures and a report.
 
     Figures are drawn from 100 complete games (--figures auto); --figures always draws them for any run.
@@ -158,15 +161,20 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     config.yaml holds the file with that change, so `sim run RUN_DIR/config.yaml` replays it.
 
     \b
+    `--seating permute` plays the config in deals that separate seat, strategy and neighbour.
+
+    \b
     Example: sim run configs/traders_of_osaka/baseline.yaml --jobs 2 --out reports/demo
     after an interruption: sim run --resume reports/demo
     """
-    text, given = from_flags(config, game, players, strategy, games, jobs, seed, option_pairs)
+    if seating and resume_dir:
+        raise SimError("--seating cannot be combined with --resume (the run keeps the seating it was made with)")
+    text, given = from_flags(config, game, players, strategy, games, jobs, seed, option_pairs, seating)
     options = option_values(option_pairs) if game is None else None
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
-                          until_ci, max_games, confidence, no_plugins, break_lock, given, options)
-    if options and config:
-        text = replay_text(config, options, {"games": games, "seed": seed})
+                          until_ci, max_games, confidence, no_plugins, break_lock, given, options, seating=seating)
+    if (options or seating) and config:  # the run folder's config.yaml replays the run as played
+        text = replay_text(config, options or {}, {"games": games, "seed": seed, "seating": seating})
     if text is not None:
         (out_dir / "config.yaml").write_text(text)
     t0 = time.perf_counter()

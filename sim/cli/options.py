@@ -247,7 +247,7 @@ def option_values(pairs: tuple[str, ...]) -> dict:
     return out
 
 
-def from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=()):
+def from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=(), seating=None):
     """``(config text, resolved config)`` of ``sim run --game ...``; ``(None, None)`` without --game.
     ``--option KEY=VALUE`` pairs become the config's ``options:`` (the same checks and messages)."""
     if game is None:
@@ -264,5 +264,5 @@ def from_flags(config, game, players, strategy, games, jobs, seed, option_pairs=
     from ..data import parse_yaml
 
     text = command_line_config(game, players, 1000 if games is None else games, 1 if seed is None else seed,
-                               list(strategy), option_values(option_pairs))
+                               list(strategy), option_values(option_pairs), seating)
     return text, resolve(parse_yaml(text, "sim run --game"), {"jobs": jobs})

@@ -132,7 +132,7 @@ def default_strategy(game: str) -> str:
 
 
 def command_line_config(game: str, players: int | None, games: int, seed: int, names: list[str],
-                        options: dict | None = None) -> str:
+                        options: dict | None = None, seating: str | None = None) -> str:
     """The YAML config equivalent to ``sim run --game GAME --players N --games N --strategy ...
     --option KEY=VALUE`` (players default: the game's minimum; strategies default: ``default_strategy``;
     ``options`` become the config's ``options:``, validated as a file's are when it is resolved)."""
@@ -142,6 +142,8 @@ def command_line_config(game: str, players: int | None, games: int, seed: int, n
            "strategies": [{"name": s} for s in (names or [default_strategy(game)])]}
     if options:
         doc["options"] = dict(options)
+    if seating:
+        doc["seating"] = seating
     head = ("# written by `sim run --game`; rerun with `sim run config.yaml`\n"
             "# a strategies list shorter than players is repeated in order to fill the seats\n")
     return head + yaml.safe_dump(doc, sort_keys=False)
