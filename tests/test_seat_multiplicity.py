@@ -10,10 +10,10 @@ import math
 
 import pytest
 from scipy import stats as sps
-from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.power import GofChisquarePower, NormalIndPower
 
 from sim.analysis import findings as fnd
-from sim.analysis.stats import games_for_power
+from sim.analysis.stats import games_for_chi_power, games_for_power
 from tests.test_s8_verdict import _seat_inputs
 
 # 400 games won 120/95/95/90 by seats 0-3 (no shared wins: expected 25%)
@@ -69,3 +69,27 @@ def test_seats_the_chi_square_separates_carry_no_weak_label():
 def test_the_verdict_marks_a_lone_first_player_claim_as_weak():
     v = fnd.verdict(_seat_inputs(WINS))
     assert v.startswith("Verdict: seat 0 (the start player) wins 5.0 points more") and "; weak evidence, see the findings)" in v
+
+
+def test_games_for_chi_power_is_statsmodels_goodness_of_fit_size():
+
+    # 480 games won 1 each, chi-square 8.2 over 4 seats: Cohen's w = sqrt(8.2 / 480)
+    want = GofChisquarePower().solve_power(effect_size=math.sqrt(8.2 / 480), nobs=None, alpha=0.05, power=0.8, n_bins=4)
+    assert abs(games_for_chi_power(8.2, 480, 4) - want) <= 1
+    assert games_for_chi_power(0.0, 480, 4) is None
+
+
+def test_a_lone_chi_square_that_names_no_seat_is_weak_evidence():
+    # 100/100/80/120 of 400: chi-square (0 + 0 + 400 + 400) / 100 = 8 on 3 df (p = 0.046); seats 2 and 3
+    # binomial p 0.021 and 0.024, Holm over 4 seats 0.083: no seat named; seat 0 wins exactly 25%
+    wins = [100, 100, 80, 120]
+    p_chi = sps.chisquare(wins).pvalue
+    assert 0.01 <= p_chi < 0.05 and 4 * sps.binomtest(80, 400, 0.25).pvalue > 0.05
+    x = _seat_inputs(wins)
+    seat = next(f for f in fnd.findings(x) if f.startswith("Seat win rates differ"))
+    nobs = GofChisquarePower().solve_power(effect_size=math.sqrt(8 / 400), nobs=None, alpha=0.05, power=0.8, n_bins=4)
+    n = math.ceil(nobs)
+    step = 10 ** max(0, len(str(n)) - 2)
+    assert ("weak evidence: one p-value between 0.01 and 0.05 among several seat tests turns up often by chance; "
+            f"about {-(-n // step) * step:,} games in all would settle it") in seat, seat
+    assert f"(chi-square over the 4 seats 8.0, p = {p_chi:.3f}; weak evidence, see the findings)" in fnd.verdict(x)

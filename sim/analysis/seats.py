@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .stats import games_for_power
+from .stats import games_for_chi_power, games_for_power
 from .wording import Finding, claimed, expected_note, pct, pint, points, pval
 
 
@@ -50,15 +50,34 @@ def weak_first(x: Any) -> str:
     f = x.first
     if f["p"] < x.alpha / 5:  # strong on its own: say what disagrees, no more
         return why
-    n = games_for_power(f["expected"], f["rate"], x.alpha)
-    settle = ""
-    if n is not None:
-        m = 10 ** max(0, len(str(n)) - 2)  # up to two significant digits
-        settle = (f"; about {-(-n // m) * m:,} games in all would settle it (80% power to detect {f['advantage'] * 100:+.1f} "
-                  f"points at the {x.alpha * 100:g}% level; an effect that only just reaches significance is often "
-                  "smaller than it looks, so perhaps more)")
-    return (f"weak evidence: {why}, and one p-value between {x.alpha / 5:g} and {x.alpha:g} among several seat tests "
-            f"turns up often by chance{settle}")
+    return f"weak evidence: {why}, and {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
+        games_for_power(f["expected"], f["rate"], x.alpha), f"{f['advantage'] * 100:+.1f} points", x.alpha)
+
+
+LONE = "one p-value between {lo:g} and {hi:g} among several seat tests turns up often by chance"
+
+
+def _settle(n: int | None, effect: str, alpha: float) -> str:
+    """``; about N games in all would settle it (...)``, N up to two significant digits; "" without N."""
+    if n is None:
+        return ""
+    m = 10 ** max(0, len(str(n)) - 2)
+    return (f"; about {-(-n // m) * m:,} games in all would settle it (80% power to detect {effect} at the "
+            f"{alpha * 100:g}% level; an effect that only just reaches significance is often smaller than it looks, "
+            "so perhaps more)")
+
+
+def weak_omnibus(x: Any) -> str:
+    """For a significant chi-square over the seats that names no seat, with p between alpha/5 and
+    alpha and seat 0's own test not significant either: the words "weak evidence" and the games that
+    would settle it (80% power for a spread of the seats as observed); else ""."""
+    chi, p = x.chi
+    if two_seats(x) or math.isnan(p) or not x.alpha / 5 <= p < x.alpha or first_significant(x) \
+            or any(claimed(r, x.alpha) for r in x.seat.iter_rows(named=True)):
+        return ""
+    return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
+        games_for_chi_power(chi, int(x.seat["games"].max()), x.seat.height, x.alpha), "a spread of the seats as observed",
+        x.alpha)
 
 
 def seat_findings(x: Any) -> list[Finding]:
@@ -108,8 +127,9 @@ def _omnibus(x: Any) -> list[Finding]:
     which = ("" if named else f", but no single seat can be named: none differs significantly from the expected share "
              f"after Holm's correction over the {n} seats (the furthest, seat {far['seat']}, wins {pct(far['win_rate'])}, "
              f"expected {pct(far['expected'])}, Holm-adjusted {pval(far['p_holm'])}); see the seat table")
+    weak = f"; {w}" if (w := weak_omnibus(x)) else ""
     out = [Finding(f"Seat win rates differ (chi-square over the {n} seats {chi:.1f}, {pval(p_chi)}): the seats are not "
-                   f"equally likely to win{which}.", abs(far["win_rate"] - far["expected"]), True)]
+                   f"equally likely to win{which}{weak}.", abs(far["win_rate"] - far["expected"]), True)]
     for r in named:
         what = "above" if r["win_rate"] > r["expected"] else "below"
         if r["seat"] == 0:
@@ -195,5 +215,6 @@ def omnibus_only(x: Any) -> str:
     f = x.first
     alone = (f"; asked about on its own, seat 0 (the start player) wins {pct(f['rate'])} against {pct(f['expected'])} "
              f"(binomial test, {pval(f['p'])})" if first_significant(x) else "")
-    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}), "
+    weak = "; weak evidence, see the findings" if weak_omnibus(x) else ""
+    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}{weak}), "
             f"but no single seat differs significantly from a fair share after Holm's correction over the seats{alone}")

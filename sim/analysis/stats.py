@@ -103,6 +103,22 @@ def games_for_power(expected: float, rate: float, alpha: float = 0.05, power: fl
     return math.ceil((z / h) ** 2)
 
 
+def games_for_chi_power(stat: float, games: int, bins: int, alpha: float = 0.05, power: float = 0.8) -> int | None:
+    """Games a chi-square goodness-of-fit test over ``bins`` cells (``bins − 1`` df) at level ``alpha``
+    needs to reach ``power`` when the effect is as observed (``stat`` over ``games``): Cohen's
+    w² = stat / n, so the noncentrality ``lam`` with power ``power`` is reached at ``games · lam / stat``
+    (``statsmodels.stats.power.GofChisquarePower().solve_power`` solves the same in draws)."""
+    if not stat > 0 or games <= 0 or bins < 2:
+        return None
+    from scipy.optimize import brentq
+    from scipy.stats import chi2, ncx2
+
+    df = bins - 1
+    crit = chi2.isf(alpha, df)
+    lam = brentq(lambda nc: ncx2.sf(crit, df, nc) - power, 1e-9, 1e4)
+    return math.ceil(games * lam / stat)
+
+
 def with_wilson(df: pl.DataFrame, wins: str = "wins", n: str = "games", rate: str = "win_rate",
                 confidence: float = 0.95) -> pl.DataFrame:
     """Add ``rate``, ``ci_low``, ``ci_high`` columns (Wilson) from count columns ``wins`` and ``n``."""
