@@ -1,6 +1,7 @@
 """Comparing two runs of the same game and player count (``sim compare``): per seat and per
 strategy, win rate (and mean score) in A and in B, the difference B − A with an interval, a p-value
-and a Holm-adjusted p-value over every row.
+and a Holm-adjusted p-value, Holm over the rows of each metric (win rates one family, mean scores
+another: different questions, so neither costs the other power; fresh-user finding 10, session 10).
 
 **Paired** when both runs played the same games (same root seed, seating, game indices and deal
 of every game; the same game index then draws the same random streams in both): the win rates are compared game by game,
@@ -25,7 +26,7 @@ import polars as pl
 
 from ..api import SimError
 from ..data import yaml_value
-from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
+from .stats import analysis_rng, complete_count, complete_games, complete_players, holm, holm_within
 from .tables import RunTables
 
 # the unpaired test of a group holding several seats a game (designer finding 7, session 8: Fisher's
@@ -33,7 +34,7 @@ from .tables import RunTables
 CLUSTERED = "Welch t-test on per-game win shares (a game is one unit)"
 
 ROW_KEYS = ("group", "label", "metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
-            "significant", "test", "games_a", "games_b")
+            "significant", "test", "games_a", "games_b", "p_all_rows")
 
 
 @dataclass
@@ -356,7 +357,9 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
     """Compare run B with run A (differences are B − A). Raises ``SimError`` for runs of different
     games or player counts, or when either run has no complete game. Rows: per seat and per
     strategy label present in both runs, a ``win_rate`` row (proportions) and a ``mean_score`` row
-    (points); ``significant`` when the Holm-adjusted p-value (over all rows) is below 1 − ``confidence``.
+    (points); ``significant`` when the Holm-adjusted p-value is below 1 − ``confidence``, Holm over the
+    rows of one metric (the win-rate rows one family, the mean-score rows another: session 10);
+    ``p_all_rows``: Holm over every row, for the one yes/no of ``--fail-on-difference``.
     ``resolve``: fills in each strategy's default params (``registry.resolved_lineup``; `sim compare`
     passes it), so a default spelt out in one run is no difference."""
     check_comparable(a, b)
@@ -382,9 +385,9 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
             gb = pb.filter((pl.col("group") == group) & (pl.col("label") == label))
             make = _paired_rows if paired else _unpaired_rows
             rows += make(ga, gb, group, label, rng, confidence)
-    adjusted = holm([r["p_value"] for r in rows])
-    for r, p in zip(rows, adjusted, strict=True):
-        r["p_adjusted"] = p
+    adjusted = holm_within([r["p_value"] for r in rows], [r["metric"] for r in rows])  # a family per metric
+    for r, p, p_all in zip(rows, adjusted, holm([r["p_value"] for r in rows]), strict=True):
+        r["p_adjusted"], r["p_all_rows"] = p, p_all  # p_all_rows: --fail-on-difference's one decision
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
     return Comparison(paired, confidence, rows, why, notes, paired and same_results(pa, pb),
                       (_decisions(a), _decisions(b)), other_opponents(a.config, b.config, resolve),

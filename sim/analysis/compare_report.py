@@ -37,13 +37,21 @@ def table(c: Comparison) -> pl.DataFrame:
         pl.DataFrame()
 
 
+def families(metrics: list[str]) -> str:
+    """``the 8 win-rate rows, and separately the 8 mean-score rows``: the Holm families of a comparison."""
+    words = {"win_rate": "win-rate", "mean_score": "mean-score"}
+    parts = [f"the {metrics.count(m)} {words.get(m, m)} rows" for m in dict.fromkeys(metrics)]
+    return ", and separately ".join(parts)
+
+
 def headline(c: Comparison, name_a: str, name_b: str) -> list[str]:
     """Plain sentences: what was compared, how, and what differs (or the precision reached)."""
     lev = level(c.confidence)
     kind = (f"Paired comparison ({c.why}): the same games in both runs, so luck cancels game by game."
             if c.paired else f"Unpaired comparison ({c.why}): the runs played different games.")
     out = [f"B = {name_b} against A = {name_a}. {kind} Differences are B − A with {lev} intervals; p-values are "
-           f"Holm-adjusted over all {len(c.rows)} rows; significant means adjusted p < {1 - c.confidence:.3g}."]
+           f"Holm-adjusted within each metric (over {families([r['metric'] for r in c.rows])}); significant means "
+           f"adjusted p < {1 - c.confidence:.3g}."]
     out.append(f"What differs between the runs: {'; '.join(c.changes)}." if c.changes else
                "The runs record the same experiment (game, players, games, seed, strategies, options, data).")
     if c.warning:

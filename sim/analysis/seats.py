@@ -6,6 +6,11 @@ seats halves its power), so the findings and the verdict give that one answer. T
 seats: the chi-square over the seats first (are the seats equally likely to win?), then which seat
 (exact binomial tests, Holm-adjusted over the seats; claimed only when the chi-square is
 significant), then seat 0 as a question asked of its own.
+
+Multiplicity (fresh-user finding 10, session 10; ``docs/analysis.md``, "Seat claims and
+multiplicity"): seat 0's binomial test is the pre-declared primary question, at the full level;
+the chi-square gates the per-seat claims. A first-player claim that the chi-square does not back is
+called weak evidence, with the games that would settle it.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .stats import games_for_chi_power, games_for_power
 from .wording import Finding, claimed, expected_note, pct, pint, points, pval
 
 
@@ -24,6 +30,54 @@ def first_significant(x: Any) -> bool:
     """Seat 0's binomial test is significant and its interval excludes the expected share."""
     f = x.first
     return bool(f and not math.isnan(f["p"]) and f["p"] < x.alpha and (f["adv_low"] > 0 or f["adv_high"] < 0))
+
+
+def _unbacked(x: Any) -> str:
+    """Why a significant first-player test stands alone, or "": the chi-square over three or more
+    seats is not significant."""
+    if not two_seats(x) and not math.isnan(x.chi[1]) and x.chi[1] >= x.alpha:
+        return f"the seats together do not differ (chi-square {pval(x.chi[1])})"
+    return ""
+
+
+def weak_first(x: Any) -> str:
+    """For a significant first-player claim that other seat tests do not back: the words "weak
+    evidence", why, and about how many games would settle it (80% power at the report's level for
+    an effect of the size observed); else ""."""
+    why = _unbacked(x) if first_significant(x) else ""
+    if not why:
+        return ""
+    f = x.first
+    if f["p"] < x.alpha / 5:  # strong on its own: say what disagrees, no more
+        return why
+    return f"weak evidence: {why}, and {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
+        games_for_power(f["expected"], f["rate"], x.alpha), f"{f['advantage'] * 100:+.1f} points", x.alpha)
+
+
+LONE = "one p-value between {lo:g} and {hi:g} among several seat tests turns up often by chance"
+
+
+def _settle(n: int | None, effect: str, alpha: float) -> str:
+    """``; about N games in all would settle it (...)``, N up to two significant digits; "" without N."""
+    if n is None:
+        return ""
+    m = 10 ** max(0, len(str(n)) - 2)
+    return (f"; about {-(-n // m) * m:,} games in all would settle it (80% power to detect {effect} at the "
+            f"{alpha * 100:g}% level; an effect that only just reaches significance is often smaller than it looks, "
+            "so perhaps more)")
+
+
+def weak_omnibus(x: Any) -> str:
+    """For a significant chi-square over the seats that names no seat, with p between alpha/5 and
+    alpha and seat 0's own test not significant either: the words "weak evidence" and the games that
+    would settle it (80% power for a spread of the seats as observed); else ""."""
+    chi, p = x.chi
+    if two_seats(x) or math.isnan(p) or not x.alpha / 5 <= p < x.alpha or first_significant(x) \
+            or any(claimed(r, x.alpha) for r in x.seat.iter_rows(named=True)):
+        return ""
+    return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
+        games_for_chi_power(chi, int(x.seat["games"].max()), x.seat.height, x.alpha), "a spread of the seats as observed",
+        x.alpha)
 
 
 def seat_findings(x: Any) -> list[Finding]:
@@ -73,8 +127,9 @@ def _omnibus(x: Any) -> list[Finding]:
     which = ("" if named else f", but no single seat can be named: none differs significantly from the expected share "
              f"after Holm's correction over the {n} seats (the furthest, seat {far['seat']}, wins {pct(far['win_rate'])}, "
              f"expected {pct(far['expected'])}, Holm-adjusted {pval(far['p_holm'])}); see the seat table")
+    weak = f"; {w}" if (w := weak_omnibus(x)) else ""
     out = [Finding(f"Seat win rates differ (chi-square over the {n} seats {chi:.1f}, {pval(p_chi)}): the seats are not "
-                   f"equally likely to win{which}.", abs(far["win_rate"] - far["expected"]), True)]
+                   f"equally likely to win{which}{weak}.", abs(far["win_rate"] - far["expected"]), True)]
     for r in named:
         what = "above" if r["win_rate"] > r["expected"] else "below"
         if r["seat"] == 0:
@@ -97,13 +152,13 @@ def _first_player(x: Any, seat_claims: list[Finding]) -> list[Finding]:
         return []
     if math.isnan(f["p"]):
         return [Finding(f"First-player advantage: seat 0 {_wins(x)}; no test applies (the expected share is 0 or 1).")]
-    sig = first_significant(x)
-    p_chi = x.chi[1]
-    if sig and not math.isnan(p_chi) and p_chi >= x.alpha:  # seat 0 alone differs, the seats together do not
-        alone = f" as a question of its own; the seats together do not differ (chi-square {pval(p_chi)})"
-    elif sig:  # the seats differ, and seat 0 asked alone does, but not after Holm over all the seats
+    sig, p_chi, weak = first_significant(x), x.chi[1], weak_first(x)
+    if sig and not math.isnan(p_chi) and p_chi < x.alpha:  # the seats differ, seat 0 alone does, not after Holm
         holm = x.seat.filter(x.seat["seat"] == 0)["p_holm"]
-        alone = f" as a question of its own, not among all seats (Holm-adjusted {pval(holm[0])} in the seat table)"
+        alone = (f" as a question of its own, not among all seats (Holm-adjusted {pval(holm[0])} in the seat table)"
+                 + (f"; but {weak}" if weak else ""))
+    elif sig and weak:  # seat 0 alone differs, other seat tests do not back it (fresh-user finding 10, session 10)
+        alone = f", the first-player question asked first; but {weak}"
     else:
         alone = ""
     return [Finding(f"First-player advantage: seat 0 {_wins(x)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
@@ -123,6 +178,7 @@ def _first_alone(x: Any) -> tuple[str, float, float, float, dict]:
     f, p_chi = x.first, x.chi[1]
     after = ("; the seats together do not differ significantly, chi-square " + pval(p_chi)
              if not math.isnan(p_chi) and p_chi >= x.alpha else "; not significant after Holm's correction over the seats")
+    after += "; weak evidence, see the findings" if weak_first(x).startswith("weak") else ""
     row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test of seat 0 alone",
            "after": after}
     return ("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)
@@ -159,5 +215,6 @@ def omnibus_only(x: Any) -> str:
     f = x.first
     alone = (f"; asked about on its own, seat 0 (the start player) wins {pct(f['rate'])} against {pct(f['expected'])} "
              f"(binomial test, {pval(f['p'])})" if first_significant(x) else "")
-    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}), "
+    weak = "; weak evidence, see the findings" if weak_omnibus(x) else ""
+    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}{weak}), "
             f"but no single seat differs significantly from a fair share after Holm's correction over the seats{alone}")

@@ -77,6 +77,48 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return out
 
 
+def holm_within(pvalues: Sequence[float], families: Sequence[object]) -> list[float]:
+    """Holm-adjusted p-values computed separately within each family (rows with equal ``families``
+    entries, e.g. the metric: win rates and mean scores are different questions, session 10)."""
+    out = [math.nan] * len(pvalues)
+    for fam in dict.fromkeys(families):
+        idx = [i for i, f in enumerate(families) if f == fam]
+        for i, p in zip(idx, holm([pvalues[i] for i in idx]), strict=True):
+            out[i] = p
+    return out
+
+
+def games_for_power(expected: float, rate: float, alpha: float = 0.05, power: float = 0.8) -> int | None:
+    """Seat-games a two-sided test of a share against ``expected`` at level ``alpha`` needs to detect a
+    true share ``rate`` with probability ``power``: the arcsine (Cohen's h) normal approximation,
+    ``n = ((z(1 − alpha/2) + z(power)) / h)^2`` with ``h = 2 asin(sqrt(rate)) − 2 asin(sqrt(expected))``
+    (``statsmodels.stats.power.NormalIndPower().solve_power(h, ratio=0)`` solves the same);
+    ``None`` when the shares are equal or outside (0, 1)."""
+    from statistics import NormalDist
+
+    if not (0 < expected < 1 and 0 < rate < 1) or rate == expected:
+        return None
+    h = 2 * math.asin(math.sqrt(rate)) - 2 * math.asin(math.sqrt(expected))
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return math.ceil((z / h) ** 2)
+
+
+def games_for_chi_power(stat: float, games: int, bins: int, alpha: float = 0.05, power: float = 0.8) -> int | None:
+    """Games a chi-square goodness-of-fit test over ``bins`` cells (``bins − 1`` df) at level ``alpha``
+    needs to reach ``power`` when the effect is as observed (``stat`` over ``games``): Cohen's
+    w² = stat / n, so the noncentrality ``lam`` with power ``power`` is reached at ``games · lam / stat``
+    (``statsmodels.stats.power.GofChisquarePower().solve_power`` solves the same in draws). scipy's
+    ``chdtri`` (critical value) and ``chndtrinc`` (noncentrality for a noncentral chi-square cdf), from
+    ``exact._ufuncs`` without importing ``scipy.stats`` (0.8 CPU-s)."""
+    if not stat > 0 or games <= 0 or bins < 2:
+        return None
+    from .exact import _ufuncs
+
+    u, df = _ufuncs(), bins - 1
+    lam = float(u.chndtrinc(u.chdtri(df, alpha), df, 1 - power))
+    return math.ceil(games * lam / stat)
+
+
 def with_wilson(df: pl.DataFrame, wins: str = "wins", n: str = "games", rate: str = "win_rate",
                 confidence: float = 0.95) -> pl.DataFrame:
     """Add ``rate``, ``ci_low``, ``ci_high`` columns (Wilson) from count columns ``wins`` and ``n``."""

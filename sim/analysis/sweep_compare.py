@@ -1,5 +1,6 @@
 """A sweep's points against its baseline point: the paired comparisons of ``compare`` (every
-point played the same games), Holm-adjusted over the whole sweep, as a table, sentences and a chart."""
+point played the same games), Holm-adjusted over the whole sweep within each metric (win rates one
+family, mean scores another), as a table, sentences and a chart."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ import polars as pl
 
 from . import charts
 from .compare import compare_runs
-from .compare_report import level
+from .compare_report import families, level
 from .document import p_text
-from .stats import holm
+from .stats import holm, holm_within
 from .tables import load_tables
 
 
 def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> tuple[pl.DataFrame, list[str]]:
     """``(rows, skipped)``: one row per (point other than the baseline, group, label, metric): the
     ``compare`` row of that point (B) against the baseline (A), with ``p_adjusted`` and
-    ``significant`` recomputed by Holm over every row of the sweep; adds ``point``, ``point_label``,
+    ``significant`` recomputed by Holm over every row of the sweep of the same metric; adds ``point``, ``point_label``,
     ``paired``. ``skipped``: sentences naming the points that cannot be compared with the baseline
     (another player count: seats and win rates mean other things)."""
     points = meta["points"]
@@ -39,9 +40,9 @@ def baseline_comparisons(out: Path, meta: dict, confidence: float = 0.95) -> tup
         rows += [{**r, "point": p["index"], "point_label": p["label"], "paired": c.paired, "identical": c.identical,
                   "why": c.why}
                  for r in c.rows]
-    adjusted = holm([r["p_value"] for r in rows])
-    for r, p in zip(rows, adjusted, strict=True):
-        r["p_adjusted"] = p
+    adjusted = holm_within([r["p_value"] for r in rows], [r["metric"] for r in rows])
+    for r, p, p_all in zip(rows, adjusted, holm([r["p_value"] for r in rows]), strict=True):
+        r["p_adjusted"], r["p_all_rows"] = p, p_all
         r["significant"] = bool(not math.isnan(p) and p < 1 - confidence)
     return (pl.DataFrame(rows) if rows else pl.DataFrame()), skipped
 
@@ -84,8 +85,8 @@ def sentences(cmp: pl.DataFrame, base_label: str, confidence: float) -> list[str
     """What the tests support: each significant win-rate difference, or the precision reached."""
     lev = level(confidence)
     out = [f"Each point is compared with the baseline point {base_label} " + _how(cmp)
-           + f"; p-values Holm-adjusted over all {cmp.height} comparisons of the sweep; significant means adjusted "
-             f"p < {1 - confidence:.3g}."]
+           + f"; p-values Holm-adjusted over the sweep within each metric ({families(cmp['metric'].to_list())}); "
+             f"significant means adjusted p < {1 - confidence:.3g}."]
     wins = cmp.filter(pl.col("metric") == "win_rate")
     sig = wins.filter(pl.col("significant")).with_columns(size=pl.col("diff").abs()).sort("size", descending=True)
     for r in sig.iter_rows(named=True):
