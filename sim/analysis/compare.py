@@ -25,6 +25,7 @@ import polars as pl
 
 from ..api import SimError
 from ..data import yaml_value
+from .deals import deal_difference, deal_games
 from .stats import analysis_rng, complete_count, complete_games, complete_players, holm
 from .tables import RunTables
 
@@ -333,10 +334,16 @@ def _paired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng
     return out
 
 
-def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float) -> list[dict]:
+def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float,
+                   deals: tuple[int, int] = (1, 1)) -> list[dict]:
     sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
     score = _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf), _t_p(sa, sb, False),
                  "Welch t-test")
+    if group == "seat" and min(deals) > 1:  # seating: permute in both: a seat's games of one deal share its shuffle
+        a, b, lo, hi, p, test = deal_difference(ga, gb, deals, conf)
+        row = _row(group, label, "win_rate", [], [], (lo, hi), p, test)
+        row.update(a=a, b=b, diff=b - a, games_a=ga.height, games_b=gb.height)
+        return [row, score]
     if max(ga["seats"].max(), gb["seats"].max()) > 1:  # the group's seats of one game are not independent
         wa, wb = ga["won"].to_numpy(), gb["won"].to_numpy()  # one win share per game: the game is the unit
         return [_row(group, label, "win_rate", wa, wb, independent_interval(wa, wb, rng, conf), _t_p(wa, wb, False),
@@ -370,7 +377,7 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
             b.games.filter(~pl.col("failed") & ~pl.col("truncated")).select("game_index"), on="game_index", how="semi")
     pa, pb = per_game(a, common), per_game(b, common)
     rng = analysis_rng(int(a.config["seed"]), 7)
-    rows = []
+    rows, deals = [], tuple(deal_games(_deal_of(t)[0], t.config.get("seating")) for t in (a, b))
     for group in ("seat", "strategy"):
         la = pa.filter(pl.col("group") == group)["label"].unique(maintain_order=True).to_list()
         lb = set(pb.filter(pl.col("group") == group)["label"].to_list())
@@ -380,8 +387,8 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
         for label in [x for x in la if x in lb]:
             ga = pa.filter((pl.col("group") == group) & (pl.col("label") == label))
             gb = pb.filter((pl.col("group") == group) & (pl.col("label") == label))
-            make = _paired_rows if paired else _unpaired_rows
-            rows += make(ga, gb, group, label, rng, confidence)
+            rows += (_paired_rows(ga, gb, group, label, rng, confidence) if paired
+                     else _unpaired_rows(ga, gb, group, label, rng, confidence, deals))
     adjusted = holm([r["p_value"] for r in rows])
     for r, p in zip(rows, adjusted, strict=True):
         r["p_adjusted"] = p
