@@ -151,3 +151,26 @@ def test_permute_seat_checks_judge_the_deal_intervals():
     worst = out["seat"].sort("ci_high").row(-1, named=True)
     assert (r.estimate, r.ci_low, r.ci_high) == (worst["win_rate"], worst["ci_low"], worst["ci_high"])
     assert math.isclose(d.tables["first_player"]["adv_low"][0], out["first"]["ci_low"] - out["first"]["expected"])
+
+
+def test_balance_over_deals_resamples_the_deal_shares():
+    """With deals of equal size the ratio of resampled sums is the mean of the resampled deal shares:
+    Balance's interval is ``stats.balance_interval`` (the bootstrap of ``scipy.stats.bootstrap``,
+    tested in test_pipeline_stats) of the (deals, seats) share matrix, with the same draws."""
+    from sim.analysis.stats import analysis_rng, balance_interval
+
+    p = _players(15, seed=9)
+    w, n = deals.deal_matrix(deals.deal_cells(p, K))[1:]
+    got = deals.balance_by_deals(w, n, analysis_rng(4, 3), 400)
+    ref = balance_interval(_shares(p).T, analysis_rng(4, 3), 400)
+    assert got == pytest.approx(ref)
+    games = summaries.win_table(p, "seat")["win_rate"].to_numpy()
+    assert got[0] <= 1 - np.ptp(games) <= got[1]
+
+
+@pytest.mark.parametrize("seating", ["rotate", "fixed"])
+def test_rotate_and_fixed_keep_the_ludii_figures(seating):
+    p = _players(6)
+    d = _draft(p, seating, 1)
+    sections.ludii(d)
+    assert d.tables["ludii"].equals(summaries.ludii_figures(d.t.games, p, 1, 100, complete=True))

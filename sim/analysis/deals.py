@@ -31,7 +31,7 @@ import math
 import numpy as np
 import polars as pl
 
-from .stats import holm, pooled_win_rate
+from .stats import analysis_rng, bootstrap_games, holm, pooled_win_rate, weighted_sums
 from .streamed import Rows, gather
 
 
@@ -213,9 +213,39 @@ def seat_text(by_seat: pl.DataFrame, chi: tuple[float, float], fp: dict, note: s
             f"{adv}, t-test over the deals p {p_text(fp['p'])}; the p (Holm) of each seat is its t-test over the deals.")
 
 
-def advantage_by_deals(ludii: pl.DataFrame, first: dict) -> pl.DataFrame:
-    """The Ludii table with the Advantage row's interval (seat 0's win rate) from ``first``
-    (``seat_table``'s, the deal the unit) instead of Wilson's over games."""
-    adv = pl.col("figure") == "Advantage"
-    return ludii.with_columns(ci_low=pl.when(adv).then(pl.lit(first["ci_low"], pl.Float64)).otherwise(pl.col("ci_low")),
-                              ci_high=pl.when(adv).then(pl.lit(first["ci_high"], pl.Float64)).otherwise(pl.col("ci_high")))
+def ludii_by_deals(ludii: pl.DataFrame, players: Rows, k: int, seed: int, n_resamples: int = 1000,
+                   confidence: float = 0.95) -> pl.DataFrame:
+    """The Ludii table with Balance's and Advantage's (seat 0's win rate) intervals over the deals:
+    Advantage's from ``seat_table``, Balance's from ``balance_by_deals``."""
+    _, w, n = deal_matrix(deal_cells(players, k))
+    first = _first(seat_table(players, k, confidence)[0], math.nan)
+    lo, hi = balance_by_deals(w, n, analysis_rng(seed, 3), n_resamples, confidence)
+    fig = pl.col("figure")
+    return ludii.with_columns(
+        ci_low=pl.when(fig == "Advantage").then(pl.lit(first["ci_low"], pl.Float64))
+        .when(fig == "Balance").then(pl.lit(lo, pl.Float64)).otherwise(pl.col("ci_low")),
+        ci_high=pl.when(fig == "Advantage").then(pl.lit(first["ci_high"], pl.Float64))
+        .when(fig == "Balance").then(pl.lit(hi, pl.Float64)).otherwise(pl.col("ci_high")))
+
+
+def balance_by_deals(w: np.ndarray, n: np.ndarray, rng: np.random.Generator, n_resamples: int = 1000,
+                     confidence: float = 0.95) -> tuple[float, float]:
+    """Balance's interval (``stats.balance_interval``: ``1 - G`` widened by ``c``) with whole deals
+    resampled: ``c`` is the one-sided ``confidence`` quantile of the range over the seats of
+    ``r* - r``, ``r*`` a resample's win rates (its wins over its games, per seat), ``r`` the run's.
+    ``w``, ``n``: wins and games ``(seats, deals)`` (``deal_matrix``)."""
+    if w.shape[0] < 2 or w.shape[1] < 2:
+        return math.nan, math.nan
+    rates = w.sum(1) / n.sum(1)
+    gap = float(np.ptp(rates))
+    if not np.ptp(w / np.where(n == 0, np.nan, n) - rates[:, None], axis=1).any():  # no deal differs: a point
+        return 1 - gap, 1 - gap
+    wn = np.vstack([w, n])  # (2 seats, deals)
+    s = w.shape[0]
+
+    def spread(weights, x):
+        sums = weighted_sums(wn, weights)
+        return np.ptp(sums[:s] / sums[s:] - rates[:, None], axis=0)
+
+    c = float(bootstrap_games(wn.T, spread, rng, n_resamples, 2 * confidence - 1)[1])
+    return max(0.0, 1 - gap - c), min(1.0, 1 - max(0.0, gap - c))

@@ -14,7 +14,7 @@ from . import charts, stats, summaries
 from .analytic import ANALYTIC_FROM
 from .boxes import box_stats
 from .counted import histogram_values
-from .deals import advantage_by_deals, deal_games, seat_table, seat_text
+from .deals import deal_games, ludii_by_deals, seat_table, seat_text
 from .document import Section, ci, level, num, p_text, pct, rows
 from .figure_policy import EagerCharts
 from .margins import winning_margins
@@ -38,6 +38,11 @@ class Draft:
     @property
     def players(self) -> int:
         return int(self.t.config["players"])
+
+    @property
+    def deals(self) -> int:
+        """Games per deal the seat statistics take as one unit (``deals.deal_games``: 1 unless permute)."""
+        return deal_games(self.t.manifest.get("deal_size"), self.t.config.get("seating"))
 
     @property
     def lev(self) -> str:
@@ -128,9 +133,8 @@ def ludii(d: Draft) -> None:
     d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
     lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence, complete=True) if games.height
           else pl.DataFrame())
-    k = deal_games(d.t.manifest.get("deal_size"), d.t.config.get("seating"))
-    if k > 1 and lf.height:  # seating: permute: seat 0's interval over the deals, as the seat table's (``deals``)
-        lf = advantage_by_deals(lf, seat_table(d.complete, k, d.confidence)[2])
+    if d.deals > 1 and lf.height:  # seating: permute: Balance's and seat 0's intervals over the deals (``deals``)
+        lf = ludii_by_deals(lf, d.complete, d.deals, d.seed, d.n_resamples, d.confidence)
     d.tables["ludii"] = lf
     if not lf.height:
         return
@@ -149,8 +153,8 @@ def ludii(d: Draft) -> None:
 
 def _balance_method(d: Draft) -> str:
     """How Balance's interval was made, as the Ludii section says it."""
-    if not d.analytic:
-        return "bootstrap over games"
+    if d.deals > 1 or not d.analytic:
+        return "bootstrap over deals (seating: permute: the deal is the unit)" if d.deals > 1 else "bootstrap over games"
     return (f"normal approximation of the bootstrap over games [the report's stand-in from {ANALYTIC_FROM:,} "
             "complete games on: docs/analysis.md]")
 
@@ -171,9 +175,8 @@ def _win_rows(table: pl.DataFrame, by: str, lev: str = "95%") -> pl.DataFrame:
 def win_rates(d: Draft) -> dict:
     """Win rate by seat and by strategy (with tests); returns the inputs of the findings."""
     complete, n = d.complete, d.players
-    k = deal_games(d.t.manifest.get("deal_size"), d.t.config.get("seating"))
-    if k > 1:  # seating: permute: the deal is the unit of the seat statistics (``deals``)
-        by_seat, chi, fp = seat_table(complete, k, d.confidence)
+    if d.deals > 1:  # seating: permute: the deal is the unit of the seat statistics (``deals``)
+        by_seat, chi, fp = seat_table(complete, d.deals, d.confidence)
     else:
         by_seat = summaries.win_table_tested(complete, "seat", confidence=d.confidence)
         chi = summaries.seat_chi_square(complete)
@@ -185,7 +188,7 @@ def win_rates(d: Draft) -> dict:
     note = _exp_note(exp, n)
     d.sections.append(Section("seat", "Win rate by seat", seat_text(by_seat, chi, fp, note, d.lev),
                               _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
-    what = "Wilson intervals" if k == 1 else "intervals over deals"
+    what = "Wilson intervals" if d.deals == 1 else "intervals over deals"
     d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} {what}",
                                     partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat", d.lev))
     d.sections.append(Section("strategy", "Win rate by strategy",
