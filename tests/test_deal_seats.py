@@ -174,3 +174,26 @@ def test_rotate_and_fixed_keep_the_ludii_figures(seating):
     d = _draft(p, seating, 1)
     sections.ludii(d)
     assert d.tables["ludii"].equals(summaries.ludii_figures(d.t.games, p, 1, 100, complete=True))
+
+
+def test_compare_seat_rows_take_deal_means_of_wins_and_scores():
+    """``sim compare``'s unpaired seat rows under permute: Welch over the deals' win shares and mean
+    scores (``scipy.stats.ttest_ind(equal_var=False)``), from ``compare.per_game``-shaped rows."""
+    pa, pb = _players(8, seed=4), _players(11, seed=6)
+    ga, gb = (x.filter(pl.col("seat") == 1).with_columns(pl.col("won").cast(pl.Float64)) for x in (pa, pb))
+    for col in ("won", "score"):
+        a, b, lo, hi, p, _ = deals.deal_difference(ga, gb, (K, K), 0.95, col)
+        ma, mb = (g.group_by(pl.col("game_index") // K).agg(pl.col(col).mean()).sort("game_index")[col].to_numpy()
+                  for g in (ga, gb))
+        ref = sps.ttest_ind(mb, ma, equal_var=False)
+        assert (a, b) == pytest.approx((ma.mean(), mb.mean()))
+        assert (lo, hi, p) == pytest.approx((*ref.confidence_interval(0.95), ref.pvalue))
+
+
+def test_a_scan_gives_the_same_seat_table():
+    """From ``ANALYTIC_FROM`` complete games the report's player rows are a scan (``streamed``): the
+    deal table is one streamed group-by, so the figures are the same."""
+    p = _players(7, seed=8)
+    t, chi, first = deals.seat_table(p, K)
+    ts, chis, firsts = deals.seat_table(p.lazy(), K)
+    assert ts.equals(t) and chis == chi and firsts == first

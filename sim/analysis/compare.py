@@ -340,10 +340,12 @@ def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, r
     score = _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf), _t_p(sa, sb, False),
                  "Welch t-test")
     if group == "seat" and min(deals) > 1:  # seating: permute in both: a seat's games of one deal share its shuffle
-        a, b, lo, hi, p, test = deal_difference(ga, gb, deals, conf)
-        row = _row(group, label, "win_rate", [], [], (lo, hi), p, test)
-        row.update(a=a, b=b, diff=b - a, games_a=ga.height, games_b=gb.height)
-        return [row, score]
+        out = []  # the score row above is still made: the same draws of ``rng`` for the rows after it
+        for metric, col in (("win_rate", "won"), ("mean_score", "score")):
+            a, b, lo, hi, p, test = deal_difference(ga, gb, deals, conf, col)
+            out.append({**_row(group, label, metric, [], [], (lo, hi), p, test), "a": a, "b": b, "diff": b - a,
+                        "games_a": ga.height, "games_b": gb.height})
+        return out
     if max(ga["seats"].max(), gb["seats"].max()) > 1:  # the group's seats of one game are not independent
         wa, wb = ga["won"].to_numpy(), gb["won"].to_numpy()  # one win share per game: the game is the unit
         return [_row(group, label, "win_rate", wa, wb, independent_interval(wa, wb, rng, conf), _t_p(wa, wb, False),

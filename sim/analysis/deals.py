@@ -175,20 +175,21 @@ def welch_deals(wa: np.ndarray, na: np.ndarray, wb: np.ndarray, nb: np.ndarray,
     return diff - half, diff + half, float(2 * t.sf(abs(diff) / se, df))
 
 
-def deal_difference(ga: pl.DataFrame, gb: pl.DataFrame, k: tuple[int, int], confidence: float = 0.95
-                    ) -> tuple[float, float, float, float, float, str]:
-    """``sim compare``'s unpaired seat row under ``seating: permute`` (``compare.per_game`` rows of
+def deal_difference(ga: pl.DataFrame, gb: pl.DataFrame, k: tuple[int, int], confidence: float = 0.95,
+                    col: str = "won") -> tuple[float, float, float, float, float, str]:
+    """``sim compare``'s unpaired seat rows under ``seating: permute`` (``compare.per_game`` rows of
     one seat in runs A and B, ``k`` their games per deal): ``(a, b, low, high, p, test)``,
-    ``welch_deals`` of the wins and games per deal (``game_index // k``)."""
-    (wa, na), (wb, nb) = (_per_deal(g, kk) for g, kk in zip((ga, gb), k, strict=True))
+    ``welch_deals`` of the sums of ``col`` (``won``: wins; ``score``) and games per deal
+    (``game_index // k``): the win rate or the mean score, the deal the unit."""
+    (wa, na), (wb, nb) = (_per_deal(g, kk, col) for g, kk in zip((ga, gb), k, strict=True))
     lo, hi, p = welch_deals(wa, na, wb, nb, confidence)
     return (wa.sum() / na.sum(), wb.sum() / nb.sum(), lo, hi, p,
             f"Welch t-test over deals ({len(na)} and {len(nb)} deals, the deal the unit)")
 
 
-def _per_deal(g: pl.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Wins and games per deal of one group's per-game rows (``won`` 0/1, ``game_index``)."""
-    t = g.group_by(deal=pl.col("game_index") // k).agg(w=pl.col("won").sum(), n=pl.len()).sort("deal")
+def _per_deal(g: pl.DataFrame, k: int, col: str = "won") -> tuple[np.ndarray, np.ndarray]:
+    """Sums of ``col`` and games per deal of one group's per-game rows (``col``, ``game_index``)."""
+    t = g.group_by(deal=pl.col("game_index") // k).agg(w=pl.col(col).sum(), n=pl.len()).sort("deal")
     return t["w"].to_numpy().astype(float), t["n"].to_numpy().astype(float)
 
 
