@@ -31,6 +31,7 @@ import math
 import numpy as np
 import polars as pl
 
+from .exact import _ufuncs
 from .stats import analysis_rng, bootstrap_games, holm, pooled_win_rate, weighted_sums
 from .streamed import Rows, gather
 
@@ -60,10 +61,16 @@ def deal_matrix(cells: pl.DataFrame) -> tuple[list[int], np.ndarray, np.ndarray]
     return seats, w, n
 
 
-def _t():
-    from scipy.stats import t  # scipy.stats on first use (start-up: issue 20 item 8)
+def _t_ppf(q: float, df: float) -> float:
+    """The ``q`` quantile of Student's t on ``df`` degrees of freedom (``scipy.stats.t.ppf``), from
+    ``scipy.special``'s compiled ``stdtrit`` without importing scipy.stats (0.9 s of start-up: issue
+    20 item 8; ``exact``)."""
+    return float(_ufuncs().stdtrit(df, q))
 
-    return t
+
+def _t_p(t: float, df: float) -> float:
+    """The two-sided p of ``t`` on ``df`` degrees of freedom (``2 * scipy.stats.t.sf(|t|, df)``)."""
+    return float(2 * _ufuncs().stdtr(df, -abs(t)))
 
 
 def cluster_se(w: np.ndarray, n: np.ndarray) -> tuple[float, float, int]:
@@ -85,7 +92,7 @@ def cluster_interval(w: np.ndarray, n: np.ndarray, confidence: float = 0.95) -> 
     rate, se, deals = cluster_se(w, n)
     if math.isnan(se):
         return rate, math.nan, math.nan
-    half = float(_t().ppf(0.5 + 0.5 * confidence, deals - 1)) * se
+    half = _t_ppf(0.5 + 0.5 * confidence, deals - 1) * se
     return rate, max(0.0, rate - half), min(1.0, rate + half)
 
 
@@ -97,7 +104,7 @@ def cluster_p(w: np.ndarray, n: np.ndarray, expected: float) -> float:
         return math.nan
     if se == 0:
         return 1.0 if rate == expected else 0.0
-    return float(2 * _t().sf(abs(rate - expected) / se, deals - 1))
+    return _t_p((rate - expected) / se, deals - 1)
 
 
 def seats_differ(w: np.ndarray, n: np.ndarray) -> tuple[float, float]:
@@ -108,18 +115,28 @@ def seats_differ(w: np.ndarray, n: np.ndarray) -> tuple[float, float]:
     shares = w[:, whole] / n[:, whole]
     if shares.shape[0] < 2 or shares.shape[1] < 2 or not w.sum():
         return math.nan, math.nan
-    from scipy import stats
-
-    if shares.shape[0] == 2:
+    if shares.shape[0] == 2:  # the paired t-test (``scipy.stats.ttest_rel``) of the two seats' shares
         d = shares[0] - shares[1]
         if np.ptp(d) == 0:
             return (0.0, 1.0) if d[0] == 0 else (math.inf, 0.0)
-        r = stats.ttest_rel(shares[0], shares[1])
-        return float(r.statistic), float(r.pvalue)
+        t = float(d.mean() / (d.std(ddof=1) / math.sqrt(len(d))))
+        return t, _t_p(t, len(d) - 1)
     if np.ptp(shares, axis=0).max() == 0:  # every deal gives every seat the same share: no seat differs
         return 0.0, 1.0
-    r = stats.friedmanchisquare(*shares)
-    return float(r.statistic), float(r.pvalue)
+    return friedman(shares.T)
+
+
+def friedman(x: np.ndarray) -> tuple[float, float]:
+    """Friedman's chi-square of ``x`` (blocks x treatments), mid-ranks within each block and the
+    ties correction, p from the chi-square on ``treatments - 1`` df: ``scipy.stats.friedmanchisquare``'s
+    formula without importing scipy.stats (``tests/test_deal_seats.py`` checks it against scipy)."""
+    n, k = x.shape
+    less, same = (x[:, :, None] > x[:, None, :]).sum(2), (x[:, :, None] == x[:, None, :]).sum(2)
+    ranks = less + (same + 1) / 2  # mid-ranks, 1-based
+    ties = float((same**2 - 1).sum())  # sum over tie groups of t (t^2 - 1)
+    c = 1 - ties / (k * (k * k - 1) * n)
+    stat = (12.0 / (k * n * (k + 1)) * float((ranks.sum(0) ** 2).sum()) - 3 * n * (k + 1)) / c
+    return stat, float(_ufuncs().chdtrc(k - 1, stat))
 
 
 def seat_table(players: Rows, k: int, confidence: float = 0.95) -> tuple[pl.DataFrame, tuple[float, float], dict]:
@@ -170,9 +187,9 @@ def welch_deals(wa: np.ndarray, na: np.ndarray, wb: np.ndarray, nb: np.ndarray,
     if var == 0:
         return diff, diff, 1.0 if diff == 0 else 0.0
     df = var**2 / (sa**4 / (da - 1) + sb**4 / (db - 1))
-    se, t = math.sqrt(var), _t()
-    half = float(t.ppf(0.5 + 0.5 * confidence, df)) * se
-    return diff - half, diff + half, float(2 * t.sf(abs(diff) / se, df))
+    se = math.sqrt(var)
+    half = _t_ppf(0.5 + 0.5 * confidence, df) * se
+    return diff - half, diff + half, _t_p(diff / se, df)
 
 
 def deal_difference(ga: pl.DataFrame, gb: pl.DataFrame, k: tuple[int, int], confidence: float = 0.95,

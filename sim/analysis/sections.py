@@ -133,7 +133,7 @@ def ludii(d: Draft) -> None:
     d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
     lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence, complete=True) if games.height
           else pl.DataFrame())
-    if d.deals > 1 and lf.height:  # seating: permute: Balance's and seat 0's intervals over the deals (``deals``)
+    if d.deals > 1 and lf.height and d.complete_rows:  # seating: permute: Balance's and seat 0's intervals over the deals (``deals``)
         lf = ludii_by_deals(lf, d.complete, d.deals, d.seed, d.n_resamples, d.confidence)
     d.tables["ludii"] = lf
     if not lf.height:
@@ -175,7 +175,7 @@ def _win_rows(table: pl.DataFrame, by: str, lev: str = "95%") -> pl.DataFrame:
 def win_rates(d: Draft) -> dict:
     """Win rate by seat and by strategy (with tests); returns the inputs of the findings."""
     complete, n = d.complete, d.players
-    if d.deals > 1:  # seating: permute: the deal is the unit of the seat statistics (``deals``)
+    if d.deals > 1 and d.complete_rows:  # seating: permute: the deal is the unit of the seat statistics (``deals``)
         by_seat, chi, fp = seat_table(complete, d.deals, d.confidence)
     else:
         by_seat = summaries.win_table_tested(complete, "seat", confidence=d.confidence)
