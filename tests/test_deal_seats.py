@@ -197,3 +197,10 @@ def test_a_scan_gives_the_same_seat_table():
     t, chi, first = deals.seat_table(p, K)
     ts, chis, firsts = deals.seat_table(p.lazy(), K)
     assert ts.equals(t) and chis == chi and firsts == first
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_friedman_with_many_ties_equals_scipy(seed):
+    x = np.random.default_rng(seed).integers(0, 3, size=(9, 4)).astype(float)  # small counts: ties in most blocks
+    ref = sps.friedmanchisquare(*x.T)
+    assert deals.friedman(x) == pytest.approx((ref.statistic, ref.pvalue))
