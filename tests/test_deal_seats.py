@@ -204,3 +204,23 @@ def test_friedman_with_many_ties_equals_scipy(seed):
     x = np.random.default_rng(seed).integers(0, 3, size=(9, 4)).astype(float)  # small counts: ties in most blocks
     ref = sps.friedmanchisquare(*x.T)
     assert deals.friedman(x) == pytest.approx((ref.statistic, ref.pvalue))
+
+
+def test_deals_without_variation_fall_back_to_the_games():
+    """Two seats, one strategy winning every game: every deal gives seat 0 one win of two, a zero
+    spread that is no evidence of certainty: the Wilson interval and binomial test of the 24 games."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    p = pl.DataFrame([{"game_index": g, "seat": s, "won": s == g % 2, "score": 0.0} for g in range(24) for s in range(2)])
+    t, _, first = deals.seat_table(p, 2, 0.99)
+    lo, hi = proportion_confint(12, 24, alpha=0.01, method="wilson")
+    assert (first["ci_low"], first["ci_high"]) == pytest.approx((lo, hi))
+    assert first["p"] == pytest.approx(sps.binomtest(12, 24, 0.5).pvalue)
+
+
+def test_two_seats_differing_alike_in_every_deal_use_friedmans_ranks():
+    """Seat 0 wins both games of each of 12 deals: the paired t has no spread; Friedman's statistic
+    with two treatments is then the number of blocks (by hand: 12/(2·12·3)·(24² + 12²) − 3·12·3 = 12)."""
+    p = pl.DataFrame([{"game_index": g, "seat": s, "won": s == 0, "score": 0.0} for g in range(24) for s in range(2)])
+    w, n = deals.deal_matrix(deals.deal_cells(p, 2))[1:]
+    assert deals.seats_differ(w, n) == pytest.approx((12.0, sps.chi2.sf(12, 1)))

@@ -32,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from .exact import _ufuncs
-from .stats import analysis_rng, bootstrap_games, holm, pooled_win_rate, weighted_sums
+from .stats import analysis_rng, binom_p, bootstrap_games, holm, pooled_win_rate, weighted_sums, wilson
 from .streamed import Rows, gather
 
 
@@ -75,7 +75,9 @@ def _t_p(t: float, df: float) -> float:
 
 def cluster_se(w: np.ndarray, n: np.ndarray) -> tuple[float, float, int]:
     """``(rate, se, deals)`` of one seat's wins ``w`` and games ``n`` per deal (module docstring);
-    only deals where the seat played count. NaN se with fewer than two deals."""
+    only deals where the seat played count. NaN se with fewer than two deals. A zero se (every deal
+    gave the same share) is no evidence of certainty: ``cluster_interval`` and ``cluster_p`` then
+    give the games' Wilson interval and exact binomial test (as before session 10)."""
     held = n > 0
     w, n = w[held], n[held]
     total, deals = float(n.sum()), int(held.sum())
@@ -92,6 +94,8 @@ def cluster_interval(w: np.ndarray, n: np.ndarray, confidence: float = 0.95) -> 
     rate, se, deals = cluster_se(w, n)
     if math.isnan(se):
         return rate, math.nan, math.nan
+    if se == 0:  # every deal gave the same share: the deals cannot say how much they vary; the games' Wilson interval
+        return (rate, *wilson(int(w.sum()), int(n.sum()), confidence))
     half = _t_ppf(0.5 + 0.5 * confidence, deals - 1) * se
     return rate, max(0.0, rate - half), min(1.0, rate + half)
 
@@ -102,8 +106,8 @@ def cluster_p(w: np.ndarray, n: np.ndarray, expected: float) -> float:
     rate, se, deals = cluster_se(w, n)
     if math.isnan(se) or not 0 < expected < 1:
         return math.nan
-    if se == 0:
-        return 1.0 if rate == expected else 0.0
+    if se == 0:  # as ``cluster_interval``: the games' exact binomial test
+        return binom_p(int(w.sum()), int(n.sum()), expected)
     return _t_p((rate - expected) / se, deals - 1)
 
 
@@ -117,8 +121,8 @@ def seats_differ(w: np.ndarray, n: np.ndarray) -> tuple[float, float]:
         return math.nan, math.nan
     if shares.shape[0] == 2:  # the paired t-test (``scipy.stats.ttest_rel``) of the two seats' shares
         d = shares[0] - shares[1]
-        if np.ptp(d) == 0:
-            return (0.0, 1.0) if d[0] == 0 else (math.inf, 0.0)
+        if np.ptp(d) == 0:  # no variation to scale a t by: Friedman's ranks (a sign test over the deals)
+            return (0.0, 1.0) if d[0] == 0 else friedman(shares.T)
         t = float(d.mean() / (d.std(ddof=1) / math.sqrt(len(d))))
         return t, _t_p(t, len(d) - 1)
     if np.ptp(shares, axis=0).max() == 0:  # every deal gives every seat the same share: no seat differs
