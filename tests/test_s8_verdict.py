@@ -31,8 +31,10 @@ def test_runs_with_other_deal_sizes_are_not_paired():
     wa, wb = [0] * 40 + [1] * 60, [0] * 60 + [1] * 40
     c = cmp.compare_runs(_permuted(1, 6, wa), _permuted(1, 12, wb))
     assert not c.paired and "6 and 12 games per deal" in c.why
-    row = next(r for r in c.rows if r["group"] == "seat" and r["label"] == "0" and r["metric"] == "win_rate")
+    row = next(r for r in c.rows if r["group"] == "strategy" and r["label"] == "s0" and r["metric"] == "win_rate")
     assert row["p_value"] == sps.fisher_exact([[40, 60], [60, 40]]).pvalue
+    seat = next(r for r in c.rows if r["group"] == "seat" and r["label"] == "0" and r["metric"] == "win_rate")
+    assert seat["test"].startswith("Welch t-test over deals")  # permute: the deal is the unit (session 10)
     said = " ".join(headline(c, "A", "B"))
     assert "Unpaired" in said and "luck cancels" not in said
 

@@ -5,7 +5,8 @@ Each check ends in one of three states, judged on its interval (at the run's con
 interval is on the bad side, **inconclusive** when the interval straddles it (more games would
 decide; for a share with a Wilson interval the line says about how many games would, if the share
 stays as observed: ``games_to_decide``; for Balance and the first-player advantage an estimate by
-the interval's width: ``games_by_width``). The strategy checks may judge some strategies only
+the interval's width: ``games_by_width``; so too for a seat's win rate under ``seating: permute``, whose
+interval is a t-interval over the deals: ``deals``). The strategy checks may judge some strategies only
 (``strategies:`` / ``exclude:``: ``_chosen``). ``strict: false`` counts an inconclusive check as a pass,
 and its line says so: ``UNDECIDED (passes: strict is false)``. ``max_*`` checks over several
 seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
@@ -246,7 +247,12 @@ def _groups(name: str, kind: str, table: pl.DataFrame, by: str, thr: float, stri
     plural = "strategies" if by == "strategy" else f"{by}s"
     detail = ", ".join(filter(None, [f"{n_fail} of {len(rows)} {plural} fail" if n_fail else "",
                                      f"{n_und} of {len(rows)} undecided" if n_und else ""]))
-    if overall == UNDECIDED and played:  # a row's games (seat-games) grow in proportion to the games played
+    if overall == UNDECIDED and played and "deals" in table.columns:  # t-intervals over deals: no Wilson to solve
+        open_ = [r for r, s in zip(rows, status, strict=True) if s == UNDECIDED]
+        bounds = (-math.inf, thr) if kind == "max" else (thr, math.inf)
+        need = [games_by_width(played, r["win_rate"], r["ci_low"], r["ci_high"], bounds) for r in open_]
+        detail += "; " + _width_text(None if None in need else max(need), "each win rate")
+    elif overall == UNDECIDED and played:  # a row's games (seat-games) grow in proportion to the games played
         open_ = [r for r, s in zip(rows, status, strict=True) if s == UNDECIDED]
         need = [games_to_decide(r["win_rate"], r["games"], thr, kind, confidence) for r in open_]
         detail += "; " + _decide_text([None if m is None else math.ceil(m * played / r["games"])

@@ -3,16 +3,13 @@ strategy, win rate (and mean score) in A and in B, the difference B − A with a
 and a Holm-adjusted p-value, Holm over the rows of each metric (win rates one family, mean scores
 another: different questions, so neither costs the other power; fresh-user finding 10, session 10).
 
-**Paired** when both runs played the same games (same root seed, seating, game indices and deal
-of every game; the same game index then draws the same random streams in both): the win rates are compared game by game,
-with the exact McNemar test (``statsmodels.stats.contingency_tables.mcnemar(exact=True)``) on the
-per-game outcomes when a group holds one seat per game, a paired t-test
-(``scipy.stats.ttest_rel``) on the per-game win shares otherwise and for scores, and a paired
-percentile bootstrap over whole games for the interval (``scipy.stats.bootstrap(paired=True)``).
-**Unpaired** otherwise: Newcombe's hybrid score interval
-(``statsmodels.stats.proportion.confint_proportions_2indep(method="newcomb")``), Fisher's exact
-test (``scipy.stats.fisher_exact``); scores by Welch's t-test and an independent bootstrap.
-Only complete games count (in the paired case: complete in both runs).
+**Paired** when both runs played the same games (same root seed, seating, game indices and deals):
+game by game, the exact McNemar test (statsmodels ``mcnemar(exact=True)``) for a group holding one
+seat a game, else a paired t-test on per-game win shares (and for scores), with a paired
+percentile bootstrap interval. **Unpaired** otherwise: Newcombe's hybrid score interval (statsmodels
+``confint_proportions_2indep(method="newcomb")``) and Fisher's exact test; scores by Welch's t-test
+and an independent bootstrap; under ``permute`` the seat rows by Welch's t over deals
+(``deals.deal_difference``). Only complete games count (paired: complete in both runs).
 """
 
 from __future__ import annotations
@@ -26,6 +23,7 @@ import polars as pl
 
 from ..api import SimError
 from ..data import yaml_value
+from .deals import deal_difference, deal_games
 from .stats import analysis_rng, complete_count, complete_games, complete_players, holm, holm_within
 from .tables import RunTables
 
@@ -334,10 +332,18 @@ def _paired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng
     return out
 
 
-def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float) -> list[dict]:
+def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, rng, conf: float,
+                   deals: tuple[int, int] = (1, 1)) -> list[dict]:
     sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
     score = _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf), _t_p(sa, sb, False),
                  "Welch t-test")
+    if group == "seat" and min(deals) > 1:  # seating: permute in both: a seat's games of one deal share its shuffle
+        out = []  # the score row above is still made: the same draws of ``rng`` for the rows after it
+        for metric, col in (("win_rate", "won"), ("mean_score", "score")):
+            a, b, lo, hi, p, test = deal_difference(ga, gb, deals, conf, col)
+            out.append({**_row(group, label, metric, [], [], (lo, hi), p, test), "a": a, "b": b, "diff": b - a,
+                        "games_a": ga.height, "games_b": gb.height})
+        return out
     if max(ga["seats"].max(), gb["seats"].max()) > 1:  # the group's seats of one game are not independent
         wa, wb = ga["won"].to_numpy(), gb["won"].to_numpy()  # one win share per game: the game is the unit
         return [_row(group, label, "win_rate", wa, wb, independent_interval(wa, wb, rng, conf), _t_p(wa, wb, False),
@@ -373,7 +379,7 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
             b.games.filter(~pl.col("failed") & ~pl.col("truncated")).select("game_index"), on="game_index", how="semi")
     pa, pb = per_game(a, common), per_game(b, common)
     rng = analysis_rng(int(a.config["seed"]), 7)
-    rows = []
+    rows, deals = [], tuple(deal_games(_deal_of(t)[0], t.config.get("seating")) for t in (a, b))
     for group in ("seat", "strategy"):
         la = pa.filter(pl.col("group") == group)["label"].unique(maintain_order=True).to_list()
         lb = set(pb.filter(pl.col("group") == group)["label"].to_list())
@@ -383,8 +389,8 @@ def compare_runs(a: RunTables, b: RunTables, confidence: float = 0.95, resolve=_
         for label in [x for x in la if x in lb]:
             ga = pa.filter((pl.col("group") == group) & (pl.col("label") == label))
             gb = pb.filter((pl.col("group") == group) & (pl.col("label") == label))
-            make = _paired_rows if paired else _unpaired_rows
-            rows += make(ga, gb, group, label, rng, confidence)
+            rows += (_paired_rows(ga, gb, group, label, rng, confidence) if paired
+                     else _unpaired_rows(ga, gb, group, label, rng, confidence, deals))
     adjusted = holm_within([r["p_value"] for r in rows], [r["metric"] for r in rows])  # a family per metric
     for r, p, p_all in zip(rows, adjusted, holm([r["p_value"] for r in rows]), strict=True):
         r["p_adjusted"], r["p_all_rows"] = p, p_all  # p_all_rows: --fail-on-difference's one decision

@@ -22,6 +22,21 @@ from .stats import games_for_chi_power, games_for_power
 from .wording import Finding, claimed, expected_note, pct, pint, points, pval
 
 
+def _deals(x: Any) -> int:
+    """The deals the seat tests took as units (``deals``, seating: permute), 0 when the games were."""
+    return int(x.first.get("deals") or 0) if x.first else 0
+
+
+def _omni(x: Any) -> str:
+    """The name of the test over the seats: the chi-square, or Friedman's over the deals (``deals``)."""
+    return "chi-square" if not _deals(x) else f"Friedman test ({_deals(x)} deals)"
+
+
+def _fp_test(x: Any) -> str:
+    """The name of seat 0's test: the exact binomial test, or the t-test over the deals (``deals``)."""
+    return "binomial test" if not _deals(x) else f"t-test over the {_deals(x)} deals"
+
+
 def two_seats(x: Any) -> bool:
     return x.players == 2 and x.seat.height == 2
 
@@ -36,7 +51,7 @@ def _unbacked(x: Any) -> str:
     """Why a significant first-player test stands alone, or "": the chi-square over three or more
     seats is not significant."""
     if not two_seats(x) and not math.isnan(x.chi[1]) and x.chi[1] >= x.alpha:
-        return f"the seats together do not differ (chi-square {pval(x.chi[1])})"
+        return f"the seats together do not differ ({_omni(x)} {pval(x.chi[1])})"
     return ""
 
 
@@ -50,8 +65,8 @@ def weak_first(x: Any) -> str:
     f = x.first
     if f["p"] < x.alpha / 5:  # strong on its own: say what disagrees, no more
         return why
-    return f"weak evidence: {why}, and {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
-        games_for_power(f["expected"], f["rate"], x.alpha), f"{f['advantage'] * 100:+.1f} points", x.alpha)
+    return f"weak evidence: {why}, and {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + ("" if _deals(x) else _settle(
+        games_for_power(f["expected"], f["rate"], x.alpha), f"{f['advantage'] * 100:+.1f} points", x.alpha))
 
 
 LONE = "one p-value between {lo:g} and {hi:g} among several seat tests turns up often by chance"
@@ -75,6 +90,8 @@ def weak_omnibus(x: Any) -> str:
     if two_seats(x) or math.isnan(p) or not x.alpha / 5 <= p < x.alpha or first_significant(x) \
             or any(claimed(r, x.alpha) for r in x.seat.iter_rows(named=True)):
         return ""
+    if _deals(x):  # the power formula counts games as independent: under permute, deals are the units
+        return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}"
     return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
         games_for_chi_power(chi, int(x.seat["games"].max()), x.seat.height, x.alpha), "a spread of the seats as observed",
         x.alpha)
@@ -103,9 +120,9 @@ def _two_seats(x: Any) -> list[Finding]:
     one = "with two seats this one test answers the seat question"
     if first_significant(x):
         kind = "advantage" if f["advantage"] > 0 else "disadvantage"
-        return [Finding(f"Seat 0 (start player) {_wins(x)}: a first-player {kind} of {adv}, significant (binomial test, {pval(f['p'])}); "
+        return [Finding(f"Seat 0 (start player) {_wins(x)}: a first-player {kind} of {adv}, significant ({_fp_test(x)}, {pval(f['p'])}); "
                         f"{one}.", abs(f["advantage"]), True)]
-    return [Finding(f"Seat 0 (start player) {_wins(x)}: {adv}, no significant first-player advantage (binomial test, {pval(f['p'])}); {one}.")]
+    return [Finding(f"Seat 0 (start player) {_wins(x)}: {adv}, no significant first-player advantage ({_fp_test(x)}, {pval(f['p'])}); {one}.")]
 
 
 def _omnibus(x: Any) -> list[Finding]:
@@ -117,10 +134,10 @@ def _omnibus(x: Any) -> list[Finding]:
     if p_chi >= x.alpha:  # the precision as the verdict gives it: how far from a fair share an interval reaches
         reach = f"every seat's win rate lies within ±{seat_reach(x) * 100:.1f} points of a fair share ({x.lev} intervals)"
         if first_significant(x):  # fresh-user findings 1 and 2 (session 8): no "no" beside seat 0's "yes"
-            return [Finding(f"The seats together do not differ significantly (chi-square over the {n} seats "
+            return [Finding(f"The seats together do not differ significantly ({_omni(x)} over the {n} seats "
                             f"{pval(p_chi)}): apart from seat 0's own question above, no seat can be said to win more "
                             f"or less than a fair share; {reach}.")]
-        return [Finding(f"No significant seat advantage (chi-square over the {n} seats {pval(p_chi)}): {reach}.")]
+        return [Finding(f"No significant seat advantage ({_omni(x)} over the {n} seats {pval(p_chi)}): {reach}.")]
     rows = list(x.seat.iter_rows(named=True))
     far = max(rows, key=lambda r: abs(r["win_rate"] - r["expected"]))
     named = [r for r in rows if claimed(r, x.alpha)]
@@ -128,7 +145,7 @@ def _omnibus(x: Any) -> list[Finding]:
              f"after Holm's correction over the {n} seats (the furthest, seat {far['seat']}, wins {pct(far['win_rate'])}, "
              f"expected {pct(far['expected'])}, Holm-adjusted {pval(far['p_holm'])}); see the seat table")
     weak = f"; {w}" if (w := weak_omnibus(x)) else ""
-    out = [Finding(f"Seat win rates differ (chi-square over the {n} seats {chi:.1f}, {pval(p_chi)}): the seats are not "
+    out = [Finding(f"Seat win rates differ ({_omni(x)} over the {n} seats {chi:.1f}, {pval(p_chi)}): the seats are not "
                    f"equally likely to win{which}{weak}.", abs(far["win_rate"] - far["expected"]), True)]
     for r in named:
         what = "above" if r["win_rate"] > r["expected"] else "below"
@@ -163,7 +180,7 @@ def _first_player(x: Any, seat_claims: list[Finding]) -> list[Finding]:
         alone = ""
     return [Finding(f"First-player advantage: seat 0 {_wins(x)}: {f['advantage'] * 100:+.1f} points ({x.lev} CI "
                     f"{points(f['adv_low'], f['adv_high'])}); {'' if sig else 'not '}significant "
-                    f"(binomial test, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
+                    f"({_fp_test(x)}, {pval(f['p'])}){alone}.", abs(f["advantage"]) if sig else 0.0, sig)]
 
 
 def seat_reach(x: Any) -> float:
@@ -176,10 +193,10 @@ def _first_alone(x: Any) -> tuple[str, float, float, float, dict]:
     """Seat 0's own significant question as an imbalance of the verdict (fresh-user finding 1,
     session 8: it was a significant finding the verdict denied and did not count)."""
     f, p_chi = x.first, x.chi[1]
-    after = ("; the seats together do not differ significantly, chi-square " + pval(p_chi)
+    after = ("; the seats together do not differ significantly, " + _omni(x) + " " + pval(p_chi)
              if not math.isnan(p_chi) and p_chi >= x.alpha else "; not significant after Holm's correction over the seats")
     after += "; weak evidence, see the findings" if weak_first(x).startswith("weak") else ""
-    row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test of seat 0 alone",
+    row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": f"{_fp_test(x)} of seat 0 alone",
            "after": after}
     return ("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)
 
@@ -191,7 +208,7 @@ def seat_imbalances(x: Any) -> list[tuple[str, float, float, float, dict]]:
         if not first_significant(x):
             return []
         f = x.first
-        row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": "binomial test"}
+        row = {"win_rate": f["rate"], "expected": f["expected"], "p_holm": f["p"], "test": _fp_test(x)}
         return [("seat 0 (the start player)", f["advantage"], f["adv_low"], f["adv_high"], row)]
     if math.isnan(x.chi[1]):
         return []
@@ -214,7 +231,7 @@ def omnibus_only(x: Any) -> str:
         return ""
     f = x.first
     alone = (f"; asked about on its own, seat 0 (the start player) wins {pct(f['rate'])} against {pct(f['expected'])} "
-             f"(binomial test, {pval(f['p'])})" if first_significant(x) else "")
+             f"({_fp_test(x)}, {pval(f['p'])})" if first_significant(x) else "")
     weak = "; weak evidence, see the findings" if weak_omnibus(x) else ""
-    return (f"the seats are not equally likely to win (chi-square over the {x.seat.height} seats {chi:.1f}, {pval(p)}{weak}), "
+    return (f"the seats are not equally likely to win ({_omni(x)} over the {x.seat.height} seats {chi:.1f}, {pval(p)}{weak}), "
             f"but no single seat differs significantly from a fair share after Holm's correction over the seats{alone}")

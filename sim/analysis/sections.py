@@ -14,6 +14,7 @@ from . import charts, stats, summaries
 from .analytic import ANALYTIC_FROM
 from .boxes import box_stats
 from .counted import histogram_values
+from .deals import deal_games, ludii_by_deals, seat_table, seat_text
 from .document import Section, ci, level, num, p_text, pct, rows
 from .figure_policy import EagerCharts
 from .margins import winning_margins
@@ -37,6 +38,11 @@ class Draft:
     @property
     def players(self) -> int:
         return int(self.t.config["players"])
+
+    @property
+    def deals(self) -> int:
+        """Games per deal the seat statistics take as one unit (``deals.deal_games``: 1 unless permute)."""
+        return deal_games(self.t.manifest.get("deal_size"), self.t.config.get("seating"))
 
     @property
     def lev(self) -> str:
@@ -127,6 +133,8 @@ def ludii(d: Draft) -> None:
     d.tables["end_reasons"] = summaries.end_reason_table(games, d.confidence) if games.height else pl.DataFrame()
     lf = (summaries.ludii_figures(games, d.complete, d.seed, d.n_resamples, d.confidence, complete=True) if games.height
           else pl.DataFrame())
+    if d.deals > 1 and lf.height and d.complete_rows:  # seating: permute: Balance's and seat 0's intervals over the deals (``deals``)
+        lf = ludii_by_deals(lf, d.complete, d.deals, d.seed, d.n_resamples, d.confidence)
     d.tables["ludii"] = lf
     if not lf.height:
         return
@@ -145,8 +153,8 @@ def ludii(d: Draft) -> None:
 
 def _balance_method(d: Draft) -> str:
     """How Balance's interval was made, as the Ludii section says it."""
-    if not d.analytic:
-        return "bootstrap over games"
+    if d.deals > 1 or not d.analytic:
+        return "bootstrap over deals (seating: permute: the deal is the unit)" if d.deals > 1 else "bootstrap over games"
     return (f"normal approximation of the bootstrap over games [the report's stand-in from {ANALYTIC_FROM:,} "
             "complete games on: docs/analysis.md]")
 
@@ -167,24 +175,21 @@ def _win_rows(table: pl.DataFrame, by: str, lev: str = "95%") -> pl.DataFrame:
 def win_rates(d: Draft) -> dict:
     """Win rate by seat and by strategy (with tests); returns the inputs of the findings."""
     complete, n = d.complete, d.players
-    by_seat = summaries.win_table_tested(complete, "seat", confidence=d.confidence)
+    if d.deals > 1 and d.complete_rows:  # seating: permute: the deal is the unit of the seat statistics (``deals``)
+        by_seat, chi, fp = seat_table(complete, d.deals, d.confidence)
+    else:
+        by_seat = summaries.win_table_tested(complete, "seat", confidence=d.confidence)
+        chi = summaries.seat_chi_square(complete)
+        fp = summaries.first_player_advantage(complete, confidence=d.confidence)
     by_strat = summaries.win_table_tested(complete, "strategy", confidence=d.confidence)
     exp = stats.pooled_win_rate(complete)
     d.tables["seat"], d.tables["strategy"] = by_seat, by_strat
-    chi = summaries.seat_chi_square(complete)
-    fp = summaries.first_player_advantage(complete, confidence=d.confidence)
     d.tables["first_player"] = pl.DataFrame([fp])
     note = _exp_note(exp, n)
-    d.sections.append(Section(
-        "seat", "Win rate by seat",
-        f"Win rate per seat over complete games, {d.lev} Wilson intervals; {note}. Chi-square test of equal seat "
-        f"win rates: statistic {num(chi[0])}, p {p_text(chi[1])}. First-player advantage (seat 0 − expected): "
-        f"{(fp['advantage'] * 100):+.1f} points ({fp['adv_low'] * 100:+.1f} to {fp['adv_high'] * 100:+.1f}), "
-        f"binomial test p {p_text(fp['p'])}." + (" With two seats the binomial test of seat 0 is the seat question (the "
-                                                 "findings and the verdict use it); the chi-square and the per-seat Holm "
-                                                 "column ask it again (Holm over two seats doubles its p)." if by_seat.height == 2 else ""),
-        _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
-    d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} Wilson intervals",
+    d.sections.append(Section("seat", "Win rate by seat", seat_text(by_seat, chi, fp, note, d.lev),
+                              _win_rows(by_seat, "seat", d.lev), ["win_rate_by_seat"]))
+    what = "Wilson intervals" if d.deals == 1 else "intervals over deals"
+    d.charts["win_rate_by_seat"] = (f"Win rate by seat with {d.lev} {what}",
                                     partial(charts.win_rate_chart, by_seat, "seat", exp, "Win rate by seat", d.lev))
     d.sections.append(Section("strategy", "Win rate by strategy",
                               f"Win rate per strategy (player rows of complete games), {d.lev} Wilson intervals; {note}.",
