@@ -93,3 +93,13 @@ def test_a_lone_chi_square_that_names_no_seat_is_weak_evidence():
     assert ("weak evidence: one p-value between 0.01 and 0.05 among several seat tests turns up often by chance; "
             f"about {-(-n // step) * step:,} games in all would settle it") in seat, seat
     assert f"(chi-square over the 4 seats 8.0, p = {p_chi:.3f}; weak evidence, see the findings)" in fnd.verdict(x)
+
+
+def test_under_deals_a_weak_claim_gives_no_games_estimate():
+    # seating: permute (the seat tests over 12 deals): the power formula counts games as independent,
+    # which deals are not, so the weak label stands without "about N games would settle it"
+    x = _seat_inputs(WINS)
+    x.first = {**x.first, "deals": 12}
+    text = _first_player(fnd.findings(x))
+    assert "weak evidence" in text and "would settle it" not in text, text
+    assert "t-test over the 12 deals" in text and "Friedman test (12 deals)" in text
