@@ -355,16 +355,18 @@ def exit_status(results: list[CheckResult], inconclusive: str | None = None) -> 
     return 0
 
 
-def write_junit(path: Path, results: list[CheckResult], suite: str, properties: dict, seconds: float) -> None:
+def write_junit(path: Path, results: list[CheckResult], suite: str, properties: dict, seconds: float,
+                error: str = "") -> None:
     """A JUnit XML file with one test case per check: failures carry the check's line, an
-    inconclusive check is ``<skipped>`` with its interval in the message."""
+    inconclusive check is ``<skipped>`` with its interval in the message; ``error`` (no game
+    completed) adds a test case ``games_completed`` in error."""
     import xml.etree.ElementTree as ET  # only `sim check --junit` writes XML (start-up)
 
-    failures = sum(r.status == FAIL for r in results)
+    failures, errors, tests = sum(r.status == FAIL for r in results), str(int(bool(error))), str(len(results) + bool(error))
     skipped = sum(r.status == UNDECIDED for r in results)
-    root = ET.Element("testsuites", name="sim check", tests=str(len(results)), failures=str(failures),
-                      errors="0", time=f"{seconds:.3f}")
-    ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)), failures=str(failures), errors="0",
+    root = ET.Element("testsuites", name="sim check", tests=tests, failures=str(failures), errors=errors,
+                      time=f"{seconds:.3f}")
+    ts = ET.SubElement(root, "testsuite", name=suite, tests=tests, failures=str(failures), errors=errors,
                        skipped=str(skipped), time=f"{seconds:.3f}", timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
                        hostname=platform.node())
     props = ET.SubElement(ts, "properties")
@@ -379,6 +381,9 @@ def write_junit(path: Path, results: list[CheckResult], suite: str, properties: 
             ET.SubElement(tc, "skipped", message=r.line())
         out = ET.SubElement(tc, "system-out")
         out.text = f"{r.line()}\n{DESCRIPTIONS.get(r.name, '')}"
+    if error:
+        ET.SubElement(ET.SubElement(ts, "testcase", classname=suite, name="games_completed", time="0"), "error",
+                      message=error, type="NoGameCompleted")
     ET.indent(root)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
