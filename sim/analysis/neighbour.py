@@ -162,6 +162,12 @@ def seat_note(res: dict | None, alpha: float) -> str:
                    "accounted for.")
 
 
+def holm_over(n: int) -> str:
+    """How the per-strategy p-values were adjusted: over ``n`` strategies, or, for one, not at all
+    (not "Holm-adjusted over the 1 strategies": breaker finding 5, session 10)."""
+    return f"Holm-adjusted over the {n} strategies" if n > 1 else "one strategy tested, so unadjusted"
+
+
 def neighbour_findings(res: dict | None, alpha: float) -> list[Finding]:
     """Per strategy whose win rate significantly depends on the player before it: who it wins least
     and most after; then the regression's neighbour term (a claim when significant, else a note)."""
@@ -175,7 +181,7 @@ def neighbour_findings(res: dict | None, alpha: float) -> list[Finding]:
                 f"{r['strategy']} wins less after {lo['before']}: {pint(lo['rate'], lo['ci_low'], lo['ci_high'])} of "
                 f"{lo['games']:,} games, against {pint(hi['rate'], hi['ci_low'], hi['ci_high'])} after {hi['before']} "
                 f"(its win rate depends on the player before it: chi-square {r['chi2']:.1f}, {r['df']} df, "
-                f"Holm-adjusted over the {n} strategies {pval(r['p_holm'])}).", hi["rate"] - lo["rate"], True, 1))
+                f"{holm_over(n)} {pval(r['p_holm'])}).", hi["rate"] - lo["rate"], True, 1))
     if res["before"] is not None:
         lr, df, p = res["before"]
         test = f"logistic regression, likelihood-ratio test, {df} df, {pval(p)}"
