@@ -5,16 +5,14 @@ study with no complete game in any trial exits 1."""
 
 from __future__ import annotations
 
-import json
-
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from sim.analysis.halving import Record
+from sim.analysis.trial_completion import Completion, NoCompleteTrial
 from sim.analysis.tune_report import incomplete_note, trials_table
 from sim.cli import cli
-from sim.runs.tune import Completion, NoCompleteTrial
 
 
 def _games(done: int, capped: int) -> pl.DataFrame:
@@ -26,10 +24,7 @@ def _games(done: int, capped: int) -> pl.DataFrame:
 def _completion(tmp_path, plays: dict) -> Completion:
     seen = Completion()
     for x, (done, capped) in plays.items():
-        folder = tmp_path / f"t{x}"
-        folder.mkdir()
-        (folder / "config.json").write_text(json.dumps({"game": "g", "options": {"max_decisions": x}}))
-        seen.add({"options.max_decisions": x}, 10, _games(done, capped), folder)
+        seen.add({"options.max_decisions": x}, 10, _games(done, capped), {"game": "g", "options": {"max_decisions": x}})
     return seen
 
 

@@ -47,7 +47,9 @@ def point_games(out: Path, meta: dict) -> dict[int, tuple[int, int, str]]:
     found = {}
     for p in meta["points"]:
         folder = Path(out) / p["folder"]
-        games = pl.read_parquet(folder / "games.parquet")
+        path = folder / "games.parquet"
+        games = pl.read_parquet(path, columns=[c for c in ("end_reason", "failed", "truncated")
+                                               if c in pl.read_parquet_schema(path)])  # not every column (memory)
         n = complete_count(games)
         found[p["index"]] = (n, games.height, "" if n else no_game_why(games, read_json(folder / "config.json")))
     return found

@@ -176,8 +176,9 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
     """The body of ``tune`` and ``discover``: prepare, plan, run (resumable), report, summary, JSON."""
     from ..analysis import tune_report  # Optuna and the report libraries load only when used
     from ..analysis.halving import plain
+    from ..analysis.trial_completion import NoCompleteTrial
     from ..runs.discover import run_discover
-    from ..runs.tune import NoCompleteTrial, run_tune
+    from ..runs.tune import run_tune
 
     check_cluster(backend, scheduler)
     rc, plan, out_dir = _prepare(config, jobs, seed, out, force, json_file, kind, resume_dir)

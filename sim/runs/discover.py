@@ -21,11 +21,12 @@ import optuna
 from .. import integrity, store
 from ..analysis import halving, objectives
 from ..analysis.stats import complete_players, pooled_win_rate, wilson
+from ..analysis.trial_completion import Completion
 from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
+from ..data import read_json
 from . import fixed
-from .tune import Completion
 
 
 def _prepare(out: Path, rc: RunConfig, force: bool, resume: bool) -> None:
@@ -120,7 +121,8 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
         g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume,
                               **where)
         f = _win_rate(g, p, plan.label)
-        complete = seen.add(values, games, g, out / "trials" / f"trial-{k:03d}-{games}", echo, "discover.md")
+        complete = seen.add(values, games, g, read_json(out / "trials" / f"trial-{k:03d}-{games}" / "config.json"),
+                            echo, "discover.md")
         if not complete:  # no complete game: never the best (breaker finding 4, session 10; it counted as no win)
             return math.inf, f.value, f.ci_low, f.ci_high
         return objectives.loss("win_rate", f.value), f.value, f.ci_low, f.ci_high
