@@ -57,3 +57,17 @@ def test_sim_check_exits_1_when_no_game_completed(tmp_path, monkeypatch):
     xml = (tmp_path / "j.xml").read_text()
     assert 'errors="1"' in xml and 'name="games_completed"' in xml and 'type="NoGameCompleted"' in xml
     assert '<property name="complete_games" value="0" />' in xml
+
+
+def test_until_decided_stops_after_a_batch_with_no_complete_game(tmp_path, monkeypatch):
+    # every game fails: doubling the games would only add failures, so the first batch (12 games,
+    # two whole deals of 6 under seating permute with 3 strategies) is the last
+    monkeypatch.syspath_prepend(str(TESTS))
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 3\ngames: 12\nseed: 5\nstrategies:\n  - {name: osaka.trader}\n"
+                   "  - {name: 'bad_strategies:Cheater'}\n  - {name: random}\n"
+                   "checks: {max_truncated_share: 0.05}\n")
+    res = CliRunner().invoke(cli, ["check", str(cfg), "--out", str(tmp_path / "o"), "--quiet", "--until-decided"])
+    assert res.exit_code == 1, res.output
+    assert "stopped: no game of the first 12 completed: more games would not decide max_truncated_share" in res.output
+    assert "error: no game completed (all 12 games failed)" in res.output

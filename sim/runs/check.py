@@ -214,12 +214,14 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
                                   fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
             played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
                                                   seconds + o.seconds)
-            results = _results(_chunk_run(out), rc.checks, min_sample, None)[0]
+            now = _chunk_run(out)
+            results = _results(now, rc.checks, min_sample, None)[0]
             undecided = [r.name for r in results if not r.decided]
             lenient = [r.name for r in results if r.lenient]  # undecided, passing because strict: false
             stopping["batches"].append({"games": stop, "undecided": undecided})
             _write_stopping(out, stopping)
-            if not undecided or stop >= max_games:
+            complete = stats.complete_count(now.games)  # none: more games would not decide (session 10)
+            if not undecided or stop >= max_games or not complete:
                 break
             stop = min(max_games, -(-2 * stop // k) * k)
     finally:
@@ -227,6 +229,7 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
     # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
     stopping.update(games=stop, met=not undecided, finished=True, reason=(
         _decided_reason(stop, lenient) if not undecided else
+        f"no game of the first {stop} completed: more games would not decide {', '.join(undecided)}" if not complete else
         f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
     _write_stopping(out, stopping)
     store.merge_chunks(out)
