@@ -25,14 +25,19 @@ def test_every_game_at_the_decision_cap_names_the_cap_and_its_option():
                    " --option max_decisions=3000)")
 
 
+def test_a_round_cap_names_its_option_when_the_game_has_one():
+    why = no_game_why(_games(["round_cap"]), {"game": "g", "options": {"max_rounds": 12}})
+    assert why == "the one game ended at the round cap (the option max_rounds, 12 here: raise it, e.g. --option max_rounds=120)"
+
+
 def test_mixed_endings_most_frequent_first_and_a_round_cap_without_its_option():
     # by hand: 3 stalled, 2 at the round cap (the game names no max_rounds), 1 failed, in that order
     games = _games(["failed", "stalled", "round_cap", "stalled", "round_cap", "stalled"])
     why = no_game_why(games, {"game": "g", "options": {}})
     assert why.startswith("3 of 6 games stalled (no legal sequence")
     assert "; 2 of 6 games ended at the round cap (a safety option of the game; `sim list options g` names it);" in why
-    assert why.endswith("; 1 of 6 game failed")
-    assert no_game_note(games, {"options": {}}).endswith("1 of 6 game failed (the next finding names the errors).")
+    assert why.endswith("; 1 of 6 games failed")
+    assert no_game_note(games, {"options": {}}).endswith("1 of 6 games failed (the next finding names the errors).")
 
 
 def test_sim_run_at_the_decision_cap_says_so_in_its_findings(tmp_path):

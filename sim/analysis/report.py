@@ -73,12 +73,14 @@ def no_game_why(games: pl.DataFrame, config: dict) -> str:
     counts = end_reasons(games).value_counts().sort(["count", "end_reason"], descending=[True, False])
     parts = []
     for reason, n in counts.iter_rows() if games.height else ():
-        share = f"all {n} games" if n == games.height > 1 else f"{n} of {games.height} game{'s' if n > 1 else ''}"
+        share = ("the one game" if games.height == 1 else f"all {n} games" if n == games.height else
+                 f"{n} of {games.height} games")
         if reason in CAPS:
             what, key = CAPS[reason]
             value = options.get(key)
-            opt = (f"the option {key}, {value} here: raise it, e.g. --option {key}={max(3000, 10 * int(value))}"
-                   if isinstance(value, int) and not isinstance(value, bool) else
+            known = isinstance(value, int) and not isinstance(value, bool)
+            more = (max(3000, 10 * value) if key == "max_decisions" else 10 * value) if known else 0
+            opt = (f"the option {key}, {value} here: raise it, e.g. --option {key}={more}" if known else
                    f"a safety option of the game; `sim list options {config.get('game', 'GAME')}` names it")
             parts.append(f"{share} ended at {what} ({opt})")
         elif reason == "stalled":
