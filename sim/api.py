@@ -148,8 +148,10 @@ def _coercion(ann: Any, value: Any) -> str | None:
             pairs = ((args[0] if args else Any, v) for v in value)
         for i, (a, v) in enumerate(pairs):
             problem = _coercion(a, v)
-            if problem:
-                return problem.replace(", got", f" at item {i}, got", 1)
+            if problem:  # "whole numbers, got true (item 0)" (breaker finding 5, session 10: "a number ... got True")
+                one = next((o for o in PLURAL if problem.startswith(f"{o}, ")), None)
+                return (f"{PLURAL[one]}{problem[len(one):]} (item {i})" if one else
+                        problem.replace(", got", f" at item {i}, got", 1))
         return None
     if origin is dict and isinstance(value, dict) and len(args) == 2:
         for k, v in value.items():
@@ -157,13 +159,21 @@ def _coercion(ann: Any, value: Any) -> str | None:
             if problem:
                 return problem.replace(", got", f" at key {k!r}, got", 1)
         return None
-    if ann in (int, float) and isinstance(value, (bool, str)):
-        return f"a number, got {value!r}"
+    if ann in (int, float) and isinstance(value, (bool, str)):  # a flag is not a count: "got true", as written
+        return f"{'a whole number' if ann is int else 'a number'}, got {_as_written(value)}"
     if ann is int and isinstance(value, float) and not value.is_integer():
         return f"a whole number, got {value!r}"
     if ann is bool and not isinstance(value, bool):
         return f"true or false, got {value!r}"
     return None
+
+
+PLURAL = {"a whole number": "whole numbers", "a number": "numbers"}
+
+
+def _as_written(value: Any) -> str:
+    """A config value as YAML spells it: ``true``/``false`` for a flag, else ``repr`` (``'5'``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
 
 
 def yaml_text_hint(value: Any) -> str:
@@ -335,3 +345,12 @@ def close_view(obs: Any) -> None:
     """Detach a ``LazyObservation`` from its source (fields already read stay readable). Called by
     ``play_game`` after each decision of an engine with ``lazy_observations = True``."""
     _SOURCES.pop(id(obs), None)
+
+
+def message_of(exc: BaseException) -> str:
+    """``str(exc)``, or ``<unprintable message>`` when the exception's ``__str__`` itself raises
+    (breaker finding 5, session 10: the failure was summarised as that second error, "TypeError: str fails")."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001  (whatever a plugin's __str__ raises)
+        return "<unprintable message>"

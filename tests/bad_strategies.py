@@ -121,3 +121,17 @@ class Printer(RandomStrategy):
     def choose(self, obs, legal, rng):
         print("choosing among", len(legal))
         return super().choose(obs, legal, rng)
+
+
+class Unprintable(Exception):
+    """An exception whose message cannot be printed: its ``__str__`` raises."""
+
+    def __str__(self):
+        raise TypeError("str fails")
+
+
+class Mute(ScriptedStrategy):
+    """Raises ``Unprintable`` on its first decision of every game."""
+
+    def choose(self, obs, legal, rng):
+        raise Unprintable("secret")

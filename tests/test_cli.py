@@ -168,7 +168,7 @@ BAD = [
     ("YAML syntax", BASE + "options: {end_tokens: 8\n", r"c.yaml, line \d+, column \d+: YAML syntax error"),
     ("duplicate key", BASE + "seed: 12\n", r"line 9: duplicate key 'seed' \(first at line 4\)"),
     ("unknown option", BASE + "options:\n  end_token: 8\n", r"line 10, key 'options.end_token': unknown key"),
-    ("option type", BASE + "options:\n  end_tokens: many\n", r"line 10, key 'options.end_tokens': 'end_tokens' must be a number, got 'many'"),
+    ("option type", BASE + "options:\n  end_tokens: many\n", r"line 10, key 'options.end_tokens': 'end_tokens' must be a whole number, got 'many'"),
     ("option range", BASE + "options:\n  market_size: 0\n", r"line 10, key 'options.market_size': Input should be greater than or equal to 1"),
     ("bad strategy param", BASE.replace("params: {min_set: 3}", "params: {min_sets: 3}"), r"line 7, key .strategies.1.params.*bad params: .min_sets.: unknown parameter; it takes: min_set \(default 2\)"),
     ("missing data file", BASE + "data:\n  cards: nowhere.yaml\n", r"line 10, key 'data.cards': data file 'nowhere.yaml' not found"),
@@ -176,7 +176,7 @@ BAD = [
     ("not a mapping", "- a\n- b\n", r"a config must be a mapping"),
     ("import string", BASE.replace("name: random", "name: 'nosuchpkg.mod:Thing'"), r"does not resolve"),
     ("strategy param type", BASE.replace("params: {min_set: 3}", "params: {min_set: two}"),
-     r"line 7, key 'strategies.1.params.min_set': strategy 'osaka.shipper': bad params: 'min_set': must be a number, "
+     r"line 7, key 'strategies.1.params.min_set': strategy 'osaka.shipper': bad params: 'min_set': must be a whole number, "
      r"got 'two'"),
     ("strategy param range", BASE.replace("params: {min_set: 3}", "params: {min_set: 0}"),
      r"line 7, key 'strategies.1.params.min_set': .*'min_set': Input should be greater than or equal to 1"),

@@ -32,7 +32,7 @@ def test_every_option_error_with_its_line_and_key(tmp_path):
     code, lines = validate(tmp_path, HEAD + 'options: {advanced: "yes", draw: forcd, hand_limit: "7"}\n')
     assert code == 2
     assert "c.yaml, line 6, key 'options.advanced': 'advanced' must be true or false, got 'yes'" in lines
-    assert "c.yaml, line 6, key 'options.hand_limit': 'hand_limit' must be a number, got '7'" in lines
+    assert "c.yaml, line 6, key 'options.hand_limit': 'hand_limit' must be a whole number, got '7'" in lines
     assert any(line.startswith("c.yaml, line 6, key 'options.draw': ") and "'forced'" in line for line in lines)
 
 

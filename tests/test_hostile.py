@@ -155,10 +155,10 @@ BREAKERS = [
      r"label 'x' names two different strategies"),
     ("not a strategy", BASE.replace("{name: random}\n", "{name: 'builtins:int'}\n", 1),
      r"standard-library module 'builtins'"),
-    ("boolean option", BASE + "options:\n  end_tokens: true\n", r"line 9, key 'options.end_tokens': 'end_tokens' must be a number, got True"),
-    ("string option", BASE + "options:\n  market_size: '5'\n", r"'market_size' must be a number, got '5'"),
+    ("boolean option", BASE + "options:\n  end_tokens: true\n", r"line 9, key 'options.end_tokens': 'end_tokens' must be a whole number, got true"),
+    ("string option", BASE + "options:\n  market_size: '5'\n", r"'market_size' must be a whole number, got '5'"),
     ("boolean param", BASE.replace("{name: random}\n", "{name: osaka.trader, params: {min_goods: true}}\n", 1),
-     r"key 'strategies.0.params.min_goods': .*'min_goods': must be a number"),
+     r"key 'strategies.0.params.min_goods': .*'min_goods': must be a whole number"),
     ("unreachable hand threshold", BASE + "options:\n  hand_threshold: 100000\n", r"key 'options.hand_threshold': .*starting hands could not be drawn"),
     ("market bigger than the deck", BASE + "options:\n  market_size: 200\n", r"too few of the 108 cards"),
     ("games beyond a billion", BASE.replace("games: 4", "games: 99999999999999999999"), r"key 'games': Input should be less than or equal to 1000000000"),
@@ -278,14 +278,14 @@ def _game_config(game: str, extra: str = "") -> str:
 
 
 COERCIONS = [  # pydantic would silently turn these into other numbers or flags
-    ("xanadu deal true", _game_config("xanadu", "options: {deal: true}\n"), r"key 'options.deal': 'deal' must be a number, got True"),
-    ("xanadu deal '5'", _game_config("xanadu", "options: {deal: '5'}\n"), r"key 'options.deal': 'deal' must be a number, got '5'"),
+    ("xanadu deal true", _game_config("xanadu", "options: {deal: true}\n"), r"key 'options.deal': 'deal' must be a whole number, got true"),
+    ("xanadu deal '5'", _game_config("xanadu", "options: {deal: '5'}\n"), r"key 'options.deal': 'deal' must be a whole number, got '5'"),
     ("xanadu sale_bonus items", _game_config("xanadu", "options: {sale_bonus: ['1', true, 0, 0]}\n"),
-     r"'sale_bonus' must be a number at item 0, got '1'"),
+     r"'sale_bonus' must be whole numbers, got '1' \(item 0\)"),
     ("forwarder growth items", _game_config("forwarder_of_xanadu", "options: {growth: [1, true]}\n"),
-     r"'growth' must be a number at item 1, got True"),
+     r"'growth' must be whole numbers, got true \(item 1\)"),
     ("forwarder space_resources", _game_config("forwarder_of_xanadu", "options: {space_resources: ['2', 1, 0]}\n"),
-     r"'space_resources' must be a number at item 0, got '2'"),
+     r"'space_resources' must be whole numbers, got '2' \(item 0\)"),
     ("check strict 'no'", BASE + "checks: {max_seat_win_rate: {threshold: 0.5, strict: 'no'}}\n",
      r"key 'checks.max_seat_win_rate.strict': 'strict' must be true or false, got 'no'"),
     ("check threshold '0.5'", BASE + "checks: {max_seat_win_rate: {threshold: '0.5'}}\n",
@@ -311,7 +311,7 @@ def test_no_silent_coercion_in_data_files(tmp_path):
                                "per_colour: [{value: '2', count: 20, insurance: 1}]\nachievement_tokens_per_colour: 3\n")
     res = CliRunner().invoke(cli, ["validate", str(_write(tmp_path, "c.yaml", BASE + "data: {cards: k.yaml}\n"))])
     assert res.exit_code == 2
-    assert re.search(r"k.yaml, line 3, key 'per_colour.0.value': 'value' must be a number, got '2'", res.output), res.output
+    assert re.search(r"k.yaml, line 3, key 'per_colour.0.value': 'value' must be a whole number, got '2'", res.output), res.output
 
 
 def _seats(n: int) -> str:

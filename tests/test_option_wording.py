@@ -45,5 +45,5 @@ def test_a_config_file_error_with_its_own_got_is_not_suffixed_again(tmp_path):
     res = CliRunner().invoke(cli, ["validate", str(cfg)])
     assert res.exit_code == 2
     assert "line 7, key 'options.growth': every value of growth must be >= 0, got [1, -2]\n" in res.output, res.output
-    assert "key 'options.rounds': 'rounds' must be a number, got 'x'\n" in res.output, res.output  # was "... (got 'x')"
+    assert "key 'options.rounds': 'rounds' must be a whole number, got 'x'\n" in res.output, res.output  # was "... (got 'x')"
     assert "key 'options.space_resources': Input should be a valid tuple (got 5)" in res.output  # pydantic's own: kept

@@ -70,4 +70,4 @@ def test_every_silently_converted_parameter_is_reported_at_once():
     with pytest.raises(SimError) as err:
         make_strategy("xanadu.expert", {"end_draws": True, "keep_hand": "3"}, "xanadu")
     text = str(err.value)
-    assert "'end_draws': must be a number, got True" in text and "'keep_hand': must be a number, got '3'" in text
+    assert "'end_draws': must be a whole number, got true" in text and "'keep_hand': must be a whole number, got '3'" in text

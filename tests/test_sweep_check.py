@@ -96,7 +96,7 @@ def test_sweep_uses_the_same_game_seeds_at_every_point(tmp_path, baseline):
 
 BAD_SWEEPS = [
     ("unknown option", "sweep:\n  options.income: [12, 15]\n", r"line 10, key 'sweep.options.income': unknown option 'income'"),
-    ("bad option value", "sweep:\n  options.end_tokens: [8, zero]\n", r"line 10, key 'sweep.options.end_tokens.1'.*must be a number, got 'zero'"),
+    ("bad option value", "sweep:\n  options.end_tokens: [8, zero]\n", r"line 10, key 'sweep.options.end_tokens.1'.*must be a whole number, got 'zero'"),
     ("no prefix", "sweep:\n  end_tokens: [8]\n", r"key 'sweep.end_tokens'.*unknown sweep key 'end_tokens'; a sweep key is players, seating, options.<option>"),
     ("empty list", "sweep:\n  options.end_tokens: []\n", r"key 'sweep.options.end_tokens': give at least one value"),
     ("data path", "sweep:\n  data.cards.nothing: [1]\n", r"key 'sweep.data.cards.nothing'.*'nothing' is not in the data file"),

@@ -42,7 +42,7 @@ CASES = {
         11, "tune.params.options.end_tokens", ["12.5", "whole number"]),
     "choice of words for a number": (
         TUNE.format(key="options.end_tokens", range="{choice: [few, many]}", target="{metric: n_decisions, value: 90}"),
-        11, "tune.params.options.end_tokens", ["choice 'few'", "must be a number"]),
+        11, "tune.params.options.end_tokens", ["choice 'few'", "must be a whole number"]),
     "text column as metric": (
         TUNE.format(key="options.end_tokens", range="[3, 12]", target="{metric: end_reason, value: 1}"),
         13, "tune.target.metric", ["'end_reason'", "text", "n_decisions"]),

@@ -5,14 +5,12 @@ Each check ends in one of three states, judged on its interval (at the run's con
 interval is on the bad side, **inconclusive** when the interval straddles it (more games would
 decide; for a share with a Wilson interval the line says about how many games would, if the share
 stays as observed: ``games_to_decide``; for Balance and the first-player advantage an estimate by
-the interval's width: ``games_by_width``; so too for a seat's win rate under ``seating: permute``, whose
-interval is a t-interval over the deals: ``deals``). The strategy checks may judge some strategies only
+the interval's width: ``games_by_width``, as for a seat's win rate under ``permute``, a t-interval over
+deals). The strategy checks may judge some strategies only
 (``strategies:`` / ``exclude:``: ``_chosen``). ``strict: false`` counts an inconclusive check as a pass,
 and its line says so: ``UNDECIDED (passes: strict is false)``. ``max_*`` checks over several
 seats or strategies fail when any of them fails, pass when all pass, and report the worst one.
-``max_failed_games`` is a count (pass or fail). Exit status of ``sim check``: 0 all pass, 1 any
-fails, 3 none fails but some are inconclusive (``--inconclusive pass|fail`` maps it), 2 bad input.
-"""
+``max_failed_games`` is a count. Exit status of ``sim check``: ``exit_status`` (and README)."""
 
 from __future__ import annotations
 
@@ -361,16 +359,18 @@ def exit_status(results: list[CheckResult], inconclusive: str | None = None) -> 
     return 0
 
 
-def write_junit(path: Path, results: list[CheckResult], suite: str, properties: dict, seconds: float) -> None:
+def write_junit(path: Path, results: list[CheckResult], suite: str, properties: dict, seconds: float,
+                error: str = "") -> None:
     """A JUnit XML file with one test case per check: failures carry the check's line, an
-    inconclusive check is ``<skipped>`` with its interval in the message."""
+    inconclusive check is ``<skipped>`` with its interval in the message; ``error`` (no game
+    completed) adds a test case ``games_completed`` in error."""
     import xml.etree.ElementTree as ET  # only `sim check --junit` writes XML (start-up)
 
-    failures = sum(r.status == FAIL for r in results)
+    failures, errors, tests = sum(r.status == FAIL for r in results), str(int(bool(error))), str(len(results) + bool(error))
     skipped = sum(r.status == UNDECIDED for r in results)
-    root = ET.Element("testsuites", name="sim check", tests=str(len(results)), failures=str(failures),
-                      errors="0", time=f"{seconds:.3f}")
-    ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)), failures=str(failures), errors="0",
+    root = ET.Element("testsuites", name="sim check", tests=tests, failures=str(failures), errors=errors,
+                      time=f"{seconds:.3f}")
+    ts = ET.SubElement(root, "testsuite", name=suite, tests=tests, failures=str(failures), errors=errors,
                        skipped=str(skipped), time=f"{seconds:.3f}", timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
                        hostname=platform.node())
     props = ET.SubElement(ts, "properties")
@@ -385,6 +385,9 @@ def write_junit(path: Path, results: list[CheckResult], suite: str, properties: 
             ET.SubElement(tc, "skipped", message=r.line())
         out = ET.SubElement(tc, "system-out")
         out.text = f"{r.line()}\n{DESCRIPTIONS.get(r.name, '')}"
+    if error:
+        ET.SubElement(ET.SubElement(ts, "testcase", classname=suite, name="games_completed", time="0"), "error",
+                      message=error, type="NoGameCompleted")
     ET.indent(root)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -88,6 +88,12 @@ def neighbour_text(res: dict) -> str:
     return text
 
 
+def holm_over(n: int) -> str:
+    """How the per-strategy p-values were adjusted: over ``n`` strategies, or, for one, not at all
+    (not "Holm-adjusted over the 1 strategies": breaker finding 5, session 10)."""
+    return f"Holm-adjusted over the {n} strategies" if n > 1 else "one strategy tested, so unadjusted"
+
+
 def neighbour_findings(res: dict | None, alpha: float) -> list[Finding]:
     """Per strategy whose win rate significantly depends on the player before it: who it wins least
     and most after (with 3 players: equally, before whom)."""
@@ -103,6 +109,6 @@ def neighbour_findings(res: dict | None, alpha: float) -> list[Finding]:
                 f"{r['strategy']} wins less after {lo['before']}: {pint(lo['rate'], lo['ci_low'], lo['ci_high'])} of "
                 f"{lo['games']:,} games, against {pint(hi['rate'], hi['ci_low'], hi['ci_high'])} after {hi['before']} "
                 f"(its win rate depends on the player before it: chi-square {r['chi2']:.1f}, {r['df']} df, "
-                f"Holm-adjusted over the {n} {'strategy' if n == 1 else 'strategies'} {pval(r['p_holm'])}{also}).",
+                f"{holm_over(n)} {pval(r['p_holm'])}{also}).",
                 hi["rate"] - lo["rate"], True, 1))
     return out

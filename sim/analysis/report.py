@@ -37,7 +37,7 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tup
                        seating=t.config.get("seating", "rotate"), confidence=d.confidence, ended=ended, **inputs)
         found, verdict = fnd.findings(x), fnd.verdict(x)
     else:
-        found = ["No game completed: nothing can be said about balance."]
+        found = [no_game_note(games, t.config)]
         if failed:
             found.append(f"{failed} game(s) failed; see errors.parquet and `sim replay`.")
     if n == 1 and "score_strategy" in d.tables:  # nobody to beat: scores and titles, no win rates
@@ -51,6 +51,44 @@ def _findings(t: RunTables, d: sections.Draft, inputs: dict | None, comp) -> tup
         note = failure_note(t.errors, failed, t.run_dir)
         found = [f if "game(s) failed" not in f else note for f in found]
     return found, verdict
+
+
+CAPS = {"decision_cap": ("the decision cap", "max_decisions"), "round_cap": ("the round cap", "max_rounds")}
+
+
+def no_game_note(games: pl.DataFrame, config: dict) -> str:
+    """Why no game completed, as the report's finding (``no_game_why``; breaker finding 3, session 10:
+    "the findings above say why" and none did)."""
+    failed = " (the next finding names the errors)" if games.height and games["failed"].any() else ""
+    return f"No game completed, so nothing can be said about balance: {no_game_why(games, config)}{failed}."
+
+
+def no_game_why(games: pl.DataFrame, config: dict) -> str:
+    """How the games of a run with no complete game ended (cap, stall, failure; most frequent first),
+    a cap named with the option that sets it and its value, e.g. "all 10 games ended at the decision
+    cap (the option max_decisions, 1 here: raise it, e.g. --option max_decisions=3000)"."""
+    from .summaries import end_reasons
+
+    options = config.get("options") or {}
+    counts = end_reasons(games).value_counts().sort(["count", "end_reason"], descending=[True, False])
+    parts = []
+    for reason, n in counts.iter_rows() if games.height else ():
+        share = ("the one game" if games.height == 1 else f"all {n} games" if n == games.height else
+                 f"{n} of {games.height} games")
+        if reason in CAPS:
+            what, key = CAPS[reason]
+            value = options.get(key)
+            known = isinstance(value, int) and not isinstance(value, bool)
+            more = (max(3000, 10 * value) if key == "max_decisions" else 10 * value) if known else 0
+            opt = (f"the option {key}, {value} here: raise it, e.g. --option {key}={more}" if known else
+                   f"a safety option of the game; `sim list options {config.get('game', 'GAME')}` names it")
+            parts.append(f"{share} ended at {what} ({opt})")
+        elif reason == "stalled":
+            parts.append(f"{share} stalled (no legal sequence of moves could change the outcome: strategies that stop"
+                         " acting or a gap in the rules; `sim replay` shows one)")
+        elif reason in ("failed", "truncated"):
+            parts.append(f"{share} {'failed' if reason == 'failed' else 'were truncated (a stall or a cap)'}")
+    return "; ".join(parts) or "no game was played"
 
 
 def failure_note(errors: pl.DataFrame, failed: int, run_dir: Path | None, top: int = 3) -> str:

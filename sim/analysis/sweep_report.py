@@ -37,23 +37,57 @@ def _cell(v, lo, hi, scale):
     return f"{v * scale:.{d}f} ({lo * scale:.{d}f}–{hi * scale:.{d}f})"
 
 
+def point_games(out: Path, meta: dict) -> dict[int, tuple[int, int, str]]:
+    """Each point's ``(complete games, games played, why none completed or "")`` (``report.no_game_why``),
+    read from its games.parquet: a point with no complete game is marked, not compared (breaker
+    finding 2, session 10: one such point left the whole sweep without a report, exit 2)."""
+    from .report import no_game_why
+    from .stats import complete_count
+
+    found = {}
+    for p in meta["points"]:
+        folder = Path(out) / p["folder"]
+        path = folder / "games.parquet"
+        games = pl.read_parquet(path, columns=[c for c in ("end_reason", "failed", "truncated")
+                                               if c in pl.read_parquet_schema(path)])  # not every column (memory)
+        n = complete_count(games)
+        found[p["index"]] = (n, games.height, "" if n else no_game_why(games, read_json(folder / "config.json")))
+    return found
+
+
+def _comparable(out: Path, meta: dict, conf: float) -> tuple[pl.DataFrame, list[str]]:
+    """``sweep_compare.baseline_comparisons`` over the points with a complete game; sentences first
+    naming the points left out (no complete game) and why."""
+    done = point_games(out, meta)
+    base = meta.get("baseline", meta["points"][0]["index"])
+    label = {p["index"]: p["label"] for p in meta["points"]}
+    out_ = [i for i in label if not done[i][0]]
+    if base in out_:
+        return pl.DataFrame(), [f"The baseline point {label[base]} has no complete game ({done[base][2]}), so no point"
+                                " is compared with it; set sweep_baseline to a point whose games complete."]
+    said = [f"Point {label[i]} has no complete game: {done[i][2]}; it is left out of the comparisons." for i in out_]
+    cmp, skipped = sweep_compare.baseline_comparisons(
+        out, {**meta, "points": [p for p in meta["points"] if p["index"] not in out_]}, conf)
+    return cmp, said + skipped
+
+
 def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, body: list,
                       draw: bool = True) -> list[str]:
     """The paired comparisons of every point with the baseline point (``sweep_compare``); returns its
     sentences (the terminal prints them: fresh-user finding 6, session 8)."""
-    cmp, skipped = sweep_compare.baseline_comparisons(out, meta, conf)
-    if skipped:
-        md += ["", "## Against the baseline", ""] + [f"- {x}" for x in skipped]
-        body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in skipped] + ["</ul>"]
+    cmp, skipped = _comparable(out, meta, conf)
     if not cmp.height:
+        if skipped:
+            md += ["", "## Against the baseline", ""] + [f"- {x}" for x in skipped]
+            body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in skipped] + ["</ul>"]
         return skipped
     base = next(p["label"] for p in meta["points"] if p["index"] == meta.get("baseline", meta["points"][0]["index"]))
-    said, tab = sweep_compare.sentences(cmp, base, conf), sweep_compare.table(cmp, conf)
+    said, tab = skipped + sweep_compare.sentences(cmp, base, conf), sweep_compare.table(cmp, conf)
     if not draw:
         md += ["", "## Against the baseline", ""] + [f"- {x}" for x in said] + ["", md_table(tab)]
         body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
             "</ul>", html_table(tab)]
-        return skipped + said
+        return said
     buf = io.BytesIO()
     sweep_compare.chart(cmp, xname, conf).savefig(buf, format="png", dpi=110)
     (out / "figures" / "sweep_vs_baseline.png").write_bytes(buf.getvalue())
@@ -62,7 +96,7 @@ def _baseline_section(out: Path, meta: dict, xname: str, conf: float, md: list, 
     b64 = base64.b64encode(buf.getvalue()).decode()
     body += ["<h2>Against the baseline</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in said] + [
         "</ul>", html_table(tab), f'<figure><img alt="Win rate − baseline" src="data:image/png;base64,{b64}"></figure>']
-    return skipped + said
+    return said
 
 
 def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None = None,
@@ -86,7 +120,10 @@ def write_sweep_report(out: Path, table: pl.DataFrame, figures: list[str] | None
              " with another number of games per deal) they are compared unpaired, as said below. Each point is a "
              "full run folder" + (" with its own report." if meta.get("point_reports") else " (tables only)."))
     md = [f"# {title}", "", intro, "", "## Points", ""]
-    pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else "")}
+    done = point_games(out, meta)
+    pts = pl.DataFrame([{"point": p["index"], "label": p["label"], "folder": p["folder"] + ("/report.html" if meta.get("point_reports") else ""),
+                         "complete games": f"{done[p['index']][0]} of {done[p['index']][1]}"
+                                           + ("" if done[p["index"]][0] else " (no complete game)")}
                         for p in meta["points"]])
     md.append(md_table(pts))
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<h2>Points</h2>", html_table(pts)]

@@ -96,6 +96,10 @@ def trials_table(trials: list[dict], value_name: str, scale: float = 1.0, kind: 
         row.update({"games": t["games"], value_name: f"{f(t['figure'])} ({f(lo)}{sep}{f(hi)})"})
         if kind != "win_rate":
             row["loss"] = f(t["loss"]) if kind in RATES else _num(t["loss"])
+        if "complete" in t:  # flagged: mostly incomplete; none complete: not eligible (breaker finding 4, session 10)
+            row["complete games"] = (f"{t['complete']} of {t['played']}" + (
+                "" if "why" not in t else " (none: not eligible as best)" if not t["complete"] else " (flagged: mostly"
+                " incomplete)"))
         rows.append(row)
     return pl.DataFrame(rows)
 
@@ -140,6 +144,28 @@ def write_document(out: Path, name: str, title: str, paragraphs: list[str], tabl
     return md_path, html_path
 
 
+def incomplete_note(result: dict) -> str:
+    """Sentences on the trials whose games mostly did not complete (flagged: their figure describes
+    games that failed, stalled or hit a cap), those with none (not eligible as best), and a best value
+    or confirmation run whose games mostly did not complete (breaker finding 4, session 10)."""
+    trials, confirm = result.get("trials") or [], result.get("confirm") or {}
+    flagged = [t for t in trials if "why" in t]
+    out = ""
+    if flagged:
+        none = [t for t in flagged if not t["complete"]]
+        e = flagged[0]
+        out = (f" {len(flagged)} of the {len(trials)} values tried had fewer than half of their games complete"
+               f" (flagged in the Trials table; e.g. {', '.join(f'{k.split(chr(46))[-1]}={_num(v)}' for k, v in e['params'].items())}:"
+               f" {e['why']})" + (f"; {len(none)} had no complete game and {'is' if len(none) == 1 else 'are'} not"
+                                  " eligible as best." if none else "."))
+        if trials[0] is e:
+            out += (f" Beware: the best value's own trial had {e['complete']} of {e['played']} games complete, so its"
+                    " figure mostly describes games stopped before their end.")
+    if confirm.get("complete") is not None and confirm["complete"] < 0.5 * confirm.get("games", 0):
+        out += f" Beware: {confirm['complete']} of the {confirm['games']} confirmation games completed."
+    return out
+
+
 def tune_summary(result: dict) -> str:
     """One paragraph: the best value and its confirmation figure with interval, against the target;
     then whether the trials' intervals overlap the best one's (``_separation``)."""
@@ -156,7 +182,7 @@ def tune_summary(result: dict) -> str:
                    f" widen the range and tune again.")
     return (f"Best: {best}. On {result['confirm']['games']} fresh games (root seed {result['confirm']['seed']}) "
             f"the figure ({t['describe']}) is {shown(kind, result['objective'])}{unit} (95% CI {shown(kind, lo)} to"
-            f" {shown(kind, hi)}).{inside}{_separation(result)}")
+            f" {shown(kind, hi)}).{inside}{_separation(result)}{incomplete_note(result)}")
 
 
 def _separation(result: dict) -> str:
@@ -239,7 +265,8 @@ def discover_summary(result: dict) -> str:
             f"{b['ci'][1]:.1%}) of {b['games']} fresh games, against a fair share of {fair:.1%} (one-sided binomial "
             f"{pval(result['p_vs_fair'])} that it wins more; dominant means the whole interval above the fair share, at least "
             f"{result['margin']:.0%} above it, p < 0.05). With its default parameters it wins {d['value']:.1%} "
-            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of {_confirm_test(result)}. Parameters that drive the win rate (Optuna importances): {drivers}.")
+            f"({d['ci'][0]:.1%}–{d['ci'][1]:.1%}) of {_confirm_test(result)}. Parameters that drive the win rate (Optuna importances): {drivers}."
+            + incomplete_note({"trials": result.get("trials") or []}))
 
 
 def _confirm_test(result: dict) -> str:

@@ -1,7 +1,8 @@
 """The ``sim`` command line: a thin Click layer over config, runs and analysis.
 
 Exit status: 0 success, 1 a check failed (``sim check``; ``sim compare --fail-on-difference``: a
-significant difference), a game failed under ``--fail-fast`` or no game of ``sim run`` completed,
+significant difference), a game failed under ``--fail-fast`` or no game of ``sim run`` / ``sim check``
+completed (of a sweep point; of any trial of ``sim tune`` / ``sim discover``),
 2 bad input (config, data, paths): the message names the file, line and key, and no traceback is
 printed. Commands live in ``commands_play`` (run, check),
 ``commands_sweep`` (sweep), ``commands_report`` (report), ``commands_tools`` (validate, list,

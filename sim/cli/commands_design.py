@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -175,6 +176,7 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
     """The body of ``tune`` and ``discover``: prepare, plan, run (resumable), report, summary, JSON."""
     from ..analysis import tune_report  # Optuna and the report libraries load only when used
     from ..analysis.halving import plain
+    from ..analysis.trial_completion import NoCompleteTrial
     from ..runs.discover import run_discover
     from ..runs.tune import run_tune
 
@@ -190,8 +192,12 @@ def _design(kind: str, config, jobs, seed, out, force, resume_dir, json_file, qu
     else:
         with resume_hint(f"sim {kind}", out_dir, "the finished trials (study.log, trials/)"), \
                 _trial_errors(config or str(out_dir / "config.json"), kind), write_failures(f"sim {kind}", out_dir):
-            result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo, resume=bool(resume_dir),
-                         backend=backend, scheduler=scheduler)
+            try:
+                result = run(rc, plan, out_dir, force=force, echo=None if quiet else click.echo,
+                             resume=bool(resume_dir), backend=backend, scheduler=scheduler)
+            except NoCompleteTrial as exc:  # as `sim run` with no complete game (breaker finding 4, session 10)
+                click.echo(f"error: {exc}; exit status 1", err=True)
+                sys.exit(1)
     write = tune_report.write_tune_report if kind == "tune" else tune_report.write_discover_report
     summary = tune_report.tune_summary if kind == "tune" else tune_report.discover_summary
     with told_on_interrupt(f"the study is finished ({saved}), but its report was not written; write it with:\n"

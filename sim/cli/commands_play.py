@@ -183,9 +183,13 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
     say(summary_text(rep))
     say(f"report: {out_dir / 'report.html'} (and report.md; tables *.parquet) [{time.perf_counter() - t0:.1f} s]")
     if rep.complete == 0:  # every game failed, stalled or was capped (fresh-user finding 6, session 10)
-        click.echo("error: no game completed (the findings above say why), so the run says nothing about balance;"
-                   " exit status 1", err=True)
-        sys.exit(1)
+        _no_game_completed("the findings above say why")
+
+
+def _no_game_completed(why: str) -> None:
+    """Exit 1: no game of the run completed (``sim run``, ``sim check``), ``why`` in the message."""
+    click.echo(f"error: no game completed ({why}), so the run says nothing about balance; exit status 1", err=True)
+    sys.exit(1)
 
 
 @contextmanager
@@ -229,7 +233,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     """Run CONFIG and evaluate its `checks:`; each check passes (the whole interval on the good side),
     fails (the whole interval on the bad side) or is inconclusive (the interval straddles the threshold).
 
-    Exit status: 0 all pass, 1 any fails, 3 none fails but some are inconclusive (--inconclusive pass|fail
+    Exit status: 0 all pass, 1 any fails or no game completed, 3 none fails but some are inconclusive (--inconclusive pass|fail
     maps it to 0 or 1), 2 bad input. One line per check (an inconclusive one: about how many games would
     decide it); --junit FILE for CI. A rerun of the same config replaces its run folder without --force.
     Strategy checks take `strategies: [LABEL, ...]` or `exclude: [random]`. Drift: see the last example.
@@ -285,6 +289,14 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         checks = (rc or load_run_config(out_dir)).checks
     with _unlock(out_dir), report_hint(out_dir, f"sim check --run {out_dir}"):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
+    _check_outcome(results, t, out_dir, config, junit, inconclusive, until_decided, t0)
+
+
+def _check_outcome(results, t, out_dir: Path, config, junit, inconclusive, until_decided, t0: float) -> None:
+    """Print each check's line and the tally, write --junit, and exit with the check's status (1 when
+    no game completed: the checks of such a run say nothing; breaker finding 1, session 10)."""
+    from ..runs import check as check_run
+
     for r in results:
         click.echo(r.line())
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "inconclusive")}
@@ -295,6 +307,10 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     if junit:
         check_run.junit(Path(junit), results, t, config or str(out_dir), time.perf_counter() - t0)
         click.echo(f"junit: {junit}")
+    if none := check_run.no_game_completed(t):  # the checks say nothing (breaker finding 1, session 10)
+        if none[1]:
+            click.echo(none[1], err=True)
+        _no_game_completed(none[0])
     status = exit_status(results, inconclusive)
     if counts["inconclusive"] and not counts["fail"]:
         adaptive = until_decided or (read_json(out_dir / "stopping.json", missing_ok=True) or {}).get("kind") == \

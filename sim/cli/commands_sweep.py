@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -50,6 +51,9 @@ from .options import (
 def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, scheduler, quiet, point_reports,
           figures_mode, confidence, no_plugins, option_pairs) -> None:
     """Play CONFIG at every point of its `sweep:` grid with the same game seeds; one combined report.
+
+    Exit status 1 when some point has no complete game (every game failed, stalled or was capped): the
+    report is written, marks that point and leaves it out of the comparisons; 2 bad input.
 
     \b
     Example: sim sweep configs/traders_of_osaka/sweep_end_tokens.yaml --games 200
@@ -104,5 +108,23 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         say(line)
     say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
+    _exit_if_a_point_never_completed(out_dir)
+
+
+def _exit_if_a_point_never_completed(out_dir: Path) -> None:
+    """Exit 1 when some point has no complete game, as `sim run` of that point would (its games say
+    nothing about balance); the report is written and leaves it out of the comparisons (breaker
+    finding 2, session 10: such a point made the sweep exit 2 without a report)."""
+    from ..analysis.sweep_report import point_games
+    from ..data import read_json
+
+    meta = read_json(out_dir / "sweep.json")
+    label = {p["index"]: p["label"] for p in meta["points"]}
+    none = [i for i, (n, _, _) in point_games(out_dir, meta).items() if not n]
+    if none:
+        named = ", ".join(f"{i} ({label[i]})" for i in none)
+        click.echo(f"error: no game completed at point{'s' if len(none) > 1 else ''} {named} (the sweep's findings"
+                   " above say why; the report leaves it out of the comparisons); exit status 1", err=True)
+        sys.exit(1)
 
 

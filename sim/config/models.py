@@ -98,8 +98,17 @@ class CheckSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     threshold: float = Field(ge=0, allow_inf_nan=False)
     strict: bool = True
-    strategies: tuple[str, ...] | None = Field(None, min_length=1)
-    exclude: tuple[str, ...] | None = Field(None, min_length=1)
+    strategies: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+
+    @field_validator("strategies", "exclude")
+    @classmethod
+    def _some_label(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """At least one label; checked after the labels (a `min_length` said "Tuple should have at
+        least 1 item after validation, not 0" after a wrong label's own error: breaker finding 5, session 10)."""
+        if value is not None and not value:
+            raise ValueError("must list at least one strategy label of the line-up")
+        return value
 
     @model_validator(mode="before")
     @classmethod

@@ -15,7 +15,7 @@ from .. import locks, store
 from ..analysis import figure_policy, stats
 from ..analysis.checks import CheckResult, evaluate, write_junit
 from ..analysis.document import write_report
-from ..analysis.report import analyse
+from ..analysis.report import analyse, failure_note, no_game_why
 from ..analysis.tables import RunTables, load_tables
 from ..api import SimError
 from ..config import RunConfig, build_game, load_run_config
@@ -109,15 +109,27 @@ def evaluate_run(out_dir: Path, checks: dict, min_sample: int, confidence: float
     return results, t
 
 
+def no_game_completed(t: RunTables) -> tuple[str, str] | None:
+    """``(why, what failed)`` when no game of the run completed (``report.no_game_why`` and
+    ``report.failure_note``, "" when none failed), else None: the checks of such a run say nothing,
+    so ``sim check`` exits 1 as ``sim run`` does (breaker finding 1, session 10)."""
+    if stats.complete_count(t.games):
+        return None
+    return (no_game_why(t.games, t.config),
+            failure_note(t.errors, t.errors.height, t.run_dir) if t.errors.height else "")
+
+
 def junit(path: Path, results: list[CheckResult], t: RunTables, config: str, seconds: float) -> None:
-    """Write the JUnit XML file of a check (one test case per check). ``SimError`` when it cannot be
-    written (the run and its report are on disk already)."""
+    """Write the JUnit XML file of a check (one test case per check, and an error test case
+    ``games_completed`` when no game completed). ``SimError`` when it cannot be written (the run and
+    its report are on disk already)."""
     cfg = t.config
     try:
         write_junit(path, results, f"sim.check.{cfg['game']}",
-                    {"config": config, "game": cfg["game"], "games": t.games.height, "seed": cfg["seed"],
+                    {"config": config, "game": cfg["game"], "games": t.games.height,
+                     "complete_games": stats.complete_count(t.games), "seed": cfg["seed"],
                      "run_folder": str(t.run_dir), **({"stopping_rule": t.stopping["rule"]} if t.stopping else {})},
-                    seconds)
+                    seconds, error="; ".join(none) if (none := no_game_completed(t)) else "")
     except OSError as exc:
         raise SimError(f"--junit {path}: cannot write this file ({exc.strerror or exc}); the run and its report"
                        f" are in {t.run_dir}") from None
@@ -202,12 +214,14 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
                                   fail_fast=fail_fast, backend=backend, scheduler=scheduler, bar=bar)
             played, failed, truncated, seconds = (played + o.games, failed + o.failed, truncated + o.truncated,
                                                   seconds + o.seconds)
-            results = _results(_chunk_run(out), rc.checks, min_sample, None)[0]
+            now = _chunk_run(out)
+            results = _results(now, rc.checks, min_sample, None)[0]
             undecided = [r.name for r in results if not r.decided]
             lenient = [r.name for r in results if r.lenient]  # undecided, passing because strict: false
             stopping["batches"].append({"games": stop, "undecided": undecided})
             _write_stopping(out, stopping)
-            if not undecided or stop >= max_games:
+            complete = stats.complete_count(now.games)  # none: more games would not decide (session 10)
+            if not undecided or stop >= max_games or not complete:
                 break
             stop = min(max_games, -(-2 * stop // k) * k)
     finally:
@@ -215,6 +229,7 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
     # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
     stopping.update(games=stop, met=not undecided, finished=True, reason=(
         _decided_reason(stop, lenient) if not undecided else
+        f"no game of the first {stop} completed: more games would not decide {', '.join(undecided)}" if not complete else
         f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
     _write_stopping(out, stopping)
     store.merge_chunks(out)

@@ -11,6 +11,7 @@ Trials are plain fixed-size runs (``fixed.play_point``) in ``OUT/trials``; the s
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -20,9 +21,11 @@ import optuna
 from .. import integrity, store
 from ..analysis import halving, objectives
 from ..analysis.stats import complete_players, pooled_win_rate, wilson
+from ..analysis.trial_completion import Completion
 from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
+from ..data import read_json
 from . import fixed
 
 
@@ -111,14 +114,17 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
         echo(f"searching {len(plan.params)} parameter(s) of {plan.label} for the highest win rate: {how};"
              f" games per trial {' -> '.join(map(str, rungs))} (the best 1/{plan.budget.eta} go on)")
     index: dict[str, int] = {}
+    seen = Completion()
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
         g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume,
                               **where)
         f = _win_rate(g, p, plan.label)
-        if f.value != f.value:  # no complete game: counted as no win, so the optimiser moves away
-            return 0.0, f.value, f.ci_low, f.ci_high
+        complete = seen.add(values, games, g, read_json(out / "trials" / f"trial-{k:03d}-{games}" / "config.json"),
+                            echo, "discover.md")
+        if not complete:  # no complete game: never the best (breaker finding 4, session 10; it counted as no win)
+            return math.inf, f.value, f.ci_low, f.ci_high
         return objectives.loss("win_rate", f.value), f.value, f.ci_low, f.ci_high
 
     study = halving.open_study(out / "study.log", "discover", sampler, resume)
@@ -128,6 +134,7 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
     # win rates in percent, as every other command prints them (not 0.5833; breaker trial 2, session 9)
     records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done,
                                show=lambda v: f"{v * 100:.1f}", unit="%", loss=False)
+    records = seen.eligible_first(records, "discover")
     best = records[0].params
     conf = _confirm(rc, plan, out, best, resume, **where)
     short = {k.split(".")[-1]: v for k, v in best.items()}
@@ -136,6 +143,6 @@ def run_discover(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "fair_share": conf["fair_share"], "p_vs_fair": conf["p_vs_fair"], "dominant": conf["dominant"],
               "margin": plan.margin, "importances": {k.split(".")[-1]: v for k, v in _importances(study).items()},
               "confirm": {"games": conf["games"], "seed": conf["seed"]}, "sampler": how, "rungs": rungs,
-              "trials": [r.as_dict() for r in records], "seating": rc.seating, "deals": fixed.deal_sizes(out / "trials")}
+              "trials": seen.rows(records), "seating": rc.seating, "deals": fixed.deal_sizes(out / "trials")}
     integrity.write_json_atomic(out / "discover.json", halving.plain(result))  # whole or absent: --resume reads it
     return result

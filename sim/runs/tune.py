@@ -14,11 +14,14 @@ from pathlib import Path
 
 from .. import integrity, store
 from ..analysis import halving, objectives
+from ..analysis.stats import complete_count
+from ..analysis.trial_completion import Completion
 from ..analysis.tune_report import RATES, shown
 from ..api import SimError
 from ..config import RunConfig, dump_resolved
 from ..config.design import Plan
 from ..config.grid import config_values
+from ..data import read_json
 from . import fixed
 
 
@@ -60,13 +63,16 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
         return objectives.figure(t.kind, games, players, column=t.column, pair=t.pair, seed=seed, n_resamples=n)
 
     index: dict[str, int] = {}
+    seen = Completion()
 
     def evaluate(values: dict, games: int) -> tuple[float, float, float, float]:
         k = index.setdefault(json.dumps(values, sort_keys=True, default=str), len(index))
         g, p = fixed.play_point(rc, values, out / "trials" / f"trial-{k:03d}-{games}", games, index=k, reuse=resume,
                               **where)
         fig = measure(g, p, rc.seed)
-        return objectives.loss(t.kind, fig.value, t.value), fig.value, fig.ci_low, fig.ci_high
+        complete = seen.add(values, games, g, read_json(out / "trials" / f"trial-{k:03d}-{games}" / "config.json"), echo)
+        loss = objectives.loss(t.kind, fig.value, t.value) if complete else float("inf")  # never the best
+        return loss, fig.value, fig.ci_low, fig.ci_high
 
     study = halving.open_study(out / "study.log", "tune", sampler, resume)
     done = halving.finished(study, rungs[0], evaluate) if resume else None
@@ -74,6 +80,7 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
         echo(f"resumed: {len(done)} of {n_trials} trials already in the study")
     records = halving.optimise(study, plan.params, evaluate, rungs, n_trials, plan.budget.eta, echo, done,
                                show=lambda v: shown(t.kind, v), unit=" points" if t.kind in RATES else "")
+    records = seen.eligible_first(records, "tune")
     best = records[0]
     seed = halving.fresh_seed(rc.seed)
     g, p = fixed.play_point(rc, best.params, out / "confirm", plan.budget.confirm_games, seed=seed, index=999,
@@ -83,9 +90,10 @@ def run_tune(rc: RunConfig, plan: Plan, out: Path, *, force: bool = False,
               "target": {"kind": t.kind, "value": t.value, "column": t.column, "pair": list(t.pair),
                          "describe": t.describe()},
               "loss": objectives.loss(t.kind, fig.value, t.value),
-              "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games},
+              "confirm": {"games": plan.budget.confirm_games, "seed": seed, "counted": fig.games,
+                          "complete": complete_count(g)},
               "config_values": config_values(rc, [p.key for p in plan.params]),
-              "sampler": how, "rungs": rungs, "trials": [r.as_dict() for r in records],
+              "sampler": how, "rungs": rungs, "trials": seen.rows(records),
               "seating": rc.seating, "deals": fixed.deal_sizes(out / "trials"),
               "edges": [p.key for p in plan.params if p.kind != "choice" and best.params.get(p.key) in (p.low, p.high)]}
     integrity.write_json_atomic(out / "tune.json", halving.plain(result))  # whole or absent: --resume reads it
