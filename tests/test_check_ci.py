@@ -209,3 +209,14 @@ def test_until_decided_names_a_lenient_check_left_undecided_instead_of_calling_e
     assert "every check decided" not in res.output
     assert "every strict check decided after 20 games (max_seat_win_rate still undecided" in res.output
     assert "UNDECIDED (passes: strict is false) max_seat_win_rate" in res.output
+
+
+def test_an_estimate_without_an_interval_is_inconclusive_not_judged_on_the_point():
+    # breaker trial 2 (session 10): one deal under permute has no spread, so no interval; a 50% seat
+    # against a 32% ceiling must not fail on the point estimate alone (nor pass a floor)
+    from sim.analysis.checks import judge
+
+    assert judge("max", 0.5, math.nan, math.nan, 0.32) == "inconclusive"
+    assert judge("min", 0.5, math.nan, math.nan, 0.18) == "inconclusive"
+    assert judge("max", 0.5, 0.45, 0.55, 0.32) == "fail" and judge("min", 0.5, 0.45, 0.55, 0.18) == "pass"
+    assert judge("max", math.nan, math.nan, math.nan, 0.32) == "fail"  # no estimate at all: no evidence

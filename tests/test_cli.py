@@ -406,6 +406,7 @@ def test_seating_flag_overrides_the_config_and_its_config_yaml_replays_it(tmp_pa
                  "--quiet", "--figures", "never")
     assert res.exit_code == 0, res.output
     assert json.loads((tmp_path / "p" / "config.json").read_text())["seating"] == "permute"
+    assert "--seating permute`" in (tmp_path / "p" / "config.yaml").read_text().splitlines()[0]  # the header says so
     games = pl.read_parquet(tmp_path / "p" / "games.parquet")
     assert sorted(games["deal_index"].unique().to_list()) == [0, 1]  # 12 games = 2 deals of 6
     again = invoke("run", tmp_path / "p" / "config.yaml", "--jobs", "1", "--out", tmp_path / "q", "--quiet",

@@ -224,3 +224,14 @@ def test_two_seats_differing_alike_in_every_deal_use_friedmans_ranks():
     p = pl.DataFrame([{"game_index": g, "seat": s, "won": s == 0, "score": 0.0} for g in range(24) for s in range(2)])
     w, n = deals.deal_matrix(deals.deal_cells(p, 2))[1:]
     assert deals.seats_differ(w, n) == pytest.approx((12.0, sps.chi2.sf(12, 1)))
+
+
+def test_balance_has_no_interval_when_no_deal_differs():
+    # breaker trial 2 (session 10): every deal gave each seat the same share (3 deals, 2 seats, seat 0
+    # winning 1 of 2 games in each): "Balance 100.0% (100.0-100.0%)" passed any floor; now no interval
+    w, n = np.array([[1, 1, 1], [1, 1, 1]]), np.array([[2, 2, 2], [2, 2, 2]])
+    lo, hi = deals.balance_by_deals(w, n, np.random.default_rng(0), 200)
+    assert math.isnan(lo) and math.isnan(hi)
+    from sim.analysis.checks import judge
+
+    assert judge("min", 1.0, lo, hi, 0.999) == "inconclusive"

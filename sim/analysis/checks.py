@@ -129,11 +129,12 @@ class CheckResult:
 
 def judge(kind: str, est: float, lo: float, hi: float, thr: float) -> str:
     """pass / fail / inconclusive of one estimate and interval against a ``max`` or ``min`` threshold.
-    A missing interval counts as the point estimate; a missing estimate fails (no evidence)."""
+    A missing estimate fails; one without an interval (one deal under ``permute``) is inconclusive,
+    never judged on the point (breaker trial 2, session 10: "FAIL ... seat 3 50.0%" on one deal)."""
     if est is None or math.isnan(est):
         return FAIL
-    lo = est if lo is None or math.isnan(lo) else lo
-    hi = est if hi is None or math.isnan(hi) else hi
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return UNDECIDED
     if kind == "max":
         return FAIL if lo > thr else PASS if hi <= thr else UNDECIDED
     return FAIL if hi < thr else PASS if lo >= thr else UNDECIDED

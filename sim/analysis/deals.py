@@ -260,8 +260,8 @@ def balance_by_deals(w: np.ndarray, n: np.ndarray, rng: np.random.Generator, n_r
         return math.nan, math.nan
     rates = w.sum(1) / n.sum(1)
     gap = float(np.ptp(rates))
-    if not np.ptp(w / np.where(n == 0, np.nan, n) - rates[:, None], axis=1).any():  # no deal differs: a point
-        return 1 - gap, 1 - gap
+    if not np.ptp(w / np.where(n == 0, np.nan, n) - rates[:, None], axis=1).any():
+        return math.nan, math.nan  # no deal differs: no spread to measure, no interval (not a point: breaker 2)
     wn = np.vstack([w, n])  # (2 seats, deals)
     s = w.shape[0]
 

@@ -49,6 +49,7 @@ def replay_text(path: str | Path, options: dict, given: dict | None = None, comm
     base = Path(path).resolve().parent
     if isinstance(value.get("data"), dict):
         value["data"] = {k: str(base / v) if isinstance(v, str) else v for k, v in value["data"].items()}
-    flags = " ".join(f"--option {k}={json.dumps(v)}" for k, v in options.items())
-    head = f"# written by `{command} {path} {flags}`: {path} with these options; rerun with `{command} config.yaml`\n"
+    flags = " ".join([f"--option {k}={json.dumps(v)}" for k, v in options.items()]
+                     + ([f"--seating {given['seating']}"] if (given or {}).get("seating") else []))
+    head = f"# written by `{command} {path} {flags}`: {path} with these changes; rerun with `{command} config.yaml`\n"
     return head + yaml.safe_dump(value, sort_keys=False)
