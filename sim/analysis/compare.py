@@ -337,7 +337,7 @@ def _unpaired_rows(ga: pl.DataFrame, gb: pl.DataFrame, group: str, label: str, r
     sa, sb = ga["score"].to_numpy(), gb["score"].to_numpy()
     score = _row(group, label, "mean_score", sa, sb, independent_interval(sa, sb, rng, conf), _t_p(sa, sb, False),
                  "Welch t-test")
-    if group == "seat" and min(deals) > 1:  # seating: permute in both: a seat's games of one deal share its shuffle
+    if min(deals) > 1:  # seating: permute in both: a group's games of one deal share its shuffle (seats and strategies)
         out = []  # the score row above is still made: the same draws of ``rng`` for the rows after it
         for metric, col in (("win_rate", "won"), ("mean_score", "score")):
             a, b, lo, hi, p, test = deal_difference(ga, gb, deals, conf, col)
