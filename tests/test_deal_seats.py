@@ -235,3 +235,20 @@ def test_balance_has_no_interval_when_no_deal_differs():
     from sim.analysis.checks import judge
 
     assert judge("min", 1.0, lo, hi, 0.999) == "inconclusive"
+
+
+def test_until_ci_judges_the_seat_intervals_over_deals_under_permute():
+    # breaker trial 2 (session 10): --until-ci stopped on Wilson widths while the report's seat
+    # intervals (t over deals, here statsmodels' cluster-robust OLS) were far wider
+    from sim.runs.until_ci import widest_half_width
+
+    p = _players(10, seed=5)
+    games = pl.DataFrame({"game_index": p["game_index"].unique().sort(), "failed": False, "truncated": False})
+    by_deal = max(max(fit.params[0] - lo, hi - fit.params[0]) for fit, (lo, hi) in
+                  (_cluster_ols(p, s) for s in range(SEATS)))
+    hw, who = widest_half_width(p, games, 0.95, K)
+    assert hw == pytest.approx(by_deal, rel=1e-6) and who.startswith("seat ")
+    wilson_only, _ = widest_half_width(p, games, 0.95, 1)
+    assert wilson_only < hw  # the games as units: narrower, which is what the rule used to stop on
+    one_deal, _ = widest_half_width(_players(1, seed=5), games.head(K), 0.95, K)
+    assert one_deal == math.inf  # one deal: no interval, never "within ±W"

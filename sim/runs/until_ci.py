@@ -17,6 +17,7 @@ import polars as pl
 from tqdm import tqdm
 
 from .. import locks, store
+from ..analysis.deals import deal_games, seat_table
 from ..analysis.document import level
 from ..analysis.stats import complete_players
 from ..analysis.summaries import win_table
@@ -27,17 +28,23 @@ from ..play import deal_size
 from . import fixed
 
 
-def widest_half_width(players: pl.DataFrame, games: pl.DataFrame, confidence: float = 0.95) -> tuple[float, str]:
-    """The largest distance from a win rate to either end of its Wilson interval (at ``confidence``),
-    over every seat and every strategy (complete games), and which group it belongs to."""
+def widest_half_width(players: pl.DataFrame, games: pl.DataFrame, confidence: float = 0.95,
+                      deal: int = 1) -> tuple[float, str]:
+    """The largest distance from a win rate to either end of its interval (at ``confidence``) over
+    every seat and every strategy (complete games), and which group it belongs to: the intervals
+    the report gives, Wilson's, and for the seats under ``permute`` (``deal`` games a deal,
+    ``deals.deal_games``) the t-interval over deals (breaker trial 2, session 10: the rule stopped
+    on Wilson widths while the report's seat intervals were 0-100%). No interval: infinite."""
     cp = complete_players(players, games)
     if cp.is_empty():
         return math.inf, "no complete game"
     worst, who = 0.0, ""
     for by in ("seat", "strategy"):
-        for r in win_table(cp, by, confidence).iter_rows(named=True):
+        t = seat_table(cp, deal, confidence)[0] if by == "seat" and deal > 1 else win_table(cp, by, confidence)
+        for r in t.iter_rows(named=True):
             hw = max(r["win_rate"] - r["ci_low"], r["ci_high"] - r["win_rate"])
-            if hw > worst:
+            hw = math.inf if math.isnan(hw) else hw
+            if hw > worst or not who:
                 worst, who = hw, f"{by} {r[by]}"
     return worst, who
 
@@ -116,7 +123,7 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
             bar.close()
             raise
         played, failed, truncated, seconds = played + o.games, failed + o.failed, truncated + o.truncated, seconds + o.seconds
-        hw, who = widest_half_width(*_chunk_tables(out), rc.confidence)
+        hw, who = widest_half_width(*_chunk_tables(out), rc.confidence, deal_games(k, rc.seating))
         bar.set_description(f"until ±{width * 100:g} pts (now ±{hw * 100:.2f})")
         stopping["batches"].append({"games": stop, "widest_half_width": hw, "widest": who})
         _write_stopping(out, stopping)
