@@ -252,3 +252,14 @@ def test_until_ci_judges_the_seat_intervals_over_deals_under_permute():
     assert wilson_only < hw  # the games as units: narrower, which is what the rule used to stop on
     one_deal, _ = widest_half_width(_players(1, seed=5), games.head(K), 0.95, K)
     assert one_deal == math.inf  # one deal: no interval, never "within ±W"
+
+
+def test_a_few_deals_alike_give_no_interval():
+    # breaker trial 2 (session 10): two deals in which a seat won 12 of 60 each gave it the games'
+    # Wilson interval (13.8-28.0%) beside seats at 0-100%: two equal deals may be chance
+    w, n = np.array([12.0, 12.0]), np.array([60.0, 60.0])
+    rate, lo, hi = deals.cluster_interval(w, n)
+    assert rate == 0.2 and math.isnan(lo) and math.isnan(hi) and math.isnan(deals.cluster_p(w, n, 1 / 6))
+    w5, n5 = np.full(5, 12.0), np.full(5, 60.0)  # five alike: the games' Wilson interval, as before
+    assert deals.cluster_interval(w5, n5)[1:] == pytest.approx(tuple(sps.binomtest(60, 300).proportion_ci(
+        0.95, method="wilson")))

@@ -73,6 +73,11 @@ def _t_p(t: float, df: float) -> float:
     return float(2 * _ufuncs().stdtr(df, -abs(t)))
 
 
+# deals that all give a seat the same share are taken as "no spread" (the games' Wilson interval)
+# only from this many on; fewer alike may be chance (2 deals of 60 games, 12 wins in each): no interval
+MIN_EQUAL_DEALS = 5
+
+
 def cluster_se(w: np.ndarray, n: np.ndarray) -> tuple[float, float, int]:
     """``(rate, se, deals)`` of one seat's wins ``w`` and games ``n`` per deal (module docstring);
     only deals where the seat played count. NaN se with fewer than two deals. A zero se (every deal
@@ -94,6 +99,8 @@ def cluster_interval(w: np.ndarray, n: np.ndarray, confidence: float = 0.95) -> 
     rate, se, deals = cluster_se(w, n)
     if math.isnan(se):
         return rate, math.nan, math.nan
+    if se == 0 and deals < MIN_EQUAL_DEALS:  # a few deals alike may be chance: no interval (breaker trial 2)
+        return rate, math.nan, math.nan
     if se == 0:  # every deal gave the same share: the deals cannot say how much they vary; the games' Wilson interval
         return (rate, *wilson(int(w.sum()), int(n.sum()), confidence))
     half = _t_ppf(0.5 + 0.5 * confidence, deals - 1) * se
@@ -106,8 +113,8 @@ def cluster_p(w: np.ndarray, n: np.ndarray, expected: float) -> float:
     rate, se, deals = cluster_se(w, n)
     if math.isnan(se) or not 0 < expected < 1:
         return math.nan
-    if se == 0:  # as ``cluster_interval``: the games' exact binomial test
-        return binom_p(int(w.sum()), int(n.sum()), expected)
+    if se == 0:  # as ``cluster_interval``: the games' exact binomial test (none from a few deals alike)
+        return binom_p(int(w.sum()), int(n.sum()), expected) if deals >= MIN_EQUAL_DEALS else math.nan
     return _t_p((rate - expected) / se, deals - 1)
 
 
