@@ -705,3 +705,15 @@ def test_a_verdict_on_too_few_games_says_so():
     assert fnd.verdict(x) == ("Verdict: too few games to tell: no seat wins significantly more or less than a fair share,"
                               f" but the intervals still allow any of them to be up to ±{(0.5 - lo) * 100:.1f} points"
                               " from it (95% intervals, 10 complete games).")
+
+
+def test_compare_json_has_null_where_a_figure_could_not_be_computed():
+    # breaker trial 2 (session 10): one-deal runs gave bare NaN in --json, which strict parsers reject
+    import json
+
+    row = {k: math.nan for k in cmp.ROW_KEYS} | {"group": "seat", "label": "0", "metric": "win_rate",
+                                                  "significant": False, "test": "n/a", "games_a": 24, "games_b": 24}
+    c = cmp.Comparison(paired=False, confidence=0.95, rows=[row], why="other seeds")
+    text = json.dumps(c.to_json(), allow_nan=False)  # raises on a NaN
+    got = json.loads(text)["rows"][0]
+    assert got["diff"] is None and got["p_value"] is None and got["games_a"] == 24

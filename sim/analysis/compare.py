@@ -51,11 +51,11 @@ class Comparison:
 
     def to_json(self) -> dict:
         """``{"paired", "confidence", "why", "identical", "warning", "changes", "rows": [...]}`` as
-        ``sim compare --json`` writes it."""
+        ``sim compare --json`` writes it; a figure that could not be computed is null (strict JSON has no NaN)."""
         return {"paired": self.paired, "confidence": self.confidence, "why": self.why, "identical": self.identical,
                 "warning": self.warning, "changes": self.changes,
-                "rows": [{k: r[k] for k in ROW_KEYS} for r in self.rows]}
-
+                "rows": [{k: None if isinstance(r[k], float) and math.isnan(r[k]) else r[k] for k in ROW_KEYS}
+                         for r in self.rows]}
 
 
 def _sps():
