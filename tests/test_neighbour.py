@@ -112,3 +112,11 @@ def test_fixed_seating_gets_no_seat_or_neighbour_section(tmp_path):
     assert res.exit_code == 0, res.output
     report = (tmp_path / "o" / "report.md").read_text()
     assert "Who sits before you" in report and "Seat or neighbour?" not in report
+
+
+def test_a_strategy_that_never_wins_is_named_as_not_tested():
+    # breaker trial 2 (session 10): random at 0% was missing from the table and the Holm family silently
+    df = _rows(lambda seat, name, before: 0.0 if name == "d" else 0.3)
+    res = neighbour.neighbour_tests(predecessor_cells(df.drop("before"), 4))
+    assert res["untested"] == ["d"] and sorted(r["strategy"] for r in res["per"]) == ["a", "b", "c"]
+    assert "Not tested: d (never or always won" in neighbour.neighbour_text(res)

@@ -63,7 +63,10 @@ def neighbour_tests(cells: pl.DataFrame, several: list[str] | tuple[str, ...] = 
     c = cells.filter(~pl.col("strategy").is_in(list(several)))
     if c.is_empty() or c.group_by("strategy").agg(pl.col("before").n_unique())["before"].max() < 2:
         return None
-    return {"per": per_strategy(c, confidence), "left_out": sorted(several), "seats": n_seats}
+    per = per_strategy(c, confidence)
+    tested = {r["strategy"] for r in per}
+    untested = sorted(set(c["strategy"].unique().to_list()) - tested)  # never (or always) won: nothing to test
+    return {"per": per, "left_out": sorted(several), "untested": untested, "seats": n_seats}
 
 
 def tests_table(res: dict) -> pl.DataFrame:
@@ -82,6 +85,9 @@ def neighbour_text(res: dict) -> str:
     if res["left_out"]:
         text += (f" Left out: {', '.join(res['left_out'])} (several seats in one game: its rows there are not "
                  "independent; give each seat a label to test them).")
+    if res.get("untested"):
+        text += (f" Not tested: {', '.join(res['untested'])} (never or always won, or one player before it: "
+                 "no difference to test).")
     if res["seats"] == 3:
         text += (" With 3 players the player after a strategy is the one left, so a difference by the player before "
                  "is equally one by the player after.")
