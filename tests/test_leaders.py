@@ -115,3 +115,16 @@ def test_a_reference_player_that_wins_more_leads_the_verdict():
     v = fnd.verdict(_inputs(rows, 3))
     assert v.startswith("Verdict: strategy random (the reference player: the strategies here win less than random "
                         "play would) wins 26.7 points more than a fair share"), v
+
+
+def test_under_fixed_seating_a_seat_verdict_says_it_is_the_strategys_too():
+    # breaker trial 2 (session 10): "seat 1 wins 48.8 points more" where seat 1 always held osaka.shipper.
+    # 300 games, seat s always holds strategy "abc"[s]; seat 1 wins 4 games in 5 (240 of 300: 80%)
+    rows = [(g, s, ("a", "b", "c")[s], 0.0, 1 if s == (1 if g % 5 else 0) else 2, s == (1 if g % 5 else 0))
+            for g in range(300) for s in range(3)]
+    x = _inputs(rows, 3)
+    x.seating = "fixed"
+    assert fnd.verdict(x).startswith("Verdict: seat 1 (seating: fixed: that seat always holds the same strategy, so "
+                                     "this is as much the strategy's) wins 46.7 points more than a fair share")
+    x.seating = "rotate"  # the same tables under rotate: no such words
+    assert "seating: fixed" not in fnd.verdict(x)

@@ -181,6 +181,8 @@ def _verdict_balance(x: Inputs) -> str:
         rest = f"; {len(found) - 1} more significant imbalance(s) below" if len(found) > 1 else ""
         only = ("" if not _reference(r) else " (the reference player: the strategies here win less than random play "
                 "would)" if eff > 0 else " (the reference player; no seat or other strategy differs significantly)")
+        if "strategy" not in r and x.seating == "fixed" and x.strategy.height > 1:  # breaker trial 2, session 10
+            only = " (seating: fixed: that seat always holds the same strategy, so this is as much the strategy's)"
         return (f"Verdict: {name}{only} wins {abs(eff) * 100:.1f} points {more} than a fair share ({x.lev} CI "
                 f"{a * 100:.1f}–{b * 100:.1f}; {pct(r['win_rate'])} against {pct(r['expected'])}, "
                 f"{r.get('test', 'Holm-adjusted')} {pval(r['p_holm'])}{r.get('after', '')}){rest}." + (f" Also, {seats}." if seats else ""))
