@@ -77,3 +77,25 @@ def test_a_flag_in_a_list_of_counts_is_named_as_written(tmp_path):
     with pytest.raises(SimError) as err:
         load_config(str(p))
     assert "key 'options.growth': 'growth' must be whole numbers, got true (item 0)" in str(err.value)
+
+
+def test_permute_with_one_strategy_is_not_called_deals_of_1_games():
+    # breaker trial 2 (session 10): "The games come in deals of 1 games"
+    import polars as pl
+
+    from sim.analysis.seating import seating_text
+
+    games = pl.DataFrame({"game_index": range(5), "deal_index": range(5)})
+    text = seating_text("permute", 4, 1, games, 1)
+    assert "deals of 1 games" not in text and "each game is its own deal" in text
+
+
+def test_five_players_get_a_balanced_set_not_every_assignment(tmp_path):
+    # breaker trial 2 (session 10): the partial-deal warning said "every assignment" for 5 players (20, not 120)
+    from sim.runs.fixed import partial_deal
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("game: xanadu\nplayers: 5\ngames: 30\nseed: 1\nseating: permute\nstrategies: [xanadu.builder, "
+                   "xanadu.hoarder, xanadu.saboteur, random, first_legal]\n")
+    said = partial_deal(load_config(cfg))
+    assert said.startswith("seating permute plays deals of 20 games (a balanced set of assignments)"), said

@@ -43,6 +43,9 @@ def seating_text(seating: str, players: int, distinct: int, games: pl.DataFrame,
     tail = f" The last deal is partial ({partial_} of {k} games), so its balance is incomplete." if partial_ else ""
     how = "every distinct assignment of the strategies to the seats" if players <= 4 else (
         "a balanced set of assignments (each strategy meets each seat and each left neighbour equally often)")
+    if k <= 1:  # one distinct assignment (every seat the same strategy): each game is its own deal
+        return ("Seating: permute, with every seat playing the same strategy: each game is its own deal (one "
+                "assignment), as under rotate; only seat effects are measured.")
     return (f"Seating: permute (duplicate deals). The games come in deals of {k} games ({whole} whole deal(s)): one shuffle (the "
             f"same chance stream) played with {how}. Seat, strategy and neighbour effects separate, and the luck of "
             "the deal is shared by every assignment of it (as in duplicate bridge). It cannot separate effects that "

@@ -169,7 +169,8 @@ def partial_deal(rc: RunConfig) -> str | None:
     k = deal_size(setup_of(rc))
     if k <= 1 or rc.games % k == 0:
         return None
-    return (f"seating permute plays deals of {k} games (every assignment of the strategies to the seats); "
+    how = "every assignment of the strategies to the seats" if rc.players <= 4 else "a balanced set of assignments"
+    return (f"seating permute plays deals of {k} games ({how}); "
             f"{rc.games} games leave the last deal partial ({rc.games % k} of {k}): "
             f"{rc.games // k * k or k} or {(rc.games // k + 1) * k} games keep every deal whole")
 
