@@ -263,3 +263,21 @@ def test_a_few_deals_alike_give_no_interval():
     w5, n5 = np.full(5, 12.0), np.full(5, 60.0)  # five alike: the games' Wilson interval, as before
     assert deals.cluster_interval(w5, n5)[1:] == pytest.approx(tuple(sps.binomtest(60, 300).proportion_ci(
         0.95, method="wilson")))
+
+
+def test_one_deal_says_why_there_is_no_interval_or_test():
+    # breaker trial 2 (session 10): "seat 0 wins 20.8% (n/–n/a) ... no test applies (the expected share
+    # is 0 or 1)" and "(+nan to +nan)" in the seat paragraph of a one-deal run
+    from sim.analysis import findings as fnd
+    from sim.analysis.wording import pint
+
+    assert pint(0.208, math.nan, math.nan) == "20.8% (no interval)"
+    p = _players(1, seed=2)
+    t, chi, first = deals.seat_table(p, K)
+    text = deals.seat_text(t, chi, first, "expected share 25.0%", "95%")
+    assert "One deal only" in text and "nan" not in text
+    x = fnd.Inputs(players=SEATS, seat=t, strategy=summaries.win_table_tested(p, "strategy"), chi=chi, first=first,
+                   h2h=summaries.head_to_head(p), components=pl.DataFrame(), min_sample=30, games=K, complete=K,
+                   truncated=0, failed=0, seating="permute")
+    said = " ".join(fnd.findings(x))
+    assert "no test applies (one deal: with the deal as the unit there is no spread to test against" in said, said

@@ -234,6 +234,9 @@ def seat_text(by_seat: pl.DataFrame, chi: tuple[float, float], fp: dict, note: s
                     " With two seats the binomial test of seat 0 is the seat question (the findings and the verdict use "
                     "it); the chi-square and the per-seat Holm column ask it again (Holm over two seats doubles its p)."
                     if by_seat.height == 2 else ""))
+    if int(by_seat["deals"].max()) < 2:  # no spread between deals: no interval and no test (not "+nan to +nan")
+        return (f"Win rate per seat over complete games; {note}. One deal only: with the deal as the unit "
+                "(seating: permute, docs/analysis.md) there is no interval and no test; play at least two deals.")
     omnibus = "Friedman's test" if by_seat.height > 2 else "The paired t-test"
     return (f"Win rate per seat over complete games, {lev} intervals with the deal as the unit (seating: permute: the "
             f"games of a deal share its shuffle, so they are not independent; cluster-robust t-intervals over the "

@@ -110,12 +110,19 @@ def _wins(x: Any) -> str:
     return f"wins {pint(f['rate'], f['ci_low'], f['ci_high'])}, {expected_note(f['expected'], x.players)}"
 
 
+def _no_test(x: Any) -> str:
+    """Why seat 0 has no test: one deal (the deal the unit: no spread to test against), else a share of 0 or 1."""
+    if _deals(x) == 1:
+        return "one deal: with the deal as the unit there is no spread to test against; play at least two deals"
+    return "the expected share is 0 or 1"
+
+
 def _two_seats(x: Any) -> list[Finding]:
     f = x.first
     if not f or math.isnan(f["rate"]):
         return []
     if math.isnan(f["p"]):  # e.g. every game a shared win: nothing to test against
-        return [Finding(f"Seat 0 (start player) {_wins(x)}; no test applies (the expected share is 0 or 1).")]
+        return [Finding(f"Seat 0 (start player) {_wins(x)}; no test applies ({_no_test(x)}).")]
     adv = f"{f['advantage'] * 100:+.1f} points ({x.lev} CI {points(f['adv_low'], f['adv_high'])})"
     one = "with two seats this one test answers the seat question"
     if first_significant(x):
@@ -168,7 +175,7 @@ def _first_player(x: Any, seat_claims: list[Finding]) -> list[Finding]:
     if any(c.significant and c.text.startswith("Seat 0") for c in seat_claims) or not f or math.isnan(f["rate"]):
         return []
     if math.isnan(f["p"]):
-        return [Finding(f"First-player advantage: seat 0 {_wins(x)}; no test applies (the expected share is 0 or 1).")]
+        return [Finding(f"First-player advantage: seat 0 {_wins(x)}; no test applies ({_no_test(x)}).")]
     sig, p_chi, weak = first_significant(x), x.chi[1], weak_first(x)
     if sig and not math.isnan(p_chi) and p_chi < x.alpha:  # the seats differ, seat 0 alone does, not after Holm
         holm = x.seat.filter(x.seat["seat"] == 0)["p_holm"]

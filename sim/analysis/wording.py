@@ -13,7 +13,9 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def pint(rate: float, low: float, high: float) -> str:
-    """``31.2% (30.3–32.1%)``"""
+    """``31.2% (30.3–32.1%)``; ``31.2% (no interval)`` when an end is NaN (one deal under permute)."""
+    if math.isnan(low) or math.isnan(high):
+        return f"{pct(rate)} (no interval)"
     return f"{pct(rate)} ({pct(low)[:-1]}–{pct(high)})"
 
 
