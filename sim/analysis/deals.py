@@ -248,15 +248,17 @@ def seat_text(by_seat: pl.DataFrame, chi: tuple[float, float], fp: dict, note: s
 def ludii_by_deals(ludii: pl.DataFrame, players: Rows, k: int, seed: int, n_resamples: int = 1000,
                    confidence: float = 0.95) -> pl.DataFrame:
     """The Ludii table with Balance's and Advantage's (seat 0's win rate) intervals over the deals:
-    Advantage's from ``seat_table``, Balance's from ``balance_by_deals``."""
-    _, w, n = deal_matrix(deal_cells(players, k))
-    first = _first(seat_table(players, k, confidence)[0], math.nan)
+    Advantage's seat 0's ``cluster_interval`` (as ``seat_table`` gives it), Balance's from
+    ``balance_by_deals``; the deal cells are read once for both."""
+    seats, w, n = deal_matrix(deal_cells(players, k))
+    a_lo, a_hi = cluster_interval(w[seats.index(0)], n[seats.index(0)], confidence)[1:] if 0 in seats else (
+        math.nan, math.nan)
     lo, hi = balance_by_deals(w, n, analysis_rng(seed, 3), n_resamples, confidence)
     fig = pl.col("figure")
     return ludii.with_columns(
-        ci_low=pl.when(fig == "Advantage").then(pl.lit(first["ci_low"], pl.Float64))
+        ci_low=pl.when(fig == "Advantage").then(pl.lit(a_lo, pl.Float64))
         .when(fig == "Balance").then(pl.lit(lo, pl.Float64)).otherwise(pl.col("ci_low")),
-        ci_high=pl.when(fig == "Advantage").then(pl.lit(first["ci_high"], pl.Float64))
+        ci_high=pl.when(fig == "Advantage").then(pl.lit(a_hi, pl.Float64))
         .when(fig == "Balance").then(pl.lit(hi, pl.Float64)).otherwise(pl.col("ci_high")))
 
 
