@@ -90,11 +90,10 @@ def weak_omnibus(x: Any) -> str:
     if two_seats(x) or math.isnan(p) or not x.alpha / 5 <= p < x.alpha or first_significant(x) \
             or any(claimed(r, x.alpha) for r in x.seat.iter_rows(named=True)):
         return ""
-    if _deals(x):  # the power formula counts games as independent: under permute, deals are the units
-        return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}"
-    return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + _settle(
+    # the power formula counts games as independent: under permute (deals the units) no estimate
+    return f"weak evidence: {LONE.format(lo=x.alpha / 5, hi=x.alpha)}" + ("" if _deals(x) else _settle(
         games_for_chi_power(chi, int(x.seat["games"].max()), x.seat.height, x.alpha), "a spread of the seats as observed",
-        x.alpha)
+        x.alpha))
 
 
 def seat_findings(x: Any) -> list[Finding]:
