@@ -9,10 +9,13 @@ PYTEST_ARGS ?=  # extra pytest options, e.g. PYTEST_ARGS="--junitxml=reports/jun
 $(BIN)/sim: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,compiled]'
 	touch $(BIN)/sim
 
+# the hot modules compiled with Cython into sim/_compiled (sim/compiled.py; about a minute the first
+# time, a fraction of a second when nothing changed); without a C compiler they run as Python
 install: $(BIN)/sim
+	-$(BIN)/python tools/build_compiled.py
 
 demo: install
 	$(BIN)/sim run configs/traders_of_osaka/baseline.yaml --out reports/demo --force
@@ -59,4 +62,4 @@ fuzz: install
 	$(BIN)/python -m sim.fuzz --games 100000
 
 clean:
-	rm -rf $(VENV) reports/*/
+	rm -rf $(VENV) reports/*/ sim/_compiled

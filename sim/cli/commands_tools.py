@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .. import play
+from .. import compiled, play
 from .. import replay as replay_log
 from ..analysis.pick import FIND_KINDS, find_game
 from ..api import SimError
@@ -248,6 +248,7 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
         label, n, decisions, cpu, wall, short = _bench_game(game, games, players, strategy or "random", seed or 0)
     click.echo(f"{label}: {games} games in {cpu:.2f} CPU-s ({wall:.2f} s wall): {games / cpu:.1f} games/s, "
                f"{decisions / cpu:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")
+    click.echo(compiled.status())  # figures of pure Python and of the compiled copies differ about 1.3-1.7x
     if short:  # a speed figure over games that stalled or failed is not one of whole games
         click.echo(f"note: {short} of {games} games did not finish normally (stalled, capped or failed)")
 

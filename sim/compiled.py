@@ -1,0 +1,143 @@
+"""Compiled copies of the hot modules (issue 20 items 1 and 2): an import finder that loads
+``sim/_compiled/<module>.so`` in place of ``<module>.py`` when the copy was built from the very
+bytes of the ``.py`` file now on disk.
+
+The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``make install`` and
+``make test``) compiles the modules of ``MODULES`` with Cython, unchanged, and records the SHA-256
+of each source in ``sim/_compiled/manifest.json``. An edited module (a hash that differs), a copy
+not built (no C compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is
+imported as usual. Either way a game plays the same moves (``tests/test_speed_pins.py`` runs on
+both). Standard library only; installed by ``sim/__init__.py`` before any submodule loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+# The modules each game's playing path spends its time in (docs/speed.md, round eleven). Modules
+# that define pydantic models stay Python: pydantic takes compiled methods for fields.
+MODULES = (
+    "sim.lazy",
+    "sim.play",
+    "sim.seeding",
+    "sim.games.traders_of_osaka.engine",
+    "sim.games.traders_of_osaka.observation",
+    "sim.games.taiwan_formosa.engine",
+    "sim.games.taiwan_formosa.observation",
+    "sim.games.xanadu.engine",
+    "sim.games.xanadu.observation",
+    "sim.games.alpenzian.engine",
+    "sim.games.alpenzian.observation",
+    "sim.games.alpenzian.scoring",
+    "sim.games.forwarder_of_xanadu.engine",
+    "sim.games.forwarder_of_xanadu.observation",
+    "strategies.common",
+    "strategies.search",
+    "strategies.traders_of_osaka.model",
+    "strategies.taiwan_formosa.helpers",
+    "strategies.taiwan_formosa.planner",
+    "strategies.xanadu.helpers",
+    "strategies.xanadu.plans",
+    "strategies.alpenzian.expert",
+    "strategies.alpenzian.counts",
+    "strategies.alpenzian.derive",
+    "strategies.alpenzian.evaluator",
+    "strategies.alpenzian.planner",
+    "strategies.alpenzian.prune",
+    "strategies.alpenzian.tracks",
+    "strategies.alpenzian.turn",
+    "strategies.alpenzian.units",
+    "strategies.forwarder_of_xanadu.goals",
+    "strategies.forwarder_of_xanadu.planner",
+    "strategies.forwarder_of_xanadu.plans",
+)
+DIR = Path(__file__).resolve().parent / "_compiled"
+MANIFEST = DIR / "manifest.json"
+PURE_ENV = "BOARDSIM_PURE"
+
+
+def source_hash(path: Path) -> str:
+    """SHA-256 (hex, 64 characters) of a source file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_manifest(path: Path = MANIFEST) -> dict[str, dict[str, str]]:
+    """``{module: {"file": name of the .so in DIR, "sha256": hash of the source it was built from}}``;
+    ``{}`` when nothing was built or the manifest cannot be read (the modules then run as Python)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class Finder(importlib.abc.MetaPathFinder):
+    """Serves a module of the manifest from its compiled copy when the copy's source hash equals
+    the hash of the ``.py`` the usual finders would import; otherwise defers to them (None)."""
+
+    def __init__(self, built: dict[str, dict[str, str]], folder: Path = DIR):
+        self.built, self.folder, self.loaded = built, folder, []
+
+    def find_spec(self, name, path=None, target=None):
+        entry = self.built.get(name)
+        if entry is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        so = self.folder / str(entry.get("file", ""))
+        if spec is None or not spec.origin or not so.is_file():
+            return None
+        try:
+            if source_hash(Path(spec.origin)) != entry.get("sha256"):
+                return None  # edited since it was built: the .py is the truth
+        except OSError:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(name, str(so))
+        self.loaded.append(name)
+        return importlib.util.spec_from_file_location(name, so, loader=loader)
+
+
+def install() -> Finder | None:
+    """Put the finder first on ``sys.meta_path`` (once); None when ``BOARDSIM_PURE`` is set to
+    anything but ``""``/``0`` or nothing was built."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return None
+    for f in sys.meta_path:
+        if isinstance(f, Finder):
+            return f
+    built = read_manifest()
+    if not built:
+        return None
+    finder = Finder(built)
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def status() -> str:
+    """One line for ``sim bench``: how many of ``MODULES`` run compiled in this process."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return f"pure Python ({PURE_ENV} is set)"
+    finder = next((f for f in sys.meta_path if isinstance(f, Finder)), None)
+    if finder is None:
+        return "pure Python (compiled modules not built: make install)"
+    fresh = sum(1 for m in MODULES if m in finder.built and _fresh(finder, m))
+    return f"compiled modules: {fresh} of {len(MODULES)} (the others run as Python)" if fresh < len(MODULES) \
+        else f"compiled modules: all {len(MODULES)}"
+
+
+def _fresh(finder: Finder, name: str) -> bool:
+    spec = importlib.machinery.PathFinder.find_spec(name, _parent_path(name))
+    entry = finder.built[name]
+    return bool(spec and spec.origin and (finder.folder / entry.get("file", "")).is_file()
+                and source_hash(Path(spec.origin)) == entry.get("sha256"))
+
+
+def _parent_path(name: str):
+    parent = name.rpartition(".")[0]
+    return importlib.import_module(parent).__path__ if parent else None

@@ -1,0 +1,120 @@
+"""Build the compiled copies of ``sim.compiled.MODULES`` into ``sim/_compiled`` (issue 20).
+
+    python tools/build_compiled.py [--jobs N] [--force]
+
+Each module's ``.py`` is compiled unchanged by Cython and the C compiler; a module whose source
+hash already matches the manifest is skipped, so a second run costs a fraction of a second. A copy
+is moved into place by a rename, so a process still running the old one keeps it. Exit 0 when
+every module is built, 1 when Cython or the compiler failed (the modules left out run as Python,
+which plays the same games more slowly); the Makefile reports that and goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ["BOARDSIM_PURE"] = "1"  # importing sim.compiled must not load the old copies
+
+from sim.compiled import DIR, MANIFEST, MODULES, read_manifest, source_hash  # noqa: E402
+
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+# annotations are documentation in most modules: Cython would otherwise check ``list``, ``dict``...
+# at run time, and a tuple passed for a ``list`` would fail a game that plays in Python
+DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
+# the Alpenzian plans' annotations are exact (their tests and pins pass compiled with them) and
+# typed arguments buy about 1.15x there (docs/speed.md, round eleven)
+TYPED = ("sim.games.alpenzian.", "strategies.alpenzian.")
+
+
+def settings(module: str) -> str:
+    """What else a copy depends on: the Cython version and the module's directives."""
+    import Cython
+
+    return f"Cython {Cython.__version__}, annotation_typing={module.startswith(TYPED)}"
+
+
+def stale(manifest: dict) -> list[str]:
+    """The modules whose compiled copy is missing or was built from other source bytes or settings."""
+    out = []
+    for m in MODULES:
+        entry = manifest.get(m, {})
+        src = ROOT / (m.replace(".", "/") + ".py")
+        if entry.get("sha256") != source_hash(src) or entry.get("settings") != settings(m) \
+                or not (DIR / entry.get("file", "")).is_file():
+            out.append(m)
+    return out
+
+
+def build(modules: list[str], jobs: int) -> dict[str, str]:
+    """Compile ``modules`` in a temporary folder; ``{module: source hash}`` of those built."""
+    from Cython.Build import cythonize
+    from setuptools import Distribution
+
+    # -O1: as fast as -O2/-O3 on Cython's output here and half the compile time (docs/speed.md)
+    os.environ["CFLAGS"] = os.environ.get("CFLAGS", "") + " -O1 -g0 -w"
+    hashes = {m: source_hash(ROOT / (m.replace(".", "/") + ".py")) for m in modules}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(ROOT)
+        exts = []
+        for typed in (False, True):
+            group = [m.replace(".", "/") + ".py" for m in modules if m.startswith(TYPED) == typed]
+            if group:
+                exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": typed},
+                                  build_dir=tmp, nthreads=jobs, quiet=True)
+        dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "script_args": [
+            "-q", "build_ext", "--build-lib", tmp, "--build-temp", tmp, "--parallel", str(jobs)]})
+        dist.parse_command_line()
+        dist.run_commands()
+        DIR.mkdir(exist_ok=True)
+        for m in modules:
+            part = DIR / (m + SUFFIX + ".part")
+            shutil.copyfile(Path(tmp, *m.split(".")[:-1], m.split(".")[-1] + SUFFIX), part)
+            part.replace(DIR / (m + SUFFIX))
+    return hashes
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--force", action="store_true", help="rebuild every module")
+    args = ap.parse_args()
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        print("warning: Cython is not installed (pip install -e '.[compiled]'): the hot modules run as "
+              "Python, the same games more slowly", file=sys.stderr)
+        return 1
+    manifest = {} if args.force else read_manifest()
+    todo = MODULES if args.force else stale(manifest)
+    manifest = {m: e for m, e in manifest.items() if m in MODULES}
+    if not todo:
+        print(f"compiled modules: all {len(MODULES)} up to date")
+        return 0
+    print(f"compiling {len(todo)} of {len(MODULES)} modules with Cython (about 20 CPU-s each) ...")
+    try:
+        built = build(list(todo), max(1, args.jobs))
+    except BaseException as e:  # Cython missing, a compiler error, Ctrl-C: the .py files still run
+        print(f"warning: compiled modules not built ({type(e).__name__}: {e}); they run as Python, "
+              "the same games more slowly", file=sys.stderr)
+        return 1
+    for m, h in built.items():
+        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m)}
+    DIR.mkdir(exist_ok=True)
+    tmp = MANIFEST.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    tmp.replace(MANIFEST)
+    print(f"compiled modules: {len(built)} built, all {len(MODULES)} up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
