@@ -66,6 +66,7 @@ MODULES = (
 DIR = Path(__file__).resolve().parent / "_compiled"
 MANIFEST = DIR / "manifest.json"
 PURE_ENV = "BOARDSIM_PURE"
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # this Python's own ABI tag, e.g. .cpython-311-x86_64-linux-gnu.so
 
 
 def source_hash(path: Path) -> str:
@@ -96,8 +97,8 @@ class Finder(importlib.abc.MetaPathFinder):
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         so = self.folder / str(entry.get("file", ""))
-        if spec is None or not spec.origin or not so.is_file():
-            return None
+        if spec is None or not spec.origin or not so.is_file() or not so.name.endswith(SUFFIX):
+            return None  # not built, or built for another Python (its ABI tag differs)
         try:
             if source_hash(Path(spec.origin)) != entry.get("sha256"):
                 return None  # edited since it was built: the .py is the truth

@@ -27,7 +27,7 @@ def _run(code: str, **env: str) -> str:
 
 
 def test_a_copy_built_from_other_source_bytes_is_not_served(tmp_path):
-    so = tmp_path / "sim.seeding.so"
+    so = tmp_path / ("sim.seeding" + importlib.machinery.EXTENSION_SUFFIXES[0])
     so.write_bytes(b"not a library")
     good = compiled.source_hash(ROOT / "sim" / "seeding.py")
     stale = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": "0" * 64}}, tmp_path)
@@ -38,6 +38,10 @@ def test_a_copy_built_from_other_source_bytes_is_not_served(tmp_path):
     assert current.find_spec("sim.play", PKG) is None  # not in its manifest: the usual finders
     missing = compiled.Finder({"sim.seeding": {"file": "absent.so", "sha256": good}}, tmp_path)
     assert missing.find_spec("sim.seeding", PKG) is None
+    (tmp_path / "sim.seeding.cpython-39-x86_64-linux-gnu.so").write_bytes(b"")  # another Python's ABI tag
+    other = compiled.Finder({"sim.seeding": {"file": "sim.seeding.cpython-39-x86_64-linux-gnu.so", "sha256": good}},
+                            tmp_path)
+    assert other.find_spec("sim.seeding", PKG) is None
 
 
 def test_the_source_hash_is_sha256_of_the_bytes(tmp_path):

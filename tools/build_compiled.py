@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -24,9 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ["BOARDSIM_PURE"] = "1"  # importing sim.compiled must not load the old copies
 
-from sim.compiled import DIR, MANIFEST, MODULES, read_manifest, source_hash  # noqa: E402
+from sim.compiled import DIR, MANIFEST, MODULES, SUFFIX, read_manifest, source_hash  # noqa: E402
 
-SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 # annotations are documentation in most modules: Cython would otherwise check ``list``, ``dict``...
 # at run time, and a tuple passed for a ``list`` would fail a game that plays in Python
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
