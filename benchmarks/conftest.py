@@ -11,3 +11,17 @@ from __future__ import annotations
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "baseline: a shipped baseline config with scripted plans (slower)")
+
+
+def pytest_report_header(config):
+    """Say whether the figures are of the compiled copies or of pure Python (they differ 1.3-1.7x)."""
+    from sim import compiled
+
+    return f"boardsim: {compiled.status()}"
+
+
+def pytest_benchmark_update_machine_info(config, machine_info):
+    """Store the same in each saved result, so a ratio against the baseline says what it compares."""
+    from sim import compiled
+
+    machine_info["boardsim_compiled"] = compiled.status()
