@@ -97,7 +97,7 @@ def main() -> int:
     if not todo:
         print(f"compiled modules: all {len(MODULES)} up to date")
         return 0
-    print(f"compiling {len(todo)} of {len(MODULES)} modules with Cython (about 20 CPU-s each) ...")
+    print(f"compiling {len(todo)} of {len(MODULES)} modules with Cython (about a minute on 2 cores) ...")
     try:
         built = build(list(todo), max(1, args.jobs))
     except BaseException as e:  # Cython missing, a compiler error, Ctrl-C: the .py files still run
