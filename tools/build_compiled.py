@@ -97,11 +97,11 @@ def main() -> int:
     if not todo:
         print(f"compiled modules: all {len(MODULES)} up to date")
         return 0
-    print(f"compiling {len(todo)} of {len(MODULES)} modules with Cython (about a minute on 2 cores) ...")
+    print(f"compiling {len(todo)} of {len(MODULES)} modules with Cython (about 3 CPU-s each, both cores) ...")
     try:
         built = build(list(todo), max(1, args.jobs))
     except BaseException as e:  # Cython missing, a compiler error, Ctrl-C: the .py files still run
-        print(f"warning: compiled modules not built ({type(e).__name__}: {e}); they run as Python, "
+        print(f"warning: {len(todo)} module(s) not compiled ({type(e).__name__}: {e}); they run as Python, "
               "the same games more slowly", file=sys.stderr)
         return 1
     for m, h in built.items():
