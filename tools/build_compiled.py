@@ -35,11 +35,25 @@ DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TYPED = ("sim.games.alpenzian.", "strategies.alpenzian.")
 
 
+def _pxd(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".pxd")
+
+
+def typed(module: str) -> bool:
+    """Whether Cython reads the module's annotations as C types: the Alpenzian modules (``TYPED``)
+    without an augmenting ``.pxd`` (a ``.pxd`` declares the types itself, and Cython refuses a
+    signature whose annotations differ from it)."""
+    return module.startswith(TYPED) and not _pxd(module).is_file()
+
+
 def settings(module: str) -> str:
-    """What else a copy depends on: the Cython version and the module's directives."""
+    """What else a copy depends on: the Cython version, the module's directives and its augmenting
+    ``.pxd`` (the C types of its classes and functions; ``pxd=-`` when it has none)."""
     import Cython
 
-    return f"Cython {Cython.__version__}, annotation_typing={module.startswith(TYPED)}"
+    pxd = _pxd(module)
+    pxd_hash = source_hash(pxd)[:16] if pxd.is_file() else "-"
+    return f"Cython {Cython.__version__}, annotation_typing={typed(module)}, pxd={pxd_hash}"
 
 
 def stale(manifest: dict) -> list[str]:
@@ -65,10 +79,10 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(ROOT)
         exts = []
-        for typed in (False, True):
-            group = [m.replace(".", "/") + ".py" for m in modules if m.startswith(TYPED) == typed]
+        for kind in (False, True):
+            group = [m.replace(".", "/") + ".py" for m in modules if typed(m) == kind]
             if group:
-                exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": typed},
+                exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": kind},
                                   build_dir=tmp, nthreads=jobs, quiet=True)
         dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "script_args": [
             "-q", "build_ext", "--build-lib", tmp, "--build-temp", tmp, "--parallel", str(jobs)]})
