@@ -11,7 +11,7 @@ from test_alpenzian_evaluator import BOARD, ICONS, SQUARE, TABLES, _reference
 
 from sim.games.alpenzian.actions import CURVED_ICONS, HOUSE, OUTLINE, SHEEP, SOLID, STRAIGHT_ICONS
 from sim.games.alpenzian.scoring import rail_links
-from strategies.alpenzian.derive import after
+from strategies.alpenzian.derive import FIELDS, after
 from strategies.alpenzian.evaluator import SheetBase
 
 CACHES = ("_ctx", "_pairs", "_live", "_joins")  # memos: the derived one may keep valid entries
@@ -25,7 +25,9 @@ def _sheet(squares) -> tuple:
 
 
 def _state(base: SheetBase) -> dict:
-    return {k: v for k, v in base.__dict__.items() if k not in CACHES}
+    if hasattr(base, "__dict__"):  # Python: ``FIELDS`` names every attribute (``derive._copy`` copies them)
+        assert set(base.__dict__) == set(FIELDS)
+    return {k: getattr(base, k) for k in FIELDS if k not in CACHES}
 
 
 @settings(max_examples=20, deadline=None)

@@ -12,6 +12,7 @@ which plays the same games more slowly); the Makefile reports that and goes on.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -39,20 +40,26 @@ def _pxd(module: str) -> Path:
     return ROOT / (module.replace(".", "/") + ".pxd")
 
 
+# modules whose augmenting ``.pxd`` declares C signatures of functions and methods: Cython refuses a
+# signature whose annotations differ from the ``.pxd``, so their annotations are not read as types
+SIGNED = ("strategies.alpenzian.prune",)
+
+
 def typed(module: str) -> bool:
-    """Whether Cython reads the module's annotations as C types: the Alpenzian modules (``TYPED``)
-    without an augmenting ``.pxd`` (a ``.pxd`` declares the types itself, and Cython refuses a
-    signature whose annotations differ from it)."""
-    return module.startswith(TYPED) and not _pxd(module).is_file()
+    """Whether Cython reads the module's annotations as C types: the Alpenzian modules (``TYPED``) but
+    those of ``SIGNED``."""
+    return module.startswith(TYPED) and module not in SIGNED
 
 
 def settings(module: str) -> str:
-    """What else a copy depends on: the Cython version, the module's directives and its augmenting
-    ``.pxd`` (the C types of its classes and functions; ``pxd=-`` when it has none)."""
+    """What else a copy depends on: the Cython version, the module's directives and the augmenting
+    ``.pxd`` files of its package (the C types of classes and functions; ``pxd=-`` when there are none)."""
     import Cython
 
-    pxd = _pxd(module)
-    pxd_hash = source_hash(pxd)[:16] if pxd.is_file() else "-"
+    # a module's own .pxd, and the package's others (a .pxd may ``cimport`` a sibling's)
+    pxds = sorted(_pxd(module).parent.glob("*.pxd"))
+    pxd_hash = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in pxds)).hexdigest()[:16] \
+        if pxds else "-"
     return f"Cython {Cython.__version__}, annotation_typing={typed(module)}, pxd={pxd_hash}"
 
 

@@ -27,6 +27,20 @@ from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 from .evaluator import SheetBase
 from .tracks import OPEN_RAILS, sheet_tracks
 
+# every attribute of a ``SheetBase`` (evaluator.pxd declares them as the fields of the compiled class)
+FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "outline", "residents", "links",
+          "group", "group_houses", "xroot", "xsize", "express", "normal", "paired", "village", "village_houses",
+          "flock", "flock_sheep", "touch", "vedges", "ucomp", "comp_units", "comp_match", "_empty", "free",
+          "last_free", "rail_in", "house_next", "open", "want_open", "arriving", "_joins", "_ctx", "_pairs", "_live")
+
+
+def _copy(base: SheetBase) -> SheetBase:
+    """A new analysis holding the same objects as ``base`` (the caller replaces what a draw changes)."""
+    new = SheetBase.__new__(SheetBase)
+    for k in FIELDS:
+        setattr(new, k, getattr(base, k))
+    return new
+
 
 def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
     """``SheetBase(cells)`` derived from ``base`` (``cells``: ``base.cells`` with ``icon`` at the empty
@@ -42,8 +56,7 @@ def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
         walked = sheet_tracks(b, cells)
         if walked[0] != base.links:
             return None
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx = cells, {}
     if flower:
         flowers = list(base.flowers)
@@ -81,8 +94,7 @@ def _lone(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
     nbr = base.board.nbr[x]
     if x in base.rail_in or any(j >= 0 and (cells[j] == HOUSE or cells[j] == SHEEP) for j in nbr):
         return None
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx, new._joins = cells, {}, None
     t = base.t
     if icon == HOUSE:
@@ -119,8 +131,7 @@ def _sheep(base: SheetBase, cells: tuple, x: int) -> SheetBase:
     sheep are updated and the ranch analysis (villages, flocks, components and their matchings) is
     redone over the new sheet."""
     b = base.board
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx, new._pairs, new._joins = cells, {}, {}, None
     new.sheep = base.sheep + 1
     here = base.arriving.get(x)

@@ -126,8 +126,10 @@ class SheetBase:
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
         self.normal = rule == "normal"
-        if rule == "beginner1":
+        if rule == "beginner1":  # no units (``derive.FIELDS``: every analysis has every attribute)
             self.paired = min(len(houses), len(sheep))
+            self.village = self.village_houses = self.flock = self.flock_sheep = self.touch = self.vedges = None
+            self.ucomp = self.comp_units = self.comp_match = None
             return
         adj_pairs = (lambda xs, icon: [(x, j) for x in xs for j in nbr[x][1:3] if j >= 0 and cells[j] == icon]) \
             if self.normal else (lambda xs, icon: [])

@@ -3,9 +3,12 @@
 # type (its figures C fields, its bounds C calls); every float here is a float in Python too.
 cimport cython
 
+from strategies.alpenzian.evaluator cimport SheetBase
+
 
 cdef class Bounds:
-    cdef public object b, mnext, plan, house_joins, sheep_joins
+    cdef public SheetBase b
+    cdef public object mnext, plan, house_joins, sheep_joins
     cdef public dict _tops
     cdef public double w_x, reserve, ot, ss, house0, sheep0, pair
     cdef public long up_house, up_sheep, spare_house, spare_sheep
