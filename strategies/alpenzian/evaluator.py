@@ -38,9 +38,8 @@ def supported(rule: str, link: str) -> bool:
 def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
     """Follow a track leaving ``cell`` towards side ``k``: ``(house or -1, rails passed)``.
 
-    The neighbour must be a house (the end) or a rail opening back; rails are followed along
-    their other opening, as in ``rail_links``.
-    """
+    The neighbour must be a house (the end) or a rail opening back; rails are followed along their
+    other opening, as in ``rail_links``."""
     count = 0
     j = nbr[cell][k]
     while j >= 0:
@@ -57,8 +56,8 @@ def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
 
 
 def open_track_ends(b, cells) -> int:
-    """Tracks leaving a house whose far end opens into an empty drawable square, each counted
-    by its rails up to 2 (the rails an express link needs)."""
+    """Tracks leaving a house whose far end opens into an empty drawable square, each counted by its
+    rails up to 2 (the rails an express link needs)."""
     terrain, count = b.terrain, 0
     for _h, c, m, back in track_starts(b, cells):
         end, rails = track_end(b, cells, c, m, back)
