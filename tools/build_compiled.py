@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -61,6 +62,15 @@ def settings(module: str) -> str:
     pxd_hash = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in pxds)).hexdigest()[:16] \
         if pxds else "-"
     return f"Cython {Cython.__version__}, annotation_typing={typed(module)}, pxd={pxd_hash}"
+
+
+def needs(module: str) -> list[str]:
+    """The modules of ``MODULES`` that the module's ``.pxd`` cimports (compiled against their layout:
+    ``sim.compiled`` serves the module only while they run compiled too)."""
+    pxd = _pxd(module)
+    text = pxd.read_text() if pxd.is_file() else ""
+    return [m for m in MODULES if re.search(rf"^\s*(from\s+{re.escape(m)}\s+cimport|cimport\s+{re.escape(m)}\b)",
+                                             text, re.M)]
 
 
 def stale(manifest: dict) -> list[str]:
@@ -128,7 +138,7 @@ def main() -> int:
               "the same games more slowly", file=sys.stderr)
         return 1
     for m, h in built.items():
-        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m)}
+        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m), "needs": needs(m)}
     DIR.mkdir(exist_ok=True)
     tmp = MANIFEST.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
