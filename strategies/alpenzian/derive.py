@@ -34,6 +34,17 @@ FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "o
           "last_free", "rail_in", "house_next", "open", "want_open", "arriving", "_joins", "_ctx", "_pairs", "_live")
 
 
+def single_change(old, new):
+    """The one square where the sheets ``old`` and ``new`` (as long) differ, or -1 (none, or several)."""
+    x = -1
+    for i in range(len(new)):
+        if old[i] != new[i]:
+            if x >= 0:
+                return -1
+            x = i
+    return x
+
+
 def _copy(base: SheetBase) -> SheetBase:
     """A new analysis holding the same objects as ``base`` (the caller replaces what a draw changes)."""
     new = SheetBase.__new__(SheetBase)
