@@ -13,6 +13,13 @@ from __future__ import annotations
 
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, SOLID
 
+try:  # Cython's pure Python mode: ``cython.compiled`` is True in the compiled copy only
+    import cython
+
+    COMPILED = cython.compiled
+except ImportError:  # no Cython: this is Python
+    COMPILED = False
+
 KEEP = 512  # sheets kept at most (a 4-player game meets about 300 distinct sheets)
 _KEPT: dict[tuple, tuple] = {}  # cells -> (terrain, flowers per colour, houses, outline flowers)
 
@@ -25,7 +32,10 @@ def sheet_counts(obs, seat: int) -> tuple[tuple[int, ...], int]:
     if got is None or got[0] is not terrain:
         if len(_KEPT) >= KEEP:
             _KEPT.clear()
-        got = _KEPT[cells] = (terrain, *_tally(cells, terrain))
+        if COMPILED:
+            got = _KEPT[cells] = (terrain, *_tally(cells, terrain))
+        else:  # Python: C-speed builtins
+            got = _KEPT[cells] = (terrain, obs.sheet_flowers(seat), cells.count(HOUSE), cells.count(OUTLINE))
     t = obs.tables
     return got[1], t.resident_house * got[2] + t.resident_outline * got[3]
 

@@ -22,10 +22,19 @@ are dropped where the draw can change them. ``tests/test_alpenzian_derive.py`` c
 
 from __future__ import annotations
 
+from operator import ne
+
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
 from .evaluator import SheetBase
 from .tracks import OPEN_RAILS, sheet_tracks
+
+try:  # Cython's pure Python mode: ``cython.compiled`` is True in the compiled copy only
+    import cython
+
+    COMPILED = cython.compiled
+except ImportError:  # no Cython: this is Python
+    COMPILED = False
 
 # every attribute of a ``SheetBase`` (evaluator.pxd declares them as the fields of the compiled class)
 FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "outline", "residents", "links",
@@ -36,8 +45,11 @@ FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "o
 
 def single_change(old, new):
     """The one square where the sheets ``old`` and ``new`` (as long) differ, or -1 (none, or several)."""
+    if not COMPILED:  # Python: C-speed builtins
+        diff = list(map(ne, old, new))
+        return diff.index(True) if diff.count(True) == 1 else -1
     x = -1
-    for i in range(len(new)):
+    for i in range(len(new)):  # a C loop (derive.pxd)
         if old[i] != new[i]:
             if x >= 0:
                 return -1
@@ -48,8 +60,12 @@ def single_change(old, new):
 def _copy(base: SheetBase) -> SheetBase:
     """A new analysis holding the same objects as ``base`` (the caller replaces what a draw changes)."""
     new = SheetBase.__new__(SheetBase)
-    for k in FIELDS:
-        setattr(new, k, getattr(base, k))
+    d = getattr(base, "__dict__", None)
+    if d is not None:  # Python: the attributes are the instance's dict
+        new.__dict__.update(d)
+    else:  # compiled (evaluator.pxd): C fields
+        for k in FIELDS:
+            setattr(new, k, getattr(base, k))
     return new
 
 
