@@ -2,8 +2,10 @@
 
     python tools/build_compiled.py [--jobs N] [--force]
 
-Each module's ``.py`` is compiled unchanged by Cython and the C compiler; a module whose source
-hash already matches the manifest is skipped, so a second run costs a fraction of a second. A copy
+Each module's ``.py`` is compiled unchanged by Cython and the C compiler, with the augmenting
+``.pxd`` beside it when there is one (C types of its classes and functions: ``sim.compiled`` names
+them); a module whose source hash and settings (the ``.pxd`` files of its package among them)
+already match the manifest is skipped, so a second run costs a fraction of a second. A copy
 is moved into place by a rename, so a process still running the old one keeps it. Exit 0 when
 every module is built, 1 when Cython or the compiler failed (the modules left out run as Python,
 which plays the same games more slowly); the Makefile reports that and goes on.
