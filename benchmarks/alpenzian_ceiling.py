@@ -132,6 +132,9 @@ def _watch_areas(count: Counter, seen: dict, wrap) -> None:
 
 
 def counts(n_games: int) -> None:
+    if not pr.__file__.endswith(".py"):  # compiled (``sim.compiled``): calls inside a module bypass the wrappers
+        print("## counts: skipped, the plans run compiled (BOARDSIM_PURE=1 counts them as Python)")
+        return
     count: Counter = Counter()
     undo = _watch(count)
     s, g, f = prepare(CONFIG)

@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
 
-from alpenzian_logs import prepare
+# the parts are methods of Python classes, replaced at run time: the compiled copies (``sim.compiled``)
+# cannot be, so the plans run as Python here
+os.environ["BOARDSIM_PURE"] = "1"
 
-import strategies.alpenzian.evaluator as ev
-import strategies.alpenzian.planner as pl
-import strategies.alpenzian.prune as pr
-from sim.limits import PLAY_GC_THRESHOLD
-from sim.play import play_one
+from alpenzian_logs import prepare  # noqa: E402
+
+import strategies.alpenzian.evaluator as ev  # noqa: E402
+import strategies.alpenzian.planner as pl  # noqa: E402
+import strategies.alpenzian.prune as pr  # noqa: E402
+from sim.limits import PLAY_GC_THRESHOLD  # noqa: E402
+from sim.play import play_one  # noqa: E402
 
 PARTS = {  # name -> (owner, attribute)
     "next_base": (pl.Planner, "_next_base"),  # the sheet analysis, fresh or derived

@@ -4,10 +4,15 @@ bytes of the ``.py`` file now on disk.
 
 The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``make install`` and
 ``make test``) compiles the modules of ``MODULES`` with Cython, unchanged, and records the SHA-256
-of each source in ``sim/_compiled/manifest.json``. An edited module (a hash that differs), a copy
-not built (no C compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is
-imported as usual. Either way a game plays the same moves (``tests/test_speed_pins.py`` runs on
-both). Standard library only; installed by ``sim/__init__.py`` before any submodule loads.
+of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenting ``.pxd`` beside
+them (Cython's C types for their classes and functions; Python ignores it):
+``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type) and
+``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions). prune's
+``.pxd`` cimports ``SheetBase``: the manifest lists evaluator in prune's ``needs``, and prune runs
+compiled only while evaluator does. An edited module (a hash that differs), a copy not built (no C
+compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
+Either way a game plays the same moves (``tests/test_speed_pins.py`` runs on both). Standard library
+only; installed by ``sim/__init__.py`` before any submodule loads.
 """
 
 from __future__ import annotations
@@ -104,9 +109,22 @@ class Finder(importlib.abc.MetaPathFinder):
                 return None  # edited since it was built: the .py is the truth
         except OSError:
             return None
+        if not all(self._sibling_fresh(Path(spec.origin), need) for need in entry.get("needs", ())):
+            return None  # a sibling it was compiled against (a ``cimport``) runs as Python: so does it
         loader = importlib.machinery.ExtensionFileLoader(name, str(so))
         self.loaded.append(name)
         return importlib.util.spec_from_file_location(name, so, loader=loader)
+
+
+    def _sibling_fresh(self, origin: Path, name: str) -> bool:
+        """Whether module ``name`` (in the package of the source ``origin``) is served compiled."""
+        entry = self.built.get(name)
+        if entry is None or not (self.folder / str(entry.get("file", ""))).is_file():
+            return False
+        try:
+            return source_hash(origin.parent / (name.rpartition(".")[2] + ".py")) == entry.get("sha256")
+        except OSError:
+            return False
 
 
 def install() -> Finder | None:
@@ -141,7 +159,8 @@ def _fresh(finder: Finder, name: str) -> bool:
     spec = importlib.machinery.PathFinder.find_spec(name, _parent_path(name))
     entry = finder.built[name]
     return bool(spec and spec.origin and (finder.folder / entry.get("file", "")).is_file()
-                and source_hash(Path(spec.origin)) == entry.get("sha256"))
+                and source_hash(Path(spec.origin)) == entry.get("sha256")
+                and all(finder._sibling_fresh(Path(spec.origin), n) for n in entry.get("needs", ())))
 
 
 def _parent_path(name: str):

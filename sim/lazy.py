@@ -67,6 +67,18 @@ class LazyObservation:
         d.update(eager)
         _SOURCES[id(self)] = (source, seat)
 
+    @classmethod
+    def of(cls, source: Any, seat: int, eager: dict) -> LazyObservation:
+        """``cls(source, seat, **eager)`` from a dict the engine built: the same view without parsing
+        keyword arguments (issue 20: an engine building a view at every decision; for classes that
+        keep ``__init__`` as is)."""
+        view = object.__new__(cls)
+        d = view.__dict__
+        d["seat"] = seat
+        d.update(eager)
+        _SOURCES[id(view)] = (source, seat)
+        return view
+
     def __del__(self) -> None:
         _SOURCES.pop(id(self), None)
 

@@ -76,3 +76,16 @@ def test_a_full_table_is_emptied_and_counts_stay_right(monkeypatch):
         assert len(counts._KEPT) <= 2
         assert got[-1] == (flowers, 5)
         assert got[0] == ((0, 0, 0, 0, 0), 0)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_both_ways_of_counting_give_the_hand_counts(monkeypatch, compiled):
+    """``sheet_counts`` counts with the observation's methods in Python and with ``_tally`` (one loop,
+    a C loop in the compiled copy) when compiled: either way the hand counts (flowers per area, and
+    2 houses and 1 outline flower: residents 2 * 2 + 1)."""
+    monkeypatch.setattr(counts, "COMPILED", compiled)
+    _, board = _view("A", {})
+    drawn, flowers = _drawing(board)
+    obs, _ = _view("A", drawn)
+    assert sheet_counts(obs, 1) == (flowers, 5)
+    assert counts._tally(obs.cells[1], board.terrain) == (flowers, 2, 1)

@@ -5,13 +5,15 @@ matching, tracks walked square by square; rulebook section 7, RULINGS §5)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_alpenzian_evaluator import BOARD, ICONS, SQUARE, TABLES, _reference
 
 from sim.games.alpenzian.actions import CURVED_ICONS, HOUSE, OUTLINE, SHEEP, SOLID, STRAIGHT_ICONS
 from sim.games.alpenzian.scoring import rail_links
-from strategies.alpenzian.derive import after
+from strategies.alpenzian import derive
+from strategies.alpenzian.derive import FIELDS, after, single_change
 from strategies.alpenzian.evaluator import SheetBase
 
 CACHES = ("_ctx", "_pairs", "_live", "_joins")  # memos: the derived one may keep valid entries
@@ -25,7 +27,9 @@ def _sheet(squares) -> tuple:
 
 
 def _state(base: SheetBase) -> dict:
-    return {k: v for k, v in base.__dict__.items() if k not in CACHES}
+    if hasattr(base, "__dict__"):  # Python: ``FIELDS`` names every attribute (``derive._copy`` copies them)
+        assert set(base.__dict__) == set(FIELDS)
+    return {k: getattr(base, k) for k in FIELDS if k not in CACHES}
 
 
 @settings(max_examples=20, deadline=None)
@@ -141,3 +145,15 @@ def test_a_sheep_joining_units_derived_scores_every_candidate_as_the_whole_sheet
             if not cells[c]:
                 for i in ICONS:
                     assert base.figures(c, i) == _reference(tuple(cells), c, i, rule), (x, c, i)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_one_changed_square_is_found_both_ways(monkeypatch, compiled):
+    """``single_change`` (``Planner._next_base``): the square two sheets differ in when they differ in
+    exactly one, else -1; the Python way (builtins) and the compiled one (a loop) agree."""
+    monkeypatch.setattr(derive, "COMPILED", compiled)
+    a = (0, 1, 2, 0, 0)
+    assert single_change(a, (0, 1, 2, 3, 0)) == 3
+    assert single_change(a, (5, 1, 2, 0, 0)) == 0
+    assert single_change(a, a) == -1
+    assert single_change(a, (0, 1, 2, 3, 4)) == -1

@@ -176,3 +176,17 @@ def test_keep_gives_a_detached_copy_readable_after_the_decision():
     assert type(k) is _View
     assert k.hand == (7, 1) and k.hand_sizes == (2, 2) and k.prompt == "p"
     assert keep(("a", "frozen", "tuple")) == ("a", "frozen", "tuple")
+
+
+def test_a_view_built_from_a_dict_is_the_view_built_from_keywords():
+    """``LazyObservation.of(source, seat, eager)`` (what an engine calls at every decision) gives the
+    view ``cls(source, seat, **eager)`` gives: the same fields in the same order, computed on first
+    access, and stale once closed."""
+    s = _State()
+    a, b = _View.of(s, 1, {"prompt": "play", "turn": 3}), _View(s, 1, prompt="play", turn=3)
+    assert type(a) is _View and a.hand == (7, 1) and a.turn == 3
+    assert list(a.materialize().items()) == list(b.materialize().items())
+    c = _View.of(s, 0, {"prompt": "play"})
+    close_view(c)
+    with pytest.raises(StaleObservationError):
+        c.hand  # noqa: B018

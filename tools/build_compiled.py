@@ -2,8 +2,10 @@
 
     python tools/build_compiled.py [--jobs N] [--force]
 
-Each module's ``.py`` is compiled unchanged by Cython and the C compiler; a module whose source
-hash already matches the manifest is skipped, so a second run costs a fraction of a second. A copy
+Each module's ``.py`` is compiled unchanged by Cython and the C compiler, with the augmenting
+``.pxd`` beside it when there is one (C types of its classes and functions: ``sim.compiled`` names
+them); a module whose source hash and settings (the ``.pxd`` files of its package among them)
+already match the manifest is skipped, so a second run costs a fraction of a second. A copy
 is moved into place by a rename, so a process still running the old one keeps it. Exit 0 when
 every module is built, 1 when Cython or the compiler failed (the modules left out run as Python,
 which plays the same games more slowly); the Makefile reports that and goes on.
@@ -12,8 +14,10 @@ which plays the same games more slowly); the Makefile reports that and goes on.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -33,11 +37,40 @@ DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TYPED = ("sim.games.alpenzian.", "strategies.alpenzian.")
 
 
+def _pxd(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".pxd")
+
+
+# modules whose augmenting ``.pxd`` declares C signatures of functions and methods: Cython refuses a
+# signature whose annotations differ from the ``.pxd``, so their annotations are not read as types
+SIGNED = ("strategies.alpenzian.prune",)
+
+
+def typed(module: str) -> bool:
+    """Whether Cython reads the module's annotations as C types: the Alpenzian modules (``TYPED``) but
+    those of ``SIGNED``."""
+    return module.startswith(TYPED) and module not in SIGNED
+
+
 def settings(module: str) -> str:
-    """What else a copy depends on: the Cython version and the module's directives."""
+    """What else a copy depends on: the Cython version, the module's directives and the augmenting
+    ``.pxd`` files of its package (the C types of classes and functions; ``pxd=-`` when there are none)."""
     import Cython
 
-    return f"Cython {Cython.__version__}, annotation_typing={module.startswith(TYPED)}"
+    # a module's own .pxd, and the package's others (a .pxd may ``cimport`` a sibling's)
+    pxds = sorted(_pxd(module).parent.glob("*.pxd"))
+    pxd_hash = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in pxds)).hexdigest()[:16] \
+        if pxds else "-"
+    return f"Cython {Cython.__version__}, annotation_typing={typed(module)}, pxd={pxd_hash}"
+
+
+def needs(module: str) -> list[str]:
+    """The modules of ``MODULES`` that the module's ``.pxd`` cimports (compiled against their layout:
+    ``sim.compiled`` serves the module only while they run compiled too)."""
+    pxd = _pxd(module)
+    text = pxd.read_text() if pxd.is_file() else ""
+    return [m for m in MODULES if re.search(rf"^\s*(from\s+{re.escape(m)}\s+cimport|cimport\s+{re.escape(m)}\b)",
+                                             text, re.M)]
 
 
 def stale(manifest: dict) -> list[str]:
@@ -63,10 +96,10 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(ROOT)
         exts = []
-        for typed in (False, True):
-            group = [m.replace(".", "/") + ".py" for m in modules if m.startswith(TYPED) == typed]
+        for kind in (False, True):
+            group = [m.replace(".", "/") + ".py" for m in modules if typed(m) == kind]
             if group:
-                exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": typed},
+                exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": kind},
                                   build_dir=tmp, nthreads=jobs, quiet=True)
         dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "script_args": [
             "-q", "build_ext", "--build-lib", tmp, "--build-temp", tmp, "--parallel", str(jobs)]})
@@ -105,7 +138,7 @@ def main() -> int:
               "the same games more slowly", file=sys.stderr)
         return 1
     for m, h in built.items():
-        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m)}
+        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m), "needs": needs(m)}
     DIR.mkdir(exist_ok=True)
     tmp = MANIFEST.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -22,10 +22,51 @@ are dropped where the draw can change them. ``tests/test_alpenzian_derive.py`` c
 
 from __future__ import annotations
 
+from operator import ne
+
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
 from .evaluator import SheetBase
 from .tracks import OPEN_RAILS, sheet_tracks
+
+try:  # Cython's pure Python mode: ``cython.compiled`` is True in the compiled copy only
+    import cython
+
+    COMPILED = cython.compiled
+except ImportError:  # no Cython: this is Python
+    COMPILED = False
+
+# every attribute of a ``SheetBase`` (evaluator.pxd declares them as the fields of the compiled class)
+FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "outline", "residents", "links",
+          "group", "group_houses", "xroot", "xsize", "express", "normal", "paired", "village", "village_houses",
+          "flock", "flock_sheep", "touch", "vedges", "ucomp", "comp_units", "comp_match", "_empty", "free",
+          "last_free", "rail_in", "house_next", "open", "want_open", "arriving", "_joins", "_ctx", "_pairs", "_live")
+
+
+def single_change(old, new):
+    """The one square where the sheets ``old`` and ``new`` (as long) differ, or -1 (none, or several)."""
+    if not COMPILED:  # Python: C-speed builtins
+        diff = list(map(ne, old, new))
+        return diff.index(True) if diff.count(True) == 1 else -1
+    x = -1
+    for i in range(len(new)):  # a C loop (derive.pxd)
+        if old[i] != new[i]:
+            if x >= 0:
+                return -1
+            x = i
+    return x
+
+
+def _copy(base: SheetBase) -> SheetBase:
+    """A new analysis holding the same objects as ``base`` (the caller replaces what a draw changes)."""
+    new = SheetBase.__new__(SheetBase)
+    d = getattr(base, "__dict__", None)
+    if d is not None:  # Python: the attributes are the instance's dict
+        new.__dict__.update(d)
+    else:  # compiled (evaluator.pxd): C fields
+        for k in FIELDS:
+            setattr(new, k, getattr(base, k))
+    return new
 
 
 def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
@@ -42,8 +83,7 @@ def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
         walked = sheet_tracks(b, cells)
         if walked[0] != base.links:
             return None
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx = cells, {}
     if flower:
         flowers = list(base.flowers)
@@ -81,8 +121,7 @@ def _lone(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:
     nbr = base.board.nbr[x]
     if x in base.rail_in or any(j >= 0 and (cells[j] == HOUSE or cells[j] == SHEEP) for j in nbr):
         return None
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx, new._joins = cells, {}, None
     t = base.t
     if icon == HOUSE:
@@ -119,8 +158,7 @@ def _sheep(base: SheetBase, cells: tuple, x: int) -> SheetBase:
     sheep are updated and the ranch analysis (villages, flocks, components and their matchings) is
     redone over the new sheet."""
     b = base.board
-    new = object.__new__(SheetBase)
-    new.__dict__.update(base.__dict__)
+    new = _copy(base)
     new.cells, new._ctx, new._pairs, new._joins = cells, {}, {}, None
     new.sheep = base.sheep + 1
     here = base.arriving.get(x)

@@ -38,9 +38,8 @@ def supported(rule: str, link: str) -> bool:
 def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
     """Follow a track leaving ``cell`` towards side ``k``: ``(house or -1, rails passed)``.
 
-    The neighbour must be a house (the end) or a rail opening back; rails are followed along
-    their other opening, as in ``rail_links``.
-    """
+    The neighbour must be a house (the end) or a rail opening back; rails are followed along their
+    other opening, as in ``rail_links``."""
     count = 0
     j = nbr[cell][k]
     while j >= 0:
@@ -57,8 +56,8 @@ def trace(nbr, cells, cell: int, k: int) -> tuple[int, int]:
 
 
 def open_track_ends(b, cells) -> int:
-    """Tracks leaving a house whose far end opens into an empty drawable square, each counted
-    by its rails up to 2 (the rails an express link needs)."""
+    """Tracks leaving a house whose far end opens into an empty drawable square, each counted by its
+    rails up to 2 (the rails an express link needs)."""
     terrain, count = b.terrain, 0
     for _h, c, m, back in track_starts(b, cells):
         end, rails = track_end(b, cells, c, m, back)
@@ -126,8 +125,10 @@ class SheetBase:
     def _ranch_base(self, houses, sheep, nbr, cells) -> None:
         rule = self.rule
         self.normal = rule == "normal"
-        if rule == "beginner1":
+        if rule == "beginner1":  # no units (``derive.FIELDS``: every analysis has every attribute)
             self.paired = min(len(houses), len(sheep))
+            self.village = self.village_houses = self.flock = self.flock_sheep = self.touch = self.vedges = None
+            self.ucomp = self.comp_units = self.comp_match = None
             return
         adj_pairs = (lambda xs, icon: [(x, j) for x in xs for j in nbr[x][1:3] if j >= 0 and cells[j] == icon]) \
             if self.normal else (lambda xs, icon: [])

@@ -20,8 +20,6 @@ tests compare with).
 
 from __future__ import annotations
 
-from operator import ne
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from sim.games.alpenzian.actions import (
@@ -41,7 +39,7 @@ from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
 from .counts import sheet_counts
-from .derive import after
+from .derive import after, single_change
 from .evaluator import SheetBase, open_track_ends, supported
 from .prune import NONE, QUIET_RAIL, Bounds, area_scores, die_scores, square_scores, usable
 from .turn import plan_turn, replay
@@ -273,13 +271,11 @@ class Planner(ScriptedStrategy):
         one draw that ``derive.after`` handles (a flower, or a rail changing no link), else afresh."""
         old = self._sheet_key
         if old is not None and old[0] == me:
-            diff = list(map(ne, old[1], mine))
-            if diff.count(True) == 1:
-                x = diff.index(True)
-                if not old[1][x]:
-                    got = after(self._base, mine, x, mine[x])
-                    if got is not None:
-                        return got
+            x = single_change(old[1], mine)
+            if x >= 0 and not old[1][x]:
+                got = after(self._base, mine, x, mine[x])
+                if got is not None:
+                    return got
         return SheetBase(obs.board, mine, obs.tables, obs.ranch_rules[me], obs.ranch_link, bool(self.p.open_track))
 
     def value(self, cell: int, icon: int) -> float:

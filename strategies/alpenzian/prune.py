@@ -139,7 +139,7 @@ class Bounds:
             if j >= 0 and cells[j] >= RAIL and cells[j] & (1 << ((k + 2) & 3)):
                 rails_in += 1
         arr = arr or ()
-        return OPEN_RAILS * max(0, rails_in - len(arr)) - sum(min(n, OPEN_RAILS) for _s, n, _e in arr)
+        return OPEN_RAILS * max(0, rails_in - len(arr)) - sum([min(n, OPEN_RAILS) for _s, n, _e in arr])
 
     def coarse(self, face: int, squares: list[int]) -> float:
         """A looser bound of a house or sheep area than ``area`` (``squares`` not empty): each term of
@@ -174,10 +174,13 @@ class Bounds:
         only closes tracks and takes empty squares); for rails the figures of a rail meeting no track
         with the least mountain reserve (and one more open track when a rail there meets one), or
         ``inf`` when a rail there may link houses."""
-        if face == F_HOUSE:
-            return max(map(self.house, squares))
-        if face == F_SHEEP:
-            return max(map(self.sheep, squares))
+        if face <= F_SHEEP:  # ``max(map(self.house, squares))`` (or sheep) as a loop: C calls when compiled
+            best = NONE
+            for c in squares:
+                v = self.house(c) if face == F_HOUSE else self.sheep(c)
+                if v > best:
+                    best = v
+            return best
         b = self.b
         if face >= F_SOLID:
             if not self.alp_up:
@@ -223,7 +226,7 @@ class Bounds:
         if self.ot:
             arr = b.arriving.get(cell)
             if arr:  # the tracks arriving here close
-                v -= self.ot * sum(min(n, OPEN_RAILS) for _s, n, _e in arr)
+                v -= self.ot * sum([min(n, OPEN_RAILS) for _s, n, _e in arr])
         if self.spare_sheep > 0:
             v += self.ss * min(self.spare_sheep, self._ctx(cell)[1])
         return v - self.reserve * self.mnext[cell]
@@ -247,16 +250,17 @@ def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     lb = plan._area_lb.get(key)
     if lb is not None and lb[1] <= floor:
         return lb[0]
-    bound = bounds.house if icon == HOUSE else bounds.sheep
     memo, value, start, best, skipped = plan._memo, plan.value, floor, NONE, False
     bar = floor - MARGIN
     for c in squares:
-        v = memo.get(c << 5 | icon)
-        if v is None:
-            if bound(c) < bar:
+        got = memo.get(c << 5 | icon)
+        if got is None:
+            ub = bounds.house(c) if icon == HOUSE else bounds.sheep(c)
+            if ub < bar:
                 skipped = True
                 continue
-            v = value(c, icon)
+            got = value(c, icon)
+        v = got  # a float (a C double when compiled: ``prune.pxd``)
         if v > best:
             best = v
             if v > floor:
@@ -293,7 +297,7 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
                 if v > floor:
                     floor = v
     todo = []
-    squares, area, coarse = plan._squares, bounds.area, bounds.coarse
+    squares = plan._squares
     for k, (_a, face, colours) in enumerate(items):
         for c in colours:
             e = extra(face, c) if extra else 0.0
@@ -301,9 +305,9 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
             if not cells:
                 ub, fine = INF, True
             elif face <= F_SHEEP:  # refined by ``area`` when it comes first
-                ub, fine = coarse(face, cells) + e, False
+                ub, fine = bounds.coarse(face, cells) + e, False
             else:
-                ub, fine = area(face, cells) + e, True
+                ub, fine = bounds.area(face, cells) + e, True
             todo.append((-ub, FACE_ORDER[face], c, k, face, e, fine))
     heapify(todo)
     val = [NONE] * len(items)
@@ -312,7 +316,7 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
         if -ub < floor - MARGIN:  # this area and every later one: below the best found
             break
         if not fine:
-            heappush(todo, (-(area(face, squares[c]) + e), rank, c, k, face, e, True))
+            heappush(todo, (-(bounds.area(face, squares[c]) + e), rank, c, k, face, e, True))
             continue
         v = _area(plan, bounds, face, c, floor - e) + e
         if v > val[k]:

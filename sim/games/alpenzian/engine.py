@@ -284,8 +284,8 @@ class Alpenzian:
         """The seat's view; its fields are computed on first access (``LazyObservation``)."""
         ph = s.phase
         active = s.seat if DIE <= ph <= SQUARE or ph == FIRST_CHOICE else -1
-        return Observation((s, self), seat, num_players=s.n, prompt=PROMPTS.get(ph, "none"), phase=ph,
-                           active=active, round=s.round, turn=s.turn, face=s.face, **self._constant)
+        return Observation.of((s, self), seat, {"num_players": s.n, "prompt": PROMPTS.get(ph, "none"), "phase": ph,
+                              "active": active, "round": s.round, "turn": s.turn, "face": s.face, **self._constant})
 
     def boards_of(self, s: State) -> tuple:
         """The ``Board`` of each seat's sheet (``None`` before the sheets are drawn), one tuple per sheet choice."""

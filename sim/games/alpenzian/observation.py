@@ -51,7 +51,7 @@ class Observation(LazyObservation):
     unused dice this round), ``areas`` (``areas[colour]``: the face placed there or -1), ``area``
     (this turn's area so far), ``exceptional`` (the 5.4 rule applies this turn),
     ``first_roll``, ``first_house``, ``turns``, ``exceptions``, ``idle`` (per seat). Built by the
-    engine as ``Observation((state, game), seat, num_players=..., prompt=..., phase=..., active=...)``.
+    engine as ``Observation.of((state, game), seat, {"num_players": ..., "prompt": ..., ...})``.
     """
 
     @lazy
