@@ -97,34 +97,36 @@ class Finder(importlib.abc.MetaPathFinder):
         self.built, self.folder, self.loaded = built, folder, []
 
     def find_spec(self, name, path=None, target=None):
-        entry = self.built.get(name)
-        if entry is None:
+        so = self.current(name, path)
+        if so is None:
             return None
+        self.loaded.append(name)
+        loader = importlib.machinery.ExtensionFileLoader(name, str(so))
+        return importlib.util.spec_from_file_location(name, so, loader=loader)
+
+    def current(self, name: str, path=None) -> Path | None:
+        """The compiled copy to import for module ``name`` (``path``: its package's ``__path__``), or
+        None: not in the manifest, not built or built for another Python (its ABI tag), built from
+        other source bytes (edited since), or compiled against a sibling (``needs``, a ``cimport``)
+        that is not current itself."""
+        entry = self.built.get(name)
+        if not isinstance(entry, dict):
+            return None
+        file = str(entry.get("file", ""))
+        so = self.folder / file
+        if Path(file).name != file or not file.endswith(SUFFIX) or not so.is_file():
+            return None  # not built, built for another Python, or a name outside the folder
         spec = importlib.machinery.PathFinder.find_spec(name, path)
-        so = self.folder / str(entry.get("file", ""))
-        if spec is None or not spec.origin or not so.is_file() or not so.name.endswith(SUFFIX):
-            return None  # not built, or built for another Python (its ABI tag differs)
+        if spec is None or not spec.origin:
+            return None
         try:
             if source_hash(Path(spec.origin)) != entry.get("sha256"):
                 return None  # edited since it was built: the .py is the truth
         except OSError:
             return None
-        if not all(self._sibling_fresh(Path(spec.origin), need) for need in entry.get("needs", ())):
-            return None  # a sibling it was compiled against (a ``cimport``) runs as Python: so does it
-        loader = importlib.machinery.ExtensionFileLoader(name, str(so))
-        self.loaded.append(name)
-        return importlib.util.spec_from_file_location(name, so, loader=loader)
-
-
-    def _sibling_fresh(self, origin: Path, name: str) -> bool:
-        """Whether module ``name`` (in the package of the source ``origin``) is served compiled."""
-        entry = self.built.get(name)
-        if entry is None or not (self.folder / str(entry.get("file", ""))).is_file():
-            return False
-        try:
-            return source_hash(origin.parent / (name.rpartition(".")[2] + ".py")) == entry.get("sha256")
-        except OSError:
-            return False
+        if not all(self.current(need, path) for need in entry.get("needs", ())):
+            return None  # a sibling it was compiled against runs as Python: so does it
+        return so
 
 
 def install() -> Finder | None:
@@ -144,23 +146,18 @@ def install() -> Finder | None:
 
 
 def status() -> str:
-    """One line for ``sim bench``: how many of ``MODULES`` run compiled in this process."""
+    """One line for ``sim bench``: how many of ``MODULES`` run compiled in this process, and which not."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return f"pure Python ({PURE_ENV} is set)"
     finder = next((f for f in sys.meta_path if isinstance(f, Finder)), None)
     if finder is None:
         return "pure Python (compiled modules not built: make install)"
-    fresh = sum(1 for m in MODULES if m in finder.built and _fresh(finder, m))
-    return f"compiled modules: {fresh} of {len(MODULES)} (the others run as Python)" if fresh < len(MODULES) \
-        else f"compiled modules: all {len(MODULES)}"
-
-
-def _fresh(finder: Finder, name: str) -> bool:
-    spec = importlib.machinery.PathFinder.find_spec(name, _parent_path(name))
-    entry = finder.built[name]
-    return bool(spec and spec.origin and (finder.folder / entry.get("file", "")).is_file()
-                and source_hash(Path(spec.origin)) == entry.get("sha256")
-                and all(finder._sibling_fresh(Path(spec.origin), n) for n in entry.get("needs", ())))
+    stale = [m for m in MODULES if finder.current(m, _parent_path(m)) is None]
+    if not stale:
+        return f"compiled modules: all {len(MODULES)}"
+    named = ", ".join(stale[:3]) + (f" and {len(stale) - 3} more" if len(stale) > 3 else "")
+    return (f"compiled modules: {len(MODULES) - len(stale)} of {len(MODULES)}; as Python: {named} "
+            "(edited since the build, or not built: make install rebuilds them)")
 
 
 def _parent_path(name: str):

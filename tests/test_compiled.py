@@ -86,3 +86,25 @@ def test_pure_python_plays_the_pinned_games(game, kind):
     from tests.test_speed_pins import PINS
 
     assert tuple(_run(code, BOARDSIM_PURE="1").split()) == PINS[(game, kind)]
+
+
+def test_a_copy_named_outside_its_folder_is_not_served(tmp_path):
+    folder = tmp_path / "copies"
+    folder.mkdir()
+    outside = tmp_path / ("sim.seeding" + compiled.SUFFIX)
+    outside.write_bytes(b"")
+    good = compiled.source_hash(ROOT / "sim" / "seeding.py")
+    finder = compiled.Finder({"sim.seeding": {"file": "../" + outside.name, "sha256": good}}, folder)
+    assert finder.find_spec("sim.seeding", PKG) is None
+
+
+@pytest.mark.skipif(not BUILT, reason="compiled copies not built here (make install builds them)")
+def test_the_status_names_a_module_edited_since_the_build(tmp_path):
+    """A copy whose source changed is reported by name with what rebuilds it (fresh-user trial)."""
+    code = ("import sim.compiled as c, sys\n"
+            "f = next(x for x in sys.meta_path if isinstance(x, c.Finder))\n"
+            "f.built['sim.seeding'] = dict(f.built['sim.seeding'], sha256='0' * 64)\n"
+            "print(c.status())")
+    out = _run(code)
+    assert out.startswith("compiled modules: ") and "make install rebuilds them" in out
+    assert "sim.seeding" in out.split("; as Python: ")[1]

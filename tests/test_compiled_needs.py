@@ -4,7 +4,7 @@ on disk, and only while every sibling its ``.pxd`` cimports (the manifest's ``ne
 
 from __future__ import annotations
 
-from sim.compiled import Finder, source_hash
+from sim.compiled import SUFFIX, Finder, source_hash
 
 
 def _package(tmp_path):
@@ -15,17 +15,17 @@ def _package(tmp_path):
     (pkg / "b.py").write_text("B = 2\n")
     so = tmp_path / "so"
     so.mkdir()
-    (so / "a.so").write_bytes(b"")
-    (so / "b.so").write_bytes(b"")
-    built = {"pkgx.a": {"file": "a.so", "sha256": source_hash(pkg / "a.py")},
-             "pkgx.b": {"file": "b.so", "sha256": source_hash(pkg / "b.py"), "needs": ["pkgx.a"]}}
+    (so / ("a" + SUFFIX)).write_bytes(b"")  # this Python's ABI tag, as the build names a copy
+    (so / ("b" + SUFFIX)).write_bytes(b"")
+    built = {"pkgx.a": {"file": "a" + SUFFIX, "sha256": source_hash(pkg / "a.py")},
+             "pkgx.b": {"file": "b" + SUFFIX, "sha256": source_hash(pkg / "b.py"), "needs": ["pkgx.a"]}}
     return pkg, Finder(built, so)
 
 
 def test_a_module_and_what_it_needs_unchanged_are_served_compiled(tmp_path):
     pkg, finder = _package(tmp_path)
     spec = finder.find_spec("pkgx.b", [str(pkg)])
-    assert spec is not None and spec.origin.endswith("b.so")
+    assert spec is not None and spec.origin.endswith("b" + SUFFIX)
 
 
 def test_an_edited_module_it_needs_sends_it_back_to_python(tmp_path):
@@ -39,4 +39,4 @@ def test_an_edited_module_runs_as_python(tmp_path):
     pkg, finder = _package(tmp_path)
     (pkg / "b.py").write_text("B = 4\n")
     assert finder.find_spec("pkgx.b", [str(pkg)]) is None
-    assert finder.find_spec("pkgx.a", [str(pkg)]).origin.endswith("a.so")
+    assert finder.find_spec("pkgx.a", [str(pkg)]).origin.endswith("a" + SUFFIX)
