@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 # The modules each game's playing path spends its time in (docs/speed.md, round eleven). Modules
-# that define pydantic models stay Python: pydantic takes compiled methods for fields.
+# that define pydantic models with methods stay Python: pydantic takes a compiled method for a field.
 MODULES = (
     "sim.lazy",
     "sim.play",
@@ -114,8 +114,9 @@ class Finder(importlib.abc.MetaPathFinder):
             return None
         file = str(entry.get("file", ""))
         so = self.folder / file
-        if Path(file).name != file or not file.endswith(SUFFIX) or not so.is_file():
-            return None  # not built, built for another Python, or a name outside the folder
+        if Path(file).name != file or not file.endswith(SUFFIX) or not so.is_file() \
+                or so.stat().st_size != entry.get("size", -1):
+            return None  # not built, built for another Python, cut short, or a name outside the folder
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or not spec.origin:
             return None

@@ -55,7 +55,13 @@ class TimeLimit:
     ``ITIMER_PROF``, user + system time), where the platform has it and this is the main thread
     (joblib's loky workers and the forked ``--jobs 1`` worker); elsewhere (Dask threads:
     ``runs/cluster.py``) no limit here. CPU time, not wall time: a game's fate must not depend on
-    how busy the machine is (a wall-clock limit failed slow games on a loaded machine)."""
+    how busy the machine is (a wall-clock limit failed slow games on a loaded machine).
+
+    The limit is a Python signal handler, which compiled code (``sim/compiled.py``) never gives a
+    chance to run while it loops without calling back into Python (breaker trial, session 11). So a
+    second timer, ``ITIMER_VIRTUAL`` at ``hard_limit(seconds)`` of user CPU time with its default
+    action, ends the process: the game's worker dies and the game is recorded as failed
+    (``WorkerDied``, its reason naming this limit; ``runs/forked.py``)."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -65,6 +71,7 @@ class TimeLimit:
     def __enter__(self) -> TimeLimit:
         if self.on:
             self.old = signal.signal(signal.SIGPROF, self._ring)
+            self.old_hard = signal.signal(signal.SIGVTALRM, signal.SIG_DFL)
         return self
 
     def _ring(self, signum, frame) -> None:
@@ -73,15 +80,23 @@ class TimeLimit:
     def arm(self) -> None:
         if self.on:
             signal.setitimer(signal.ITIMER_PROF, self.seconds)
+            signal.setitimer(signal.ITIMER_VIRTUAL, hard_limit(self.seconds))
 
     def disarm(self) -> None:
         if self.on:
             signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
 
     def __exit__(self, *exc) -> None:
         if self.on:
             self.disarm()
             signal.signal(signal.SIGPROF, self.old)
+            signal.signal(signal.SIGVTALRM, self.old_hard)
+
+
+def hard_limit(seconds: float) -> float:
+    """CPU seconds after which a game whose ``GameTimeout`` could not be raised ends its process."""
+    return max(2 * seconds, seconds + 1)
 
 
 class Unbroken:

@@ -30,12 +30,16 @@ def test_a_copy_built_from_other_source_bytes_is_not_served(tmp_path):
     so = tmp_path / ("sim.seeding" + importlib.machinery.EXTENSION_SUFFIXES[0])
     so.write_bytes(b"not a library")
     good = compiled.source_hash(ROOT / "sim" / "seeding.py")
-    stale = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": "0" * 64}}, tmp_path)
+    stale = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": "0" * 64, "size": 13}}, tmp_path)
     assert stale.find_spec("sim.seeding", PKG) is None
-    current = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": good}}, tmp_path)
+    current = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": good, "size": 13}}, tmp_path)
     spec = current.find_spec("sim.seeding", PKG)
     assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader) and spec.origin == str(so)
     assert current.find_spec("sim.play", PKG) is None  # not in its manifest: the usual finders
+    cut = compiled.Finder({"sim.seeding": {"file": so.name, "sha256": good, "size": 14}}, tmp_path)
+    assert cut.find_spec("sim.seeding", PKG) is None  # not the size it was built with: cut short
+    odd = compiled.Finder({"sim.seeding": "broken"}, tmp_path)
+    assert odd.find_spec("sim.seeding", PKG) is None
     missing = compiled.Finder({"sim.seeding": {"file": "absent.so", "sha256": good}}, tmp_path)
     assert missing.find_spec("sim.seeding", PKG) is None
     (tmp_path / "sim.seeding.cpython-39-x86_64-linux-gnu.so").write_bytes(b"")  # another Python's ABI tag
@@ -94,7 +98,7 @@ def test_a_copy_named_outside_its_folder_is_not_served(tmp_path):
     outside = tmp_path / ("sim.seeding" + compiled.SUFFIX)
     outside.write_bytes(b"")
     good = compiled.source_hash(ROOT / "sim" / "seeding.py")
-    finder = compiled.Finder({"sim.seeding": {"file": "../" + outside.name, "sha256": good}}, folder)
+    finder = compiled.Finder({"sim.seeding": {"file": "../" + outside.name, "sha256": good, "size": 0}}, folder)
     assert finder.find_spec("sim.seeding", PKG) is None
 
 

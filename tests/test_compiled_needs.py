@@ -17,8 +17,8 @@ def _package(tmp_path):
     so.mkdir()
     (so / ("a" + SUFFIX)).write_bytes(b"")  # this Python's ABI tag, as the build names a copy
     (so / ("b" + SUFFIX)).write_bytes(b"")
-    built = {"pkgx.a": {"file": "a" + SUFFIX, "sha256": source_hash(pkg / "a.py")},
-             "pkgx.b": {"file": "b" + SUFFIX, "sha256": source_hash(pkg / "b.py"), "needs": ["pkgx.a"]}}
+    built = {"pkgx.a": {"file": "a" + SUFFIX, "sha256": source_hash(pkg / "a.py"), "size": 0},
+             "pkgx.b": {"file": "b" + SUFFIX, "sha256": source_hash(pkg / "b.py"), "needs": ["pkgx.a"], "size": 0}}
     return pkg, Finder(built, so)
 
 

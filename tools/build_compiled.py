@@ -33,8 +33,10 @@ from sim.compiled import DIR, MANIFEST, MODULES, SUFFIX, read_manifest, source_h
 # at run time, and a tuple passed for a ``list`` would fail a game that plays in Python
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 # the Alpenzian plans' annotations are exact (their tests and pins pass compiled with them) and
-# typed arguments buy about 1.15x there (docs/speed.md, round eleven)
-TYPED = ("sim.games.alpenzian.", "strategies.alpenzian.")
+# typed arguments buy about 1.15x there (docs/speed.md, round eleven); not the engine's modules,
+# whose methods a plugin strategy calls (an int annotation read as a C long takes 1.5 as 1, where
+# Python raises: breaker trial, session 11)
+TYPED = ("strategies.alpenzian.",)
 
 
 def _pxd(module: str) -> Path:
@@ -74,15 +76,34 @@ def needs(module: str) -> list[str]:
 
 
 def stale(manifest: dict) -> list[str]:
-    """The modules whose compiled copy is missing or was built from other source bytes or settings."""
+    """The modules whose compiled copy is missing, damaged (its bytes differ from the build's), built
+    for another Python, or built from other source bytes or settings."""
     out = []
     for m in MODULES:
-        entry = manifest.get(m, {})
+        entry = manifest.get(m)
+        entry = entry if isinstance(entry, dict) else {}
+        so = DIR / (m + SUFFIX)
         src = ROOT / (m.replace(".", "/") + ".py")
-        if entry.get("sha256") != source_hash(src) or entry.get("settings") != settings(m) \
-                or not (DIR / entry.get("file", "")).is_file():
+        if entry.get("file") != so.name or not so.is_file() or entry.get("so_sha256") != source_hash(so) \
+                or entry.get("sha256") != source_hash(src) or entry.get("settings") != settings(m):
             out.append(m)
     return out
+
+
+def _sources(modules: list[str], to: Path) -> dict[str, str]:
+    """Copy what Cython reads (each module's ``.py``, its packages' ``__init__.py`` and ``.pxd``
+    files) to ``to``; ``{module: hash of the copied source}``, the very bytes compiled (a file edited
+    during the build cannot get a copy recorded under another source's hash: breaker trial)."""
+    hashes = {}
+    for m in modules:
+        rel = Path(*m.split(".")).with_suffix(".py")
+        for d in rel.parents[:-1]:
+            for f in [ROOT / d / "__init__.py", *(ROOT / d).glob("*.pxd")]:
+                (to / f.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, to / f.relative_to(ROOT))
+        shutil.copyfile(ROOT / rel, to / rel)
+        hashes[m] = source_hash(to / rel)
+    return hashes
 
 
 def build(modules: list[str], jobs: int) -> dict[str, str]:
@@ -92,23 +113,26 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
 
     # -O1: as fast as -O2/-O3 on Cython's output here and half the compile time (docs/speed.md)
     os.environ["CFLAGS"] = os.environ.get("CFLAGS", "") + " -O1 -g0 -w"
-    hashes = {m: source_hash(ROOT / (m.replace(".", "/") + ".py")) for m in modules}
     with tempfile.TemporaryDirectory() as tmp:
-        os.chdir(ROOT)
+        src, lib = Path(tmp, "src"), Path(tmp, "lib")
+        hashes = _sources(modules, src)
+        os.chdir(src)
         exts = []
         for kind in (False, True):
             group = [m.replace(".", "/") + ".py" for m in modules if typed(m) == kind]
             if group:
                 exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": kind},
-                                  build_dir=tmp, nthreads=jobs, quiet=True)
+                                  build_dir=str(Path(tmp, "c")), nthreads=jobs, quiet=True)
         dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "script_args": [
-            "-q", "build_ext", "--build-lib", tmp, "--build-temp", tmp, "--parallel", str(jobs)]})
+            "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp, "o")),
+            "--parallel", str(jobs)]})
         dist.parse_command_line()
         dist.run_commands()
+        os.chdir(ROOT)
         DIR.mkdir(exist_ok=True)
         for m in modules:
             part = DIR / (m + SUFFIX + ".part")
-            shutil.copyfile(Path(tmp, *m.split(".")[:-1], m.split(".")[-1] + SUFFIX), part)
+            shutil.copyfile(Path(lib, *m.split(".")[:-1], m.split(".")[-1] + SUFFIX), part)
             part.replace(DIR / (m + SUFFIX))
     return hashes
 
@@ -138,7 +162,9 @@ def main() -> int:
               "the same games more slowly", file=sys.stderr)
         return 1
     for m, h in built.items():
-        manifest[m] = {"file": m + SUFFIX, "sha256": h, "settings": settings(m), "needs": needs(m)}
+        so = DIR / (m + SUFFIX)
+        manifest[m] = {"file": so.name, "sha256": h, "settings": settings(m), "needs": needs(m),
+                       "size": so.stat().st_size, "so_sha256": source_hash(so)}
     DIR.mkdir(exist_ok=True)
     tmp = MANIFEST.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

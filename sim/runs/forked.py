@@ -136,6 +136,8 @@ class Worker:
         self.pid = 0
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
+            if sig == signal.SIGVTALRM:  # limits.TimeLimit's second timer
+                return "killed by signal SIGVTALRM: over game_timeout_s and stuck in compiled code"
             return f"killed by signal {signal.Signals(sig).name if sig in signal.valid_signals() else sig}"
         return f"exit code {os.WEXITSTATUS(status)}"
 
