@@ -62,10 +62,7 @@ class LazyObservation:
     """
 
     def __init__(self, source: Any, seat: int, **eager: Any):
-        d = self.__dict__
-        d["seat"] = seat
-        d.update(eager)
-        _SOURCES[id(self)] = (source, seat)
+        _open(self, source, seat, eager)
 
     @classmethod
     def of(cls, source: Any, seat: int, eager: dict) -> LazyObservation:
@@ -73,10 +70,7 @@ class LazyObservation:
         keyword arguments (issue 20: an engine building a view at every decision; for classes that
         keep ``__init__`` as is)."""
         view = object.__new__(cls)
-        d = view.__dict__
-        d["seat"] = seat
-        d.update(eager)
-        _SOURCES[id(view)] = (source, seat)
+        _open(view, source, seat, eager)
         return view
 
     def __del__(self) -> None:
@@ -120,6 +114,14 @@ class LazyObservation:
 
     def __reduce__(self):
         return (_restore, (type(self), self.materialize()))
+
+
+def _open(view: LazyObservation, source: Any, seat: int, eager: dict) -> None:
+    """Set a new view's ``seat`` and eager fields and attach it to ``source`` until it is closed."""
+    d = view.__dict__
+    d["seat"] = seat
+    d.update(eager)
+    _SOURCES[id(view)] = (source, seat)
 
 
 def _restore(cls: type, fields: dict) -> LazyObservation:
