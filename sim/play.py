@@ -16,8 +16,8 @@ from typing import Any
 
 import polars as pl
 
-from .api import CHANCE, Action, Game, IllegalActionError, SimError, Strategy, close_view, sample_chance
-from .api import message_of as said_of  # a failure's message even when its __str__ raises
+from .api import CHANCE, Action, Game, IllegalActionError, SimError, Strategy, message_of, sample_chance
+from .lazy import close_view
 from .limits import GameTimeout, Interrupts, TimeLimit, WorkerDied, fewer_collections, harmless_output
 from .registry import add_module_folder, make_strategy
 from .setup import Setup, deal_index, deal_size, seat_labels, streams  # noqa: F401  (the play API)
@@ -163,7 +163,7 @@ def _said(owner: type | None, name: str, default: Any) -> Any:
 def _blame(exc: BaseException, seat: int, guard: bool) -> None:
     """Under ``guard``, raise ``StrategyError`` for ``seat`` if ``exc`` is the strategy's fault."""
     if guard and _strategy_fault(exc):
-        raise StrategyError(seat, f"{type(exc).__name__}: {said_of(exc)}") from exc
+        raise StrategyError(seat, f"{type(exc).__name__}: {message_of(exc)}") from exc
 
 
 def _strategy_fault(exc: BaseException) -> bool:
@@ -223,7 +223,7 @@ def _built(factory: Any, seat: int) -> Any:
         return factory()
     except BaseException as exc:
         if _strategy_fault(exc) and not isinstance(exc, SimError):
-            raise StrategyError(seat, f"{type(exc).__name__} while building the strategy: {said_of(exc)}") from exc
+            raise StrategyError(seat, f"{type(exc).__name__} while building the strategy: {message_of(exc)}") from exc
         raise
 
 
@@ -246,8 +246,8 @@ class Rows:
         self.errors.append({
             "game_index": gi, "seat": -1 if seat is None else seat,
             "strategy": "" if seat is None else setup.labels[order[seat]],
-            "exception": type(exc.__cause__ or exc).__name__, "message": said_of(exc),
-            "traceback": traceback.format_exc() if exc.__traceback__ is not None else f"{type(exc).__name__}: {said_of(exc)}\n",
+            "exception": type(exc.__cause__ or exc).__name__, "message": message_of(exc),
+            "traceback": traceback.format_exc() if exc.__traceback__ is not None else f"{type(exc).__name__}: {message_of(exc)}\n",
             "seed": setup.seed,
         })
         for k, v in (("game_index", gi), ("n_decisions", 0), ("truncated", False), ("failed", True),
