@@ -79,9 +79,16 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def is_copy(module_file: str) -> bool:
+    """Whether a module's ``__file__`` is its compiled copy (for a module whose loops run as C there
+    and as built-ins in Python: ``strategies/alpenzian/counts.py``, ``derive.py``)."""
+    return module_file.endswith(SUFFIX)
+
+
 def read_manifest(path: Path = MANIFEST) -> dict[str, dict[str, str]]:
-    """``{module: {"file": name of the .so in DIR, "sha256": hash of the source it was built from}}``;
-    ``{}`` when nothing was built or the manifest cannot be read (the modules then run as Python)."""
+    """``{module: {"file": name of the .so in DIR, "sha256": hash of the source it was built from,
+    "size": of the .so, "needs": modules it was compiled against, ...}}`` (``tools/build_compiled.py``
+    writes it); ``{}`` when nothing was built or it cannot be read (the modules then run as Python)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -94,13 +101,12 @@ class Finder(importlib.abc.MetaPathFinder):
     the hash of the ``.py`` the usual finders would import; otherwise defers to them (None)."""
 
     def __init__(self, built: dict[str, dict[str, str]], folder: Path = DIR):
-        self.built, self.folder, self.loaded = built, folder, []
+        self.built, self.folder = built, folder
 
     def find_spec(self, name, path=None, target=None):
         so = self.current(name, path)
         if so is None:
             return None
-        self.loaded.append(name)
         loader = importlib.machinery.ExtensionFileLoader(name, str(so))
         return importlib.util.spec_from_file_location(name, so, loader=loader)
 
@@ -130,14 +136,22 @@ class Finder(importlib.abc.MetaPathFinder):
         return so
 
 
+def _pure() -> bool:
+    """``BOARDSIM_PURE`` set to anything but ``""``/``0``."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def _installed() -> Finder | None:
+    return next((f for f in sys.meta_path if isinstance(f, Finder)), None)
+
+
 def install() -> Finder | None:
-    """Put the finder first on ``sys.meta_path`` (once); None when ``BOARDSIM_PURE`` is set to
-    anything but ``""``/``0`` or nothing was built."""
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    """Put the finder first on ``sys.meta_path`` (once); None when ``BOARDSIM_PURE`` is set or
+    nothing was built."""
+    if _pure():
         return None
-    for f in sys.meta_path:
-        if isinstance(f, Finder):
-            return f
+    if (finder := _installed()) is not None:
+        return finder
     built = read_manifest()
     if not built:
         return None
@@ -148,9 +162,9 @@ def install() -> Finder | None:
 
 def status() -> str:
     """One line for ``sim bench``: how many of ``MODULES`` run compiled in this process, and which not."""
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if _pure():
         return f"pure Python ({PURE_ENV} is set)"
-    finder = next((f for f in sys.meta_path if isinstance(f, Finder)), None)
+    finder = _installed()
     if finder is None:
         return "pure Python (compiled modules not built: make install)"
     stale = [m for m in MODULES if finder.current(m, _parent_path(m)) is None]

@@ -11,14 +11,10 @@ those of the observation's own methods (``tests/test_alpenzian_counts.py``).
 
 from __future__ import annotations
 
+from sim.compiled import is_copy
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, SOLID
 
-try:  # Cython's pure Python mode: ``cython.compiled`` is True in the compiled copy only
-    import cython
-
-    COMPILED = cython.compiled
-except ImportError:  # no Cython: this is Python
-    COMPILED = False
+COMPILED = is_copy(__file__)  # this module runs as its compiled copy (sim/compiled.py)
 
 KEEP = 512  # sheets kept at most (a 4-player game meets about 300 distinct sheets)
 _KEPT: dict[tuple, tuple] = {}  # cells -> (terrain, flowers per colour, houses, outline flowers)

@@ -24,17 +24,13 @@ from __future__ import annotations
 
 from operator import ne
 
+from sim.compiled import is_copy
 from sim.games.alpenzian.actions import HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
 from .evaluator import SheetBase
 from .tracks import OPEN_RAILS, sheet_tracks
 
-try:  # Cython's pure Python mode: ``cython.compiled`` is True in the compiled copy only
-    import cython
-
-    COMPILED = cython.compiled
-except ImportError:  # no Cython: this is Python
-    COMPILED = False
+COMPILED = is_copy(__file__)  # this module runs as its compiled copy (sim/compiled.py)
 
 # every attribute of a ``SheetBase`` (evaluator.pxd declares them as the fields of the compiled class)
 FIELDS = ("board", "cells", "t", "rule", "houses", "sheep", "flowers", "alp", "outline", "residents", "links",
