@@ -39,8 +39,18 @@ DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TYPED = ("strategies.alpenzian.",)
 
 
+def _rel(module: str, suffix: str = ".py") -> Path:
+    """A module's source (or ``.pxd``) path relative to the project root: ``sim/play.py``."""
+    return Path(*module.split(".")).with_suffix(suffix)
+
+
 def _pxd(module: str) -> Path:
-    return ROOT / (module.replace(".", "/") + ".pxd")
+    return ROOT / _rel(module, ".pxd")
+
+
+def _copy_path(module: str) -> Path:
+    """Where a module's compiled copy lives (the name the manifest records)."""
+    return DIR / (module + SUFFIX)
 
 
 # modules whose augmenting ``.pxd`` declares C signatures of functions and methods: Cython refuses a
@@ -82,8 +92,7 @@ def stale(manifest: dict) -> list[str]:
     for m in MODULES:
         entry = manifest.get(m)
         entry = entry if isinstance(entry, dict) else {}
-        so = DIR / (m + SUFFIX)
-        src = ROOT / (m.replace(".", "/") + ".py")
+        so, src = _copy_path(m), ROOT / _rel(m)
         if entry.get("file") != so.name or not so.is_file() or entry.get("so_sha256") != source_hash(so) \
                 or entry.get("sha256") != source_hash(src) or entry.get("settings") != settings(m):
             out.append(m)
@@ -96,7 +105,7 @@ def _sources(modules: list[str], to: Path) -> dict[str, str]:
     during the build cannot get a copy recorded under another source's hash: breaker trial)."""
     hashes = {}
     for m in modules:
-        rel = Path(*m.split(".")).with_suffix(".py")
+        rel = _rel(m)
         for d in rel.parents[:-1]:
             for f in [ROOT / d / "__init__.py", *(ROOT / d).glob("*.pxd")]:
                 (to / f.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +128,7 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
         os.chdir(src)
         exts = []
         for kind in (False, True):
-            group = [m.replace(".", "/") + ".py" for m in modules if typed(m) == kind]
+            group = [str(_rel(m)) for m in modules if typed(m) == kind]
             if group:
                 exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": kind},
                                   build_dir=str(Path(tmp, "c")), nthreads=jobs, quiet=True)
@@ -131,9 +140,9 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
         os.chdir(ROOT)
         DIR.mkdir(exist_ok=True)
         for m in modules:
-            part = DIR / (m + SUFFIX + ".part")
-            shutil.copyfile(Path(lib, *m.split(".")[:-1], m.split(".")[-1] + SUFFIX), part)
-            part.replace(DIR / (m + SUFFIX))
+            part = _copy_path(m).with_name(_copy_path(m).name + ".part")
+            shutil.copyfile(lib / _rel(m, SUFFIX), part)
+            part.replace(_copy_path(m))
     return hashes
 
 
@@ -162,10 +171,9 @@ def main() -> int:
               "the same games more slowly", file=sys.stderr)
         return 1
     for m, h in built.items():
-        so = DIR / (m + SUFFIX)
+        so = _copy_path(m)
         manifest[m] = {"file": so.name, "sha256": h, "settings": settings(m), "needs": needs(m),
                        "size": so.stat().st_size, "so_sha256": source_hash(so)}
-    DIR.mkdir(exist_ok=True)
     tmp = MANIFEST.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     tmp.replace(MANIFEST)
