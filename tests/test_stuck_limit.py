@@ -19,17 +19,13 @@ from click.testing import CliRunner
 from sim.cli import cli
 from sim.limits import hard_limit
 from sim.runs import forked
-from strategies.common import RandomStrategy, ScriptedStrategy
+from tests.test_reliability_fork import SeatExiter  # its random play in the other seats
 
 TESTS = Path(__file__).resolve().parent
 
 
-class StuckInC(ScriptedStrategy):
+class StuckInC(SeatExiter):
     """Plays randomly, but in seat 0 loops forever with the limit's signal blocked."""
-
-    def __init__(self, **params):
-        super().__init__(**params)
-        self.inner = RandomStrategy()
 
     def choose(self, obs, legal, rng):
         if obs.seat == 0:
