@@ -80,6 +80,7 @@ HELPER_TIMEOUT_S = 120.0  # one chart in a helper; after that it is drawn here
 _HELPERS: list[tuple[int, Connection]] = []  # (pid, socket) of the live figure helpers
 _STARTED = [False]  # helpers are started once per process
 _WARMED = [False]
+_EXPECTED: list[str | None] = [None]  # the --figures mode of the coming run's report (``expect``)
 
 
 def polars_pool_started() -> bool:
@@ -175,6 +176,21 @@ def warm(mode: str, complete: int) -> None:
                 conn.send(("warm",))
             except OSError:
                 _drop(pid, conn)
+
+
+def expect(mode: str | None) -> None:
+    """Say which ``--figures`` mode the report of the coming run will use (``sim run``, ``sim check``),
+    so ``warm_ahead`` can warm the helpers before the play ends; ``None``: not known (no early warm)."""
+    _EXPECTED[0] = mode
+
+
+def warm_ahead(games: int) -> None:
+    """``warm`` for a run of ``games`` games under the expected mode, at the play's tail, when a core
+    is free (``runs.forked.pool_results``' ``drained``): matplotlib is imported on the freed core
+    while the last chunks and the merge run, not during the analysis (issue 20 item 1). Nothing
+    happens without an expected mode; a run that ends with fewer complete games costs the import only."""
+    if _EXPECTED[0] is not None:
+        warm(_EXPECTED[0], games)
 
 
 def _drop(pid: int, conn: Connection) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..analysis import figure_policy
 from ..analysis.checks import exit_status
 from ..analysis.report import build_report, summary_text
 from ..api import SimError
@@ -171,6 +172,7 @@ def run(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, s
         raise SimError("--seating cannot be combined with --resume (the run keeps the seating it was made with)")
     text, given = from_flags(config, game, players, strategy, games, jobs, seed, option_pairs, seating)
     options = option_values(option_pairs) if game is None else None
+    figure_policy.expect(figures_mode)  # --jobs 2: helpers warm at the play's tail
     out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
                           until_ci, max_games, confidence, no_plugins, break_lock, given, options, seating=seating)
     if (options or seating) and config:  # the run folder's config.yaml replays the run as played
@@ -248,6 +250,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     from ..runs import check as check_run  # imported when used (`sim run` start-up, issue 20 item 8)
 
     t0 = time.perf_counter()
+    figure_policy.expect(figures_mode)
     options = option_values(option_pairs)
     if options and (resume_dir or not config):
         raise SimError("--option KEY=VALUE changes CONFIG's options: it needs CONFIG and takes no --resume")

@@ -17,7 +17,9 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +74,7 @@ class FailFast(SimError):
 
 
 def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend: str, scheduler: str | None,
-             out: Path | None = None):
+             out: Path | None = None, drained: Callable[[], None] | None = None):
     """Chunk results as they finish: forked workers (``forked``) when the OS can fork and every
     strategy is the project's own; else joblib's fresh interpreters (``workers``; a plugin may
     have started thread pools a fork cannot use); on Dask, joblib's Dask backend."""
@@ -86,7 +88,7 @@ def _results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, backend:
     from .forked import fork_safe, forked_results, pool_results
 
     if fork_safe(setup_json):  # no interpreter start-up per worker (issue 20 item 1)
-        yield from forked_results(setup_json, ranges, out) if jobs == 1 else pool_results(setup_json, ranges, jobs, out)
+        yield from forked_results(setup_json, ranges, out) if jobs == 1 else pool_results(setup_json, ranges, jobs, out, drained)
         return
     from .workers import local_results  # a dying worker fails only its games, with any --jobs
 
@@ -106,18 +108,19 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     total = sum(b - a for a, b in ranges)
     t0 = time.perf_counter()
     failed = truncated = 0
-    own = bar is None
+    own, drained = bar is None, None
     if rc.jobs >= 2 and backend == "local":  # figures drawn on every core after the play (issue 20 item 1)
-        from ..analysis.figure_policy import start_helpers
+        from ..analysis import figure_policy
 
-        start_helpers(min(rc.jobs, os.cpu_count() or 1))
+        if figure_policy.start_helpers(min(rc.jobs, os.cpu_count() or 1)):
+            drained = partial(figure_policy.warm_ahead, total)  # matplotlib loads on the cores the play frees
     if own and not progress:  # --quiet: tqdm is not even imported (start-up)
         bar = _NoBar()
     elif own:
         from tqdm import tqdm
 
         bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
-    results = _results(setup_json, ranges, rc.jobs, backend, scheduler, out)
+    results = _results(setup_json, ranges, rc.jobs, backend, scheduler, out, drained)
     try:
         for start, stop, tables in results:
             if not isinstance(tables, store.Written):  # else the worker wrote its chunk itself

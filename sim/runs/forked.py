@@ -29,7 +29,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
@@ -205,12 +205,14 @@ def forked_results(setup_json: str, ranges: list[tuple[int, int]], out: Path | N
             worker.close(kill=True)
 
 
-def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, out: Path | None = None) -> Iterator[Result]:
+def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, out: Path | None = None,
+                 drained: Callable[[], None] | None = None) -> Iterator[Result]:
     """Chunk results as they finish, from ``jobs`` forked workers (``--jobs 2`` and more, local
     backend): no new interpreter per worker (a fork takes about 10 ms, a loky worker imports
     ``sim`` and the game again, about 1.4 CPU-s), and each worker is handed its next chunk as
     soon as it answers, while the parent writes the chunk it returned. A chunk whose worker dies
-    is played again game by game in fresh forks (``_alone``), as with one job."""
+    is played again game by game in fresh forks (``_alone``), as with one job. ``drained``: called
+    once, when a worker goes idle with no chunk left to hand out (a core is free from then on)."""
     prepared(setup_json)
     queue = deque(ranges)
     n = max(1, min(jobs, len(ranges)))
@@ -230,6 +232,9 @@ def pool_results(setup_json: str, ranges: list[tuple[int, int]], jobs: int, out:
                 idle.append(w)
                 # its next chunk first: the worker plays on while the caller writes this one (issue 20 item 1)
                 yield from _hand_out(setup_json, queue, idle, busy, n, out)
+                if drained is not None and not queue and idle:
+                    drained()
+                    drained = None
                 yield res
         while idle:
             idle.pop().close()
