@@ -144,9 +144,23 @@ def test_bench_says_when_games_did_not_finish():
                                    "--games", "20"])
     assert res.exit_code == 0, res.output
     assert "did not finish normally" in res.output
+    stalled = int(res.output.split("did not finish normally: ")[1].split(" stalled")[0])
+    assert f"note: {stalled} of 20 games" in res.output  # every short game here stalled (no cap at 20 games)
     res = CliRunner().invoke(cli, ["bench", "traders_of_osaka", "--players", "2", "--strategy", "osaka.trader",
                                    "--games", "5"])
     assert res.exit_code == 0 and "did not finish" not in res.output, res.output
+
+
+def test_bench_names_games_capped_at_max_decisions(tmp_path):
+    """A config whose decision cap (RULINGS §1.5, option ``max_decisions``) is 5: no four-player
+    Osaka game ends in 5 decisions (the first round alone takes a decision per seat and more), so
+    all 3 games are capped, and the note says so (fresh-user finding, session 11)."""
+    cfg = tmp_path / "capped.yaml"
+    cfg.write_text("game: traders_of_osaka\nplayers: 4\ngames: 3\nseed: 1\noptions: {max_decisions: 5}\n"
+                   "strategies:\n  - {name: random}\n")
+    res = CliRunner().invoke(cli, ["bench", str(cfg), "--games", "3"])
+    assert res.exit_code == 0, res.output
+    assert "note: 3 of 3 games did not finish normally: 3 capped at max_decisions" in res.output
 
 
 def test_dominance_p_is_one_sided():

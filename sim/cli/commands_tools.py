@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -250,7 +251,13 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
                f"{decisions / cpu:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")
     click.echo(compiled.status())  # figures of pure Python and of the compiled copies differ about 1.3-1.7x
     if short:  # a speed figure over games that stalled or failed is not one of whole games
-        click.echo(f"note: {short} of {games} games did not finish normally (stalled, capped or failed)")
+        kinds = ", ".join(f"{n} {END_WORDS.get(k, k)}" for k, n in sorted(short.items(), key=lambda kv: -kv[1]))
+        click.echo(f"note: {sum(short.values())} of {games} games did not finish normally: {kinds}")
+
+
+# how ``sim bench`` names each ``GameResult.end_reason`` other than "finished" (fresh-user finding, session 11)
+END_WORDS = {"stalled": "stalled (no move could change the outcome)", "round_cap": "ended at the round cap",
+             "decision_cap": "capped at max_decisions", "failed": "failed"}
 
 
 def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tuple:
@@ -263,20 +270,23 @@ def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tup
     g = build_any_count(game, n)
     add_module_folder(Path.cwd())  # an import string's module may sit in the current folder (as for sim run --game)
     make_strategy(strategy, {}, game, game=g)  # a bad name fails before the clock starts
-    decisions = short = 0
+    decisions, short = 0, Counter()
     c0, t0 = time.process_time(), time.perf_counter()
     for i in range(games):
         chance, rngs = streams_of(seed, i, n)
         strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]  # afresh per game, as a run does
         result = play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions)
         decisions += result.n_decisions
-        short += result.truncated
+        if result.truncated:
+            short[result.end_reason] += 1
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     return f"{game}, {n} players, {strategy}", n, decisions, max(cpu, 1e-9), wall, short
 
 
 def _bench_config(path: str, games: int) -> tuple:
     """The first ``games`` games of a config through ``play.play_range`` (one chunk, this process)."""
+    import polars as pl  # noqa: PLC0415  (imported when used: start-up)
+
     if games < 1:
         raise SimError("--games must be at least 1")
     setup = setup_of(load_config(path))
@@ -284,5 +294,6 @@ def _bench_config(path: str, games: int) -> tuple:
     _, _, tables = play.play_range(setup.to_json(), 0, games)
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     decisions = int(tables["games"]["n_decisions"].sum())
-    short = int((tables["games"]["truncated"] | tables["games"]["failed"]).sum())
+    g = tables["games"].filter(pl.col("truncated") | pl.col("failed"))
+    short = Counter(g["end_reason"].to_list())
     return f"{path} ({setup.players} players)", setup.players, decisions, max(cpu, 1e-9), wall, short
