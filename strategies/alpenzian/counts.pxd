@@ -4,4 +4,4 @@ cimport cython
 
 
 @cython.locals(i=Py_ssize_t, v=long, c=long, houses=long, outline=long)
-cpdef tuple _tally(object cells, object terrain)
+cpdef tuple _tally(tuple cells, tuple terrain)

@@ -37,10 +37,10 @@ from sim.games.alpenzian.actions import (
 from sim.games.alpenzian.observation import Observation
 from strategies.common import ScriptedStrategy
 
-from .counts import sheet_counts
+from .counts import other_counts
 from .derive import after, single_change
 from .evaluator import SheetBase, open_track_ends, supported
-from .point import Point
+from .point import NONE, Point
 from .prune import Bounds, area_scores, die_scores, square_scores, usable
 from .turn import plan_turn, replay
 
@@ -167,7 +167,10 @@ class Planner(ScriptedStrategy):
 
     @staticmethod
     def _best(scored, rng):
-        top = max(v for _, v in scored)
+        top = NONE  # ``max`` of the values as a loop (no generator when compiled)
+        for _a, v in scored:
+            if v > top:
+                top = v
         best = [a for a, v in scored if v >= top - 1e-9]
         if len(best) == 1:
             return best[0]
@@ -200,9 +203,8 @@ class Planner(ScriptedStrategy):
             self._sheet_key = (me, mine)
         progress = 1.0 - obs.left[me] / len(obs.board.drawable)
         pen = p.unpaired_early + (1.0 - p.unpaired_early) * progress
-        counts = [sheet_counts(obs, i) for i in range(obs.num_players) if i != me]  # kept across seats
-        self._pt = Point(self, obs, self._base if fast else None, fast, pen, [f for f, _r in counts],
-                         sorted([r for _f, r in counts], reverse=True))
+        flowers, residents = other_counts(obs, me)  # kept across seats
+        self._pt = Point(self, obs, self._base if fast else None, fast, pen, flowers, residents)
 
     def _next_base(self, obs: Observation, me: int, mine: tuple) -> SheetBase:
         """The sheet analysis of ``mine``: derived from the last one when the sheet differs from it by

@@ -126,7 +126,8 @@ class Point:
         memo, by_fig, best = self.memo, self.by_fig, NONE
         reserve = self.reserve if icon == QUIET_RAIL else 0.0  # as ``value``: flowers keep their squares
         mnext = self.mnext
-        for c, fig in zip(cells, figs, strict=True):
+        for k in range(len(cells)):  # ``zip(cells, figs)``: an index loop is C when compiled
+            c, fig = cells[k], figs[k]
             v = by_fig.get(fig)
             if v is None:
                 v = by_fig[fig] = self.combine(fig)
@@ -167,11 +168,12 @@ class Point:
             for c in range(5):
                 got += t.band(t.solo_colour, flowers[c])
         else:
-            lead, majority = self.lead, t.colour_majority
-            for mine, best in zip(flowers, self.best_other(), strict=True):
-                if mine > 0 and mine >= best:
-                    got += majority
-                if mine >= best:
+            lead, majority, top = self.lead, t.colour_majority, self.best_other()
+            for c in range(5):  # five colour areas (``zip``: an index loop is C when compiled)
+                mine = flowers[c]
+                if mine >= top[c]:
+                    if mine > 0:
+                        got += majority
                     got += lead * mine
         self.colour_of[col] = got
         return got
@@ -180,8 +182,12 @@ class Point:
         """Per colour area, the most flowers any other sheet has (0 without others)."""
         got = self.best_others
         if got is None:
-            others = self.other_flowers
-            got = self.best_others = list(map(max, zip(*others, strict=True))) if others else [0] * 5
+            got = [0] * 5
+            for f in self.other_flowers:  # five colour areas each
+                for c in range(5):
+                    if f[c] > got[c]:
+                        got[c] = f[c]
+            self.best_others = got
         return got
 
     def resident(self, residents: int) -> float:

@@ -318,7 +318,7 @@ def scores(pt, bounds: Bounds, items, extra=None) -> list[tuple]:
             val[k] = v
             if v > floor:
                 floor = v
-    return [(a, v) for (a, _f, _c), v in zip(items, val, strict=True)]
+    return [(items[k][0], val[k]) for k in range(len(items))]  # ``zip``: a keyword call when compiled
 
 
 def die_scores(pt, bounds: Bounds, legal, areas) -> list[tuple]:
@@ -344,12 +344,17 @@ def square_scores(pt, bounds: Bounds, legal) -> list[tuple]:
     else:
         live = base.live_sides
         icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~live(a.cell) else a.icon for a in legal]
+    n = len(legal)  # index loops below (``zip`` and ``max(default=)`` are keyword calls when compiled)
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
-        return [(a, pt.value(a.cell, icon)) for a, icon in zip(legal, icons, strict=True)]
-    seen = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
-    floor = max([v for v in seen if v is not None], default=NONE)
+        return [(legal[k], pt.value(legal[k].cell, icons[k])) for k in range(n)]
+    seen = [memo.get(legal[k].cell << 5 | icons[k]) for k in range(n)]
+    floor = NONE
+    for v in seen:
+        if v is not None and v > floor:
+            floor = v
     out = []
-    for a, v, icon in zip(legal, seen, icons, strict=True):
+    for k in range(n):
+        a, v, icon = legal[k], seen[k], icons[k]
         if v is None:
             if (icon == HOUSE and bounds.house(a.cell) < floor - MARGIN) or \
                     (icon == SHEEP and bounds.sheep(a.cell) < floor - MARGIN):
