@@ -61,14 +61,15 @@ def _tally(cells, terrain):
     sheet (a C loop when compiled: ``counts.pxd``)."""
     flowers = [0, 0, 0, 0, 0]
     houses = outline = 0
+    house, solid, outlined = HOUSE, SOLID, OUTLINE  # C longs when compiled (``counts.pxd``)
     for i in range(len(cells)):
         v = cells[i]
-        if v == HOUSE:
+        if v == house:
             houses += 1
-        elif v == SOLID or v == OUTLINE:
+        elif v == solid or v == outlined:
             c = terrain[i]
             if 0 <= c < 5:  # ``sheet_flowers`` counts the colours 0-4 (a flower is never elsewhere)
                 flowers[c] += 1
-            if v == OUTLINE:
+            if v == outlined:
                 outline += 1
     return tuple(flowers), houses, outline

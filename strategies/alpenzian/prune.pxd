@@ -26,7 +26,7 @@ cdef class Bounds:
     cpdef double coarse(self, long face, object squares)
     cdef double _top_house(self)
     cdef double _top_sheep(self)
-    @cython.locals(best=double, v=double, c=long)
+    @cython.locals(best=double, v=double, c=long, near=long, most=long)
     cpdef double area(self, long face, object squares)
     cdef double _least_reserve(self, object squares)
     cdef double _value(self, tuple fig)
