@@ -155,9 +155,9 @@ class Planner(ScriptedStrategy):
         ``area_value`` (the sheet is not full here)."""
         obs, squares = self.obs, self._pt.squares
         empties = [c for c in range(5) if obs.areas[c] < 0]
-        for c in empties:
-            if c not in squares:
-                squares[c] = obs.squares(c)
+        missing = [c for c in empties if c not in squares]
+        if missing:
+            squares.update(obs.squares_of(missing))
         return [c for c in empties if squares[c]] or empties
 
     def die_value(self, face: int, areas) -> float:
