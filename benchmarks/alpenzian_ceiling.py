@@ -51,7 +51,8 @@ def _watch(count: Counter) -> list[tuple]:
 
     def note(cell, icon, fig):
         plan = seen["plan"]
-        inputs = (plan._pen, tuple(plan._best_other()), tuple(plan._other_res))
+        pt = plan._pt
+        inputs = (pt.pen, tuple(pt.best_other()), tuple(pt.other_res))
         key, full = (cell, icon, fig), (cell, icon, fig, inputs)
         prev, cur = seen["prev"][id(plan)], seen["cur"][id(plan)]
         count["candidates repeating the last turn's figures"] += key in prev
@@ -95,7 +96,7 @@ def _watch_areas(count: Counter, seen: dict, wrap) -> None:
     def scores_(old):
         def f(plan, bounds, items, extra=None):
             if items and isinstance(items[0][0], pl.TakeDie):
-                key = id(plan)
+                key = id(plan.plan)  # ``plan``: the decision point (``point.Point``) of a plan
                 seen["prev"][key], seen["cur"][key] = seen["cur"][key], set()
                 count["die decisions"] += 1
                 count["die faces"] += len(items)

@@ -27,6 +27,7 @@ from alpenzian_logs import prepare  # noqa: E402
 
 import strategies.alpenzian.evaluator as ev  # noqa: E402
 import strategies.alpenzian.planner as pl  # noqa: E402
+import strategies.alpenzian.point as pt  # noqa: E402
 import strategies.alpenzian.prune as pr  # noqa: E402
 from sim.limits import PLAY_GC_THRESHOLD  # noqa: E402
 from sim.play import play_one  # noqa: E402
@@ -37,18 +38,18 @@ PARTS = {  # name -> (owner, attribute)
     "area": (pr.Bounds, "area"),  # an area's upper bound
     "figures": (ev.SheetBase, "figures"),  # one candidate's figures
     "count_figures": (ev.SheetBase, "count_figures"),  # flower and quiet-rail areas
-    "combine": (pl.Planner, "_combine"),  # figures to a value
+    "combine": (pt.Point, "combine"),  # figures to a value
     "die_scores": (pl, "die_scores"),  # the die step's scoring, memos reset before the second
 }
 
 
 def _twice(name: str, fn):
     if name == "die_scores":
-        def both(plan, *args):
-            kept = [dict(d) for d in (plan._memo, plan._area_memo, plan._area_lb, plan._by_fig)]
-            fn(plan, *args)
-            plan._memo, plan._area_memo, plan._area_lb, plan._by_fig = kept
-            return fn(plan, *args)
+        def both(point, *args):
+            kept = [dict(d) for d in (point.memo, point.area_memo, point.area_lb, point.by_fig)]
+            fn(point, *args)
+            point.memo, point.area_memo, point.area_lb, point.by_fig = kept
+            return fn(point, *args)
         return both
 
     def both(*args):

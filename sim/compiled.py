@@ -7,9 +7,10 @@ The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``ma
 of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenting ``.pxd`` beside
 them (Cython's C types for their classes and functions; Python ignores it):
 ``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type) and
+``strategies/alpenzian/point.pxd`` (``Point``, a plan's decision point, one too) and
 ``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions). prune's
-``.pxd`` cimports ``SheetBase``: the manifest lists evaluator in prune's ``needs``, and prune runs
-compiled only while evaluator does. An edited module (a hash that differs), a copy not built (no C
+``.pxd`` cimports ``SheetBase`` and ``Point``: the manifest lists evaluator and point in prune's
+``needs``, and prune runs compiled only while they do. An edited module (a hash that differs), a copy not built (no C
 compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
 Either way a game plays the same moves (``tests/test_speed_pins.py`` runs on both). Standard library
 only; installed by ``sim/__init__.py`` before any submodule loads.
@@ -60,6 +61,7 @@ MODULES = (
     "strategies.alpenzian.derive",
     "strategies.alpenzian.evaluator",
     "strategies.alpenzian.planner",
+    "strategies.alpenzian.point",
     "strategies.alpenzian.prune",
     "strategies.alpenzian.tracks",
     "strategies.alpenzian.turn",

@@ -473,6 +473,25 @@ def test_pioneer_town_conditions():
     assert {a.cell for a in g.legal_actions(s)} == expect
 
 
+def test_squares_of_lists_each_areas_squares():
+    """``Observation.squares_of`` (the plans' legal areas read the sheet once): per colour area the
+    squares of ``squares``, here the pioneer town's first round (9-2): blue beside the first house,
+    the other colours touching the gate."""
+    g = Alpenzian(1, Options(pioneer_town=True))
+    b = g.boards[0]
+    s = g.new_initial_state()
+    fh = b.colour_cells[0][0]
+    g.apply_action(s, PlaceFirstHouse(fh))
+    g.apply_action(s, RollDice((0, 1, 2, 3, 4, 5)))
+    obs = g.observe(s, 0)
+    got = obs.squares_of([0, 1, 2, 3, 4])
+    assert got[0] == [c for c in b.colour_cells[0] if fh in b.nbr[c]]
+    for colour in range(1, 5):
+        assert got[colour] == [c for c in b.gate_next if b.terrain[c] == colour]
+    assert got == {c: obs.squares(c) for c in range(5)}
+    assert obs.squares_of([3]) == {3: got[3]}
+
+
 # ------------------------------------------------------------------ whole games
 def _walk(game, seed, strategies=None):
     chance, rngs = game_streams(seed, 0, game.num_players)

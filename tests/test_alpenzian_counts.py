@@ -12,7 +12,7 @@ from sim.games.alpenzian.actions import HOUSE, OUTLINE, SHEEP, SOLID
 from sim.games.alpenzian.engine import DIE
 from sim.games.alpenzian.rules import Options
 from strategies.alpenzian import counts
-from strategies.alpenzian.counts import sheet_counts
+from strategies.alpenzian.counts import other_counts, sheet_counts
 
 
 def _view(sheet: str, drawn: dict[int, int]):
@@ -89,3 +89,16 @@ def test_both_ways_of_counting_give_the_hand_counts(monkeypatch, compiled):
     obs, _ = _view("A", drawn)
     assert sheet_counts(obs, 1) == (flowers, 5)
     assert counts._tally(obs.cells[1], board.terrain) == (flowers, 2, 1)
+
+
+def test_the_other_sheets_counts_in_seat_order_and_residents_most_first():
+    """``other_counts`` (a plan's majority estimates): the flowers per area of every sheet but the
+    seat's own, in seat order, and their residents most first (seat 1: the hand counts, 5 residents;
+    seats 0 and 2 empty)."""
+    _, board = _view("A", {})
+    drawn, flowers = _drawing(board)
+    obs, _ = _view("A", drawn)
+    empty = (0, 0, 0, 0, 0)
+    assert other_counts(obs, 0) == ([flowers, empty], [5, 0])
+    assert other_counts(obs, 2) == ([empty, flowers], [5, 0])
+    assert other_counts(obs, 1) == ([empty, empty], [0, 0])

@@ -157,3 +157,12 @@ def test_the_one_changed_square_is_found_both_ways(monkeypatch, compiled):
     assert single_change(a, (5, 1, 2, 0, 0)) == 0
     assert single_change(a, a) == -1
     assert single_change(a, (0, 1, 2, 3, 4)) == -1
+
+
+def test_the_compiled_copy_sets_every_field_to_the_same_object():
+    """``derive._fields`` (how ``_copy`` copies an analysis when compiled) sets each attribute that
+    ``FIELDS`` names to the very object of the analysis copied, whichever way the module runs."""
+    base = SheetBase(BOARD, _sheet([0] * len(BOARD.drawable)), TABLES, "normal", "rulings", True)
+    new = SheetBase.__new__(SheetBase)
+    derive._fields(new, base)
+    assert all(getattr(new, k) is getattr(base, k) for k in FIELDS)

@@ -201,7 +201,7 @@ def test_square_and_area_bounds_on_random_sheets(squares, rule, name):
             continue
         for face in range(6):
             ub = bounds.area(face, sq)
-            assert ub >= plan._area_best(face, colour) - 1e-9, (face, colour)
+            assert ub >= plan._pt.area_best(face, colour) - 1e-9, (face, colour)
             if face <= F_SHEEP:
                 assert bounds.coarse(face, sq) >= ub - 1e-9, (face, colour)
 

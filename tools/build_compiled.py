@@ -55,7 +55,7 @@ def _copy_path(module: str) -> Path:
 
 # modules whose augmenting ``.pxd`` declares C signatures of functions and methods: Cython refuses a
 # signature whose annotations differ from the ``.pxd``, so their annotations are not read as types
-SIGNED = ("strategies.alpenzian.prune",)
+SIGNED = ("strategies.alpenzian.point", "strategies.alpenzian.prune")
 
 
 def typed(module: str) -> bool:

@@ -3,5 +3,5 @@
 cimport cython
 
 
-@cython.locals(i=Py_ssize_t, v=long, c=long, houses=long, outline=long)
-cpdef tuple _tally(object cells, object terrain)
+@cython.locals(i=Py_ssize_t, v=long, c=long, houses=long, outline=long, house=long, solid=long, outlined=long)
+cpdef tuple _tally(tuple cells, tuple terrain)

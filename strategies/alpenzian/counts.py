@@ -22,7 +22,28 @@ _KEPT: dict[tuple, tuple] = {}  # cells -> (terrain, flowers per colour, houses,
 
 def sheet_counts(obs, seat: int) -> tuple[tuple[int, ...], int]:
     """``(obs.sheet_flowers(seat), obs.sheet_residents(seat))``, kept by the sheet's cells."""
-    cells = obs.cells[seat]
+    got = _kept(obs, seat, obs.cells[seat])
+    t = obs.tables
+    return got[1], t.resident_house * got[2] + t.resident_outline * got[3]
+
+
+def other_counts(obs, me: int) -> tuple[list, list]:
+    """The other sheets' counts for ``me``'s majority estimates: the flowers per colour area of each
+    (in seat order) and their residents, most first (``sheet_counts`` of every seat but ``me``)."""
+    cells, t = obs.cells, obs.tables
+    house, outline = t.resident_house, t.resident_outline
+    flowers, residents = [], []
+    for i in range(obs.num_players):
+        if i != me:
+            got = _kept(obs, i, cells[i])
+            flowers.append(got[1])
+            residents.append(house * got[2] + outline * got[3])
+    residents.sort(reverse=True)
+    return flowers, residents
+
+
+def _kept(obs, seat: int, cells: tuple) -> tuple:
+    """``(terrain, flowers per colour, houses, outline flowers)`` of ``seat``'s sheet ``cells``."""
     terrain = obs.boards[seat].terrain
     got = _KEPT.get(cells)
     if got is None or got[0] is not terrain:
@@ -32,8 +53,7 @@ def sheet_counts(obs, seat: int) -> tuple[tuple[int, ...], int]:
             got = _KEPT[cells] = (terrain, *_tally(cells, terrain))
         else:  # Python: C-speed builtins
             got = _KEPT[cells] = (terrain, obs.sheet_flowers(seat), cells.count(HOUSE), cells.count(OUTLINE))
-    t = obs.tables
-    return got[1], t.resident_house * got[2] + t.resident_outline * got[3]
+    return got
 
 
 def _tally(cells, terrain):
@@ -41,14 +61,15 @@ def _tally(cells, terrain):
     sheet (a C loop when compiled: ``counts.pxd``)."""
     flowers = [0, 0, 0, 0, 0]
     houses = outline = 0
+    house, solid, outlined = HOUSE, SOLID, OUTLINE  # C longs when compiled (``counts.pxd``)
     for i in range(len(cells)):
         v = cells[i]
-        if v == HOUSE:
+        if v == house:
             houses += 1
-        elif v == SOLID or v == OUTLINE:
+        elif v == solid or v == outlined:
             c = terrain[i]
             if 0 <= c < 5:  # ``sheet_flowers`` counts the colours 0-4 (a flower is never elsewhere)
                 flowers[c] += 1
-            if v == OUTLINE:
+            if v == outlined:
                 outline += 1
     return tuple(flowers), houses, outline

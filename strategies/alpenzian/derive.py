@@ -60,9 +60,22 @@ def _copy(base: SheetBase) -> SheetBase:
     if d is not None:  # Python: the attributes are the instance's dict
         new.__dict__.update(d)
     else:  # compiled (evaluator.pxd): C fields
-        for k in FIELDS:
-            setattr(new, k, getattr(base, k))
+        _fields(new, base)
     return new
+
+
+def _fields(new: SheetBase, base: SheetBase) -> None:
+    """Set every field of ``FIELDS`` on ``new`` to ``base``'s (C field copies when compiled: derive.pxd)."""
+    new.board, new.cells, new.t, new.rule, new.houses = base.board, base.cells, base.t, base.rule, base.houses
+    new.sheep, new.flowers, new.alp, new.outline = base.sheep, base.flowers, base.alp, base.outline
+    new.residents, new.links, new.group, new.group_houses = base.residents, base.links, base.group, base.group_houses
+    new.xroot, new.xsize, new.express, new.normal = base.xroot, base.xsize, base.express, base.normal
+    new.paired, new.village, new.village_houses, new.flock = base.paired, base.village, base.village_houses, base.flock
+    new.flock_sheep, new.touch, new.vedges, new.ucomp = base.flock_sheep, base.touch, base.vedges, base.ucomp
+    new.comp_units, new.comp_match, new._empty, new.free = base.comp_units, base.comp_match, base._empty, base.free
+    new.last_free, new.rail_in, new.house_next, new.open = base.last_free, base.rail_in, base.house_next, base.open
+    new.want_open, new.arriving, new._joins, new._ctx = base.want_open, base.arriving, base._joins, base._ctx
+    new._pairs, new._live = base._pairs, base._live
 
 
 def after(base: SheetBase, cells: tuple, x: int, icon: int) -> SheetBase | None:

@@ -57,7 +57,7 @@ class ExpertStrategy(Planner):
                 bounds = self._pruner()
                 if obs.prompt == "area":
                     if bounds:  # exact pruning of house and sheep draws (``prune``): the same choices
-                        scored = scores(self, bounds, [(a, obs.face, (a.colour,)) for a in legal],
+                        scored = scores(self._pt, bounds, [(a, obs.face, (a.colour,)) for a in legal],
                                         lambda f, c: d * loss(f, c))
                     else:
                         face = obs.face
@@ -65,7 +65,7 @@ class ExpertStrategy(Planner):
                     return self._best(scored, rng)
                 areas = self._legal_areas()
                 if bounds:
-                    scored = scores(self, bounds, [(a, a.face, areas) for a in legal], lambda f, c: d * loss(f, c))
+                    scored = scores(self._pt, bounds, [(a, a.face, areas) for a in legal], lambda f, c: d * loss(f, c))
                 else:
                     scored = [(a, max(self.area_value(a.face, c) + d * loss(a.face, c) for c in areas))
                               for a in legal]
@@ -121,7 +121,7 @@ class _Best:
             for c in areas:
                 cells = squares[c]
                 if cells:
-                    rival._squares[c] = cells
+                    rival._pt.squares[c] = cells
                 parts.append([bounds.area(f, cells) if bounds and cells else INF, f, c, None])
         parts.sort(key=lambda p: -p[0])  # stable: faces, then areas, among equal bounds
         self.parts = parts

@@ -4,11 +4,13 @@
 cimport cython
 
 from strategies.alpenzian.evaluator cimport SheetBase
+from strategies.alpenzian.point cimport Point
 
 
 cdef class Bounds:
     cdef public SheetBase b
-    cdef public object mnext, plan, house_joins, sheep_joins
+    cdef public object mnext, house_joins, sheep_joins
+    cdef public Point pt
     cdef public dict _tops
     cdef public double w_x, reserve, ot, ss, house0, sheep0, pair
     cdef public long up_house, up_sheep, spare_house, spare_sheep
@@ -24,7 +26,7 @@ cdef class Bounds:
     cpdef double coarse(self, long face, object squares)
     cdef double _top_house(self)
     cdef double _top_sheep(self)
-    @cython.locals(best=double, v=double, c=long)
+    @cython.locals(best=double, v=double, c=long, near=long, most=long)
     cpdef double area(self, long face, object squares)
     cdef double _least_reserve(self, object squares)
     cdef double _value(self, tuple fig)
@@ -34,8 +36,14 @@ cdef class Bounds:
 
 @cython.locals(key=long, icon=long, c=long, bar=double, start=double, best=double, ub=double, v=double,
                skipped=bint)
-cpdef double _area(object plan, Bounds bounds, long face, long colour, double floor)
+cpdef double _area(Point pt, Bounds bounds, long face, long colour, double floor)
 
 
 @cython.locals(floor=double, v=double, e=double, ub=double, k=long, c=long, face=long)
-cpdef list scores(object plan, Bounds bounds, object items, object extra=*)
+cpdef list scores(Point pt, Bounds bounds, object items, object extra=*)
+
+
+cpdef double known(Point pt, long face, long colour)
+
+
+cpdef list square_scores(Point pt, Bounds bounds, object legal)

@@ -30,46 +30,45 @@ from heapq import heapify, heappop, heappush
 
 from sim.games.alpenzian.actions import F_HOUSE, F_SHEEP, F_SOLID, HOUSE, OUTLINE, RAIL, SHEEP, SOLID
 
+from .point import NONE, QUIET_RAIL, Point
 from .tracks import OPEN_RAILS
 
 MARGIN = 1e-6  # well above the 1e-9 of the tie set and any rounding of the sums
-NONE = float("-inf")
 INF = float("inf")
 FACE_ORDER = (4, 5, 2, 3, 1, 0)  # rank of each face in the die step: flowers, rails, sheep, houses last
 PRUNED = {F_HOUSE: HOUSE, F_SHEEP: SHEEP}
-QUIET_RAIL = RAIL  # the key a rail meeting no track is scored under (a rail with no openings: figures alike)
 
 
-def usable(plan) -> bool:
-    """Whether ``Bounds`` bounds ``plan``'s values: the incremental evaluator, no ``extra`` term, and
-    weights under which the value grows with the pairs (``w_ranch`` >= 0, paired >= 0 >= unpaired
-    points) and with the open ends and spare sheep counted (``open_track``, ``spare_sheep`` >= 0)."""
-    if not plan._fast or plan._has_extra:
+def usable(pt: Point) -> bool:
+    """Whether ``Bounds`` bounds the values of a plan's decision point ``pt`` (``point.Point``): the
+    incremental evaluator, no ``extra`` term, and weights under which the value grows with the pairs
+    (``w_ranch`` >= 0, paired >= 0 >= unpaired points) and with the open ends and spare sheep counted
+    (``open_track``, ``spare_sheep`` >= 0)."""
+    if not pt.fast or pt.has_extra:
         return False
-    w_ranch, _, _, _, _, open_track, spare_sheep = plan._weights
-    t = plan.obs.tables
-    return w_ranch >= 0 and open_track >= 0 and spare_sheep >= 0 and t.ranch_paired >= 0 >= t.ranch_unpaired
+    t = pt.t
+    return pt.w_ranch >= 0 and pt.ot >= 0 and pt.ss >= 0 and t.ranch_paired >= 0 >= t.ranch_unpaired
 
 
 class Bounds:
-    """Upper bounds of ``plan.value(cell, HOUSE)`` and ``plan.value(cell, SHEEP)`` at one decision point.
+    """Upper bounds of ``pt.value(cell, HOUSE)`` and ``pt.value(cell, SHEEP)`` at one decision point ``pt``.
 
     The terms shared by every house (or sheep) candidate are summed once: ``house0`` (``sheep0``) with
     the pairs, the express and the open track ends as they are; a candidate adds what its square
     changes (``pair`` per pair it may gain).
     """
 
-    def __init__(self, plan):
-        b, t = plan._base, plan.obs.tables
+    def __init__(self, pt: Point):
+        b, t = pt.base, pt.t
         self.b, self.mnext = b, b.board.mountains_next
-        w_ranch, w_alp, w_x, w_col, w_res, self.ot, ss = plan._weights
-        self.w_x, self.reserve = w_x, plan._reserve
-        rp, ru = t.ranch_paired, t.ranch_unpaired * plan._pen
+        w_ranch, w_alp, w_x, w_col, w_res, self.ot, ss = pt.w_ranch, pt.w_alp, pt.w_x, pt.w_col, pt.w_res, pt.ot, pt.ss
+        self.w_x, self.reserve = w_x, pt.reserve
+        rp, ru = t.ranch_paired, t.ranch_unpaired * pt.pen
         h, s, p = b.houses, b.sheep, b.paired
-        common = w_alp * (b.alp * t.alpenzian_per_flower) + w_col * plan._colour(-1) + w_x * b.express + \
+        common = w_alp * (b.alp * t.alpenzian_per_flower) + w_col * pt.colour(-1) + w_x * b.express + \
             self.ot * b.open
-        k_house = common + w_res * plan._resident(b.residents + t.resident_house)
-        k_sheep = common + w_res * plan._resident(b.residents)
+        k_house = common + w_res * pt.resident(b.residents + t.resident_house)
+        k_sheep = common + w_res * pt.resident(b.residents)
         if b.rule == "beginner1":  # min(houses, sheep) pairs, wherever the icon goes
             ph, ps, self.up_house, self.up_sheep = min(h + 1, s), min(h, s + 1), 0, 0
         else:  # pairs as they are, plus at most what the draw's units can gain (``_gain``)
@@ -80,7 +79,7 @@ class Bounds:
         self.ss = ss
         self.spare_house, self.spare_sheep = min(3, s - p) if ss else 0, min(3, s + 1 - p) if ss else 0
         self.house_joins, self.sheep_joins = b.joins()
-        self.plan = plan
+        self.pt = pt
         self._tops: dict[int, float] = {}  # ``coarse``: per face
         # a flower's value grows with the Alpenzian contacts (and, as every candidate's, with the open ends
         # and free sheep): bounded by the most mountains beside any square of its area (``area``)
@@ -168,7 +167,7 @@ class Bounds:
         return v
 
     def area(self, face: int, squares: list[int]) -> float:
-        """An upper bound of ``plan.area_value(face, colour)`` (``squares``: the area's listed squares, not
+        """An upper bound of ``pt.area_value(face, colour)`` (``squares``: the area's listed squares, not
         empty): the most of the per-square bounds for houses and sheep; for flowers the area's figures
         with the most mountains beside any square, the open ends and free sheep as they are (a flower
         only closes tracks and takes empty squares); for rails the figures of a rail meeting no track
@@ -187,9 +186,13 @@ class Bounds:
                 return INF
             icon = SOLID if face == F_SOLID else OUTLINE
             res = b.residents + (b.t.resident_outline if icon == OUTLINE else 0)
-            mnext = self.mnext
-            fig = (b.houses, b.sheep, b.paired, b.express, b.alp + max(map(mnext.__getitem__, squares)),
-                   b.board.terrain[squares[0]], res, b.open, b.free)
+            mnext, most = self.mnext, -1  # the most mountains beside a square (``max``: a C loop when compiled)
+            for c in squares:
+                near = mnext[c]
+                if near > most:
+                    most = near
+            fig = (b.houses, b.sheep, b.paired, b.express, b.alp + most, b.board.terrain[squares[0]], res, b.open,
+                   b.free)
             return self._value(fig)
         # a rail links houses only where two of its sides face a house or a rail opening into its square;
         # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
@@ -212,11 +215,7 @@ class Bounds:
 
     def _value(self, fig: tuple) -> float:
         """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
-        plan = self.plan
-        got = plan._by_fig.get(fig)
-        if got is None:
-            got = plan._by_fig[fig] = plan._combine(fig)
-        return got
+        return self.pt.fig_value(fig)
 
     def sheep(self, cell: int) -> float:
         b = self.b
@@ -232,25 +231,25 @@ class Bounds:
         return v - self.reserve * self.mnext[cell]
 
 
-def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
+def _area(pt, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     """The best value of ``face`` in ``colour``: exact when it is at least ``floor - MARGIN``, else a
     value below that (and so is the exact one)."""
     if face > F_SHEEP:  # flowers and rails: scored in full
-        return plan.area_value(face, colour)
+        return pt.area_value(face, colour)
     key = face << 3 | colour
-    got = plan._area_memo.get(key)
+    got = pt.area_memo.get(key)
     if got is not None:
         return got
     icon = PRUNED[face]
-    squares = plan._squares.get(colour)
+    squares = pt.squares.get(colour)
     if squares is None:
-        squares = plan._squares[colour] = plan.obs.squares(colour)
+        squares = pt.squares[colour] = pt.obs.squares(colour)
     if not squares:
-        return plan.area_value(face, colour)
-    lb = plan._area_lb.get(key)
+        return pt.area_value(face, colour)
+    lb = pt.area_lb.get(key)
     if lb is not None and lb[1] <= floor:
         return lb[0]
-    memo, value, start, best, skipped = plan._memo, plan.value, floor, NONE, False
+    memo, start, best, skipped = pt.memo, floor, NONE, False
     bar = floor - MARGIN
     for c in squares:
         got = memo.get(c << 5 | icon)
@@ -259,45 +258,45 @@ def _area(plan, bounds: Bounds, face: int, colour: int, floor: float) -> float:
             if ub < bar:
                 skipped = True
                 continue
-            got = value(c, icon)
+            got = pt.value(c, icon)
         v = got  # a float (a C double when compiled: ``prune.pxd``)
         if v > best:
             best = v
             if v > floor:
                 floor, bar = v, v - MARGIN
     if skipped:
-        plan._area_lb[key] = (best, start)
+        pt.area_lb[key] = (best, start)
     else:
-        plan._area_memo[key] = best
+        pt.area_memo[key] = best
     return best
 
 
-def known(plan, face: int, colour: int) -> float:
+def known(pt, face: int, colour: int) -> float:
     """A value of ``face`` in ``colour`` already found at this decision point (exact or under a bar)."""
     key = face << 3 | colour
-    v = plan._area_memo.get(key)
+    v = pt.area_memo.get(key)
     if v is None:
-        lb = plan._area_lb.get(key)
+        lb = pt.area_lb.get(key)
         v = NONE if lb is None else lb[0]
     return v
 
 
-def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
+def scores(pt, bounds: Bounds, items, extra=None) -> list[tuple]:
     """``(action, value)`` for ``items`` ``(action, face, colours)``: the action's value is its best
     over ``colours`` of the area value plus ``extra(face, colour)`` (the expert's denial; none for the
     plans). Exact for every action that can be the best or tie with it: the areas are scored best
     bound first (``Bounds.area``) and those whose bound lies below the best found are not scored;
     the bar is seeded with the values already found at this decision point."""
     floor = NONE
-    for _a, face, colours in (items if plan._area_memo or plan._area_lb else ()):
+    for _a, face, colours in (items if pt.area_memo or pt.area_lb else ()):
         for c in colours:
-            v = known(plan, face, c)
+            v = known(pt, face, c)
             if v > NONE:
                 v = v + extra(face, c) if extra else v
                 if v > floor:
                     floor = v
     todo = []
-    squares = plan._squares
+    squares = pt.squares
     for k, (_a, face, colours) in enumerate(items):
         for c in colours:
             e = extra(face, c) if extra else 0.0
@@ -318,29 +317,29 @@ def scores(plan, bounds: Bounds, items, extra=None) -> list[tuple]:
         if not fine:
             heappush(todo, (-(bounds.area(face, squares[c]) + e), rank, c, k, face, e, True))
             continue
-        v = _area(plan, bounds, face, c, floor - e) + e
+        v = _area(pt, bounds, face, c, floor - e) + e
         if v > val[k]:
             val[k] = v
             if v > floor:
                 floor = v
-    return [(a, v) for (a, _f, _c), v in zip(items, val, strict=True)]
+    return [(items[k][0], val[k]) for k in range(len(items))]  # ``zip``: a keyword call when compiled
 
 
-def die_scores(plan, bounds: Bounds, legal, areas) -> list[tuple]:
+def die_scores(pt, bounds: Bounds, legal, areas) -> list[tuple]:
     """``(TakeDie, value)`` for the die step: per face the best over ``areas``."""
-    return scores(plan, bounds, [(a, a.face, areas) for a in legal])
+    return scores(pt, bounds, [(a, a.face, areas) for a in legal])
 
 
-def area_scores(plan, bounds: Bounds, legal, face: int) -> list[tuple]:
+def area_scores(pt, bounds: Bounds, legal, face: int) -> list[tuple]:
     """``(ChooseArea, value)`` for the area step of a die showing ``face``."""
     if face > F_SHEEP:  # flowers and rails: every area was scored in full at the die step
-        return [(a, plan.area_value(face, a.colour)) for a in legal]
-    return scores(plan, bounds, [(a, face, (a.colour,)) for a in legal])
+        return [(a, pt.area_value(face, a.colour)) for a in legal]
+    return scores(pt, bounds, [(a, face, (a.colour,)) for a in legal])
 
 
-def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
+def square_scores(pt, bounds: Bounds, legal) -> list[tuple]:
     """``(Draw, value)`` for the square step: house and sheep draws bounded below the best known."""
-    memo, base, value = plan._memo, plan._base, plan.value
+    memo, base = pt.memo, pt.base
     # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``);
     # without open ends counted, so does a rail with an opening facing no house or track
     if base.want_open:
@@ -349,18 +348,23 @@ def square_scores(plan, bounds: Bounds, legal) -> list[tuple]:
     else:
         live = base.live_sides
         icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~live(a.cell) else a.icon for a in legal]
+    n = len(legal)  # index loops below (``zip`` and ``max(default=)`` are keyword calls when compiled)
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
-        return [(a, value(a.cell, icon)) for a, icon in zip(legal, icons, strict=True)]
-    seen = [memo.get(a.cell << 5 | icon) for a, icon in zip(legal, icons, strict=True)]
-    floor = max([v for v in seen if v is not None], default=NONE)
+        return [(legal[k], pt.value(legal[k].cell, icons[k])) for k in range(n)]
+    seen = [memo.get(legal[k].cell << 5 | icons[k]) for k in range(n)]
+    floor = NONE
+    for v in seen:
+        if v is not None and v > floor:
+            floor = v
     out = []
-    for a, v, icon in zip(legal, seen, icons, strict=True):
+    for k in range(n):
+        a, v, icon = legal[k], seen[k], icons[k]
         if v is None:
             if (icon == HOUSE and bounds.house(a.cell) < floor - MARGIN) or \
                     (icon == SHEEP and bounds.sheep(a.cell) < floor - MARGIN):
                 v = NONE
             else:
-                v = plan.value(a.cell, icon)
+                v = pt.value(a.cell, icon)
                 if v > floor:
                     floor = v
         out.append((a, v))

@@ -33,16 +33,16 @@ def plan_turn(plan, die: TakeDie, areas: list[int], bounds, rng, extra=None) -> 
     """Return ``die`` (the die step's choice) after keeping, in ``plan._plan``, the area and square the
     later steps would choose. ``areas``: the legal colour areas; ``bounds``: the decision point's
     ``prune.Bounds`` or False; ``extra(face, colour)``: the expert's denial term of the area step."""
-    face = die.face
+    face, pt = die.face, plan._pt
     if extra is None:
-        scored = [(c, known(plan, face, c)) for c in areas]
+        scored = [(c, known(pt, face, c)) for c in areas]
     else:
-        scored = [(c, known(plan, face, c) + extra(face, c)) for c in areas]
+        scored = [(c, known(pt, face, c) + extra(face, c)) for c in areas]
     top = max(v for _c, v in scored)
     tie = sorted(c for c, v in scored if v >= top - 1e-9)  # ``Planner._best`` on ``ChooseArea``: by colour
     colour = tie[0] if len(tie) == 1 else tie[int(rng.random() * len(tie))]
     draw = None
-    squares = plan._squares.get(colour)  # listed by ``Planner._legal_areas``
+    squares = pt.squares.get(colour)  # listed by ``Planner._legal_areas``
     if squares:
         icons = FACE_ICONS[face]
         draw = plan._best(plan._draw_scores(bounds, [_draw(c, i) for c in squares for i in icons]), rng)

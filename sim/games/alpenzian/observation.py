@@ -115,6 +115,13 @@ class Observation(LazyObservation):
         return squares_for(self.boards[seat], self.cells[seat], colour, self.pioneer, self.round == 0,
                            self.first_house[seat])
 
+    def squares_of(self, colours) -> dict[int, list[int]]:
+        """``{c: self.squares(c)}`` for the colour areas ``colours`` (this seat's sheet read once)."""
+        seat = self.seat
+        board, cells, house, pioneer, first = self.boards[seat], self.cells[seat], self.first_house[seat], \
+            self.pioneer, self.round == 0
+        return {c: squares_for(board, cells, c, pioneer, first, house) for c in colours}
+
     def legal_areas(self, seat: int | None = None) -> list[int]:
         """Colour areas ``seat`` may choose now (5.2-2 and the forced-area rule of 5.4)."""
         seat = self.seat if seat is None else seat
