@@ -52,15 +52,12 @@ def write_atomic(df: pl.DataFrame, path: Path) -> None:
 
 
 def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
-    """Split ``range(start, stop)`` into chunks: contiguous ``(first, stop)`` pairs covering it in order.
-
-    ``chunk_size`` given: chunks of that size. One job: about 8 chunks (20-2500 games each; every
-    chunk costs five Parquet files, their hashes and fsyncs, and a part of the merge: issue 20
-    item 1). More jobs: guided scheduling, so the workers end close together with few chunks:
-    chunks of ``big`` = about a quarter of a job's share (20-2500 games) while that is at most
-    half a worker's share of what is left, then each ``ceil(left / (2 x jobs))`` games, and once
-    that falls under ``small = max(20, big // 16)`` the rest in even chunks of ``small`` to
-    ``2 x small`` games (20,000 games on 2 jobs: 17 chunks, the last three of 187 games)."""
+    """Split ``range(start, stop)`` into contiguous ``(first, stop)`` chunks, in order: of ``chunk_size``
+    when given; with one job about 8 (20-2500 games each: a chunk costs five Parquet files, hashes,
+    fsyncs and a part of the merge); with more, guided: ``ceil(left / (2 x jobs))`` games capped at
+    ``big``, a quarter of a job's share (20-2500), and once under ``small = max(20, big // 16)`` the
+    rest in even chunks of ``small`` to ``2 x small`` (20,000 games on 2 jobs: 17 chunks, the last
+    three of 187), so the workers end close together (issue 20 item 1)."""
     if chunk_size or jobs == 1:
         size = chunk_size or max(20, min(2500, -(-(stop - start) // 8)))
         return [(a, min(a + size, stop)) for a in range(start, stop, size)]
@@ -68,9 +65,8 @@ def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> li
     small = max(20, big // 16)
     out, a = [], start
     while stop - a >= 2 * small and -(-(stop - a) // (2 * jobs)) >= small:
-        size = min(big, -(-(stop - a) // (2 * jobs)))
-        out.append((a, a + size))
-        a += size
+        out.append((a, a + min(big, -(-(stop - a) // (2 * jobs)))))
+        a = out[-1][1]
     k = max(1, (stop - a) // small)  # the rest: k chunks, sizes differing by at most one game
     cuts = [a + (stop - a) * i // k for i in range(k + 1)]
     return out + [(x, y) for x, y in zip(cuts, cuts[1:], strict=False) if y > x]
