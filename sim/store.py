@@ -62,8 +62,7 @@ def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> li
         size = chunk_size or max(20, min(2500, -(-(stop - start) // 8)))
         return [(a, min(a + size, stop)) for a in range(start, stop, size)]
     big = max(20, min(2500, -(-(stop - start) // (4 * jobs))))
-    small = max(20, big // 16)
-    out, a = [], start
+    small, out, a = max(20, big // 16), [], start
     while stop - a >= 2 * small and -(-(stop - a) // (2 * jobs)) >= small:
         out.append((a, a + min(big, -(-(stop - a) // (2 * jobs)))))
         a = out[-1][1]
