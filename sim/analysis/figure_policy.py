@@ -14,7 +14,9 @@ matplotlib is imported only when a figure is drawn (``document.render_figures``)
 
 Figure helpers (``--jobs 2`` and more, issue 20 item 1): ``start_helpers`` forks processes while
 polars' thread pool has not started in ``sim`` (a fork made after it would wait forever in its
-first polars call); ``warm`` has them import matplotlib while ``sim`` merges and analyses; ``draw``
+first polars call); ``warm`` has them import matplotlib: as soon as the play frees a core
+(``warm_ahead``, when ``sim run``/``sim check`` said their ``--figures`` mode with ``expect``), else
+when the report starts, while ``sim`` analyses; ``draw``
 then hands them the charts one at a time (pickled chart makers) and takes back each chart's PNG
 bytes or error text from ``document.draw_chart``, the function the serial path calls, so the files
 are the same bytes either way. A chart that cannot be pickled, or whose helper died or took over
