@@ -26,6 +26,7 @@ import polars as pl
 
 from . import __version__, integrity
 from .api import SimError
+from .chunking import missing_ranges
 from .data import read_json
 from .locks import lock, unlock
 
@@ -49,26 +50,6 @@ def write_atomic(df: pl.DataFrame, path: Path) -> None:
     except BaseException:  # disk full, size limit, interrupted: leave nothing half-written
         tmp.unlink(missing_ok=True)
         raise
-
-
-def chunk_ranges(start: int, stop: int, jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
-    """Split ``range(start, stop)`` into contiguous ``(first, stop)`` chunks, in order: of ``chunk_size``
-    when given; with one job about 8 (20-2500 games each: a chunk costs five Parquet files, hashes,
-    fsyncs and a part of the merge); with more, guided: ``ceil(left / (2 x jobs))`` games capped at
-    ``big``, a quarter of a job's share (20-2500), and once under ``small = max(20, big // 16)`` the
-    rest in even chunks of ``small`` to ``2 x small`` (20,000 games on 2 jobs: 17 chunks, the last
-    three of 187), so the workers end close together (issue 20 item 1)."""
-    if chunk_size or jobs == 1:
-        size = chunk_size or max(20, min(2500, -(-(stop - start) // 8)))
-        return [(a, min(a + size, stop)) for a in range(start, stop, size)]
-    big = max(20, min(2500, -(-(stop - start) // (4 * jobs))))
-    small, out, a = max(20, big // 16), [], start
-    while stop - a >= 2 * small and -(-(stop - a) // (2 * jobs)) >= small:
-        out.append((a, a + min(big, -(-(stop - a) // (2 * jobs)))))
-        a = out[-1][1]
-    k = max(1, (stop - a) // small)  # the rest: k chunks, sizes differing by at most one game
-    cuts = [a + (stop - a) * i // k for i in range(k + 1)]
-    return out + [(x, y) for x, y in zip(cuts, cuts[1:], strict=False) if y > x]
 
 
 def manifest(facts: dict) -> dict:
@@ -313,27 +294,23 @@ def done_games(out: Path) -> list[tuple[int, int]]:
     return [(c.start, c.stop) for c in integrity.scan(out)]
 
 
-def missing_ranges(games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The gaps of ``range(games)`` not covered by ``done``."""
-    gaps, at = [], 0
-    for a, b in sorted(done):
-        if a > at:
-            gaps.append((at, a))
-        at = max(at, b)
-    if at < games:
-        gaps.append((at, games))
-    return gaps
-
-
-def todo_ranges(games: int, done: list[tuple[int, int]], jobs: int, chunk_size: int | None) -> list[tuple[int, int]]:
-    """Chunks ``[start, stop)`` still to play for the first ``games`` games, given the ``done`` ranges."""
-    return [r for a, b in missing_ranges(games, done) for r in chunk_ranges(a, b, jobs, chunk_size)]
-
-
 def chunk_tables(out: Path, table: str, columns: list[str] | None = None) -> pl.DataFrame:
     """One table over every verified chunk on disk (for decisions taken while a run goes on)."""
     files = [c.files[table] for c in integrity.scan(out) if table in c.files]
     return pl.concat([pl.read_parquet(f, columns=columns) for f in files], how="diagonal_relaxed")
+
+
+ROW_GROUP = 131_072  # rows per row group of a merged table (``concat_sink``)
+
+
+def concat_sink(files: list[Path], path: Path) -> pl.LazyFrame:
+    """The lazy sink (``pl.collect_all`` runs it) writing ``files`` (Parquet, in order) as one file
+    at ``path``, in row groups of ``ROW_GROUP`` rows: fixed, so the bytes, and their hash in
+    manifest.json, do not depend on how the games were chunked (``--jobs``, ``chunk_size``; left
+    to polars the row groups follow the chunk files: fresh-user finding, session 12). Diagonal: a
+    chunk whose games all failed lacks the game-specific columns (null there)."""
+    return (pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
+            .sink_parquet(path, lazy=True, row_group_size=ROW_GROUP))
 
 
 def merge_chunks(out: Path) -> None:
@@ -354,10 +331,8 @@ def merge_chunks(out: Path) -> None:
                            f" `sim run --resume {out}` plays them")
     merged = {t: [c.files[t] for c in chunks if t in c.files] for t in TABLES}
     merged = {t: files for t, files in merged.items() if files}
-    # diagonal: a chunk whose games all failed lacks the game-specific columns (null there); the
-    # tables are streamed together, one polars query (both cores after a --jobs 2 run: issue 20 item 1)
-    sinks = [pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
-             .sink_parquet(out / f"{t}.parquet.tmp", lazy=True) for t, files in merged.items()]
+    # the tables are streamed together, one polars query (both cores after a --jobs 2 run: issue 20 item 1)
+    sinks = [concat_sink(files, out / f"{t}.parquet.tmp") for t, files in merged.items()]
     try:
         pl.collect_all(sinks)
     except Exception as exc:

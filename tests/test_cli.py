@@ -263,7 +263,7 @@ def test_default_run_folder_is_per_game_and_the_hint_suggests_resume_only_for_un
 def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_another_folder(tmp_path, monkeypatch):
     import sys
 
-    from sim import play, store
+    from sim import chunking, play, store
     from sim.config import build_game, load_run_config
     from sim.runs import fixed
 
@@ -281,7 +281,7 @@ def test_replay_and_resume_find_a_strategy_module_next_to_the_config_from_anothe
     store.prepare_output(part, False)
     rc = load_run_config(tmp_path / "o")
     fixed.write_run_files(rc, part, build_game(rc))
-    fixed.play_ranges(rc, part, store.chunk_ranges(0, 6, 1, 2), progress=False)
+    fixed.play_ranges(rc, part, chunking.chunk_ranges(0, 6, 1, 2), progress=False)
 
     def fresh_process_elsewhere():  # the module is neither imported nor on sys.path nor cached
         monkeypatch.chdir(tmp_path)

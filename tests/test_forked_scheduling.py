@@ -10,9 +10,9 @@ import random
 import pytest
 from test_play_pool import CFG
 
+from sim.chunking import chunk_ranges
 from sim.config import load_config
 from sim.runs import fixed, forked
-from sim.store import chunk_ranges
 
 
 def _contiguous(r: list[tuple[int, int]], start: int, stop: int) -> bool:

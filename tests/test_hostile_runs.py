@@ -23,11 +23,12 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
+from sim.chunking import chunk_ranges
 from sim.cli import cli
 from sim.config import build_game, load_config
 from sim.runs import fixed
 from sim.runs.fixed import play_ranges, write_run_files
-from sim.store import chunk_ranges, prepare_output
+from sim.store import prepare_output
 
 TESTS = Path(__file__).resolve().parent
 

@@ -15,10 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from sim.api import SimError
+from sim.chunking import chunk_ranges
 from sim.cli import cli
 from sim.config import build_game, load_config
 from sim.runs.fixed import play_ranges, write_run_files
-from sim.store import chunk_ranges, prepare_output
+from sim.store import prepare_output
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

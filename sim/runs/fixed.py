@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .. import integrity, locks, store
+from .. import chunking, integrity, locks, store
 from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..config.seats import module_folders
@@ -149,7 +149,7 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
 
 def todo_ranges(rc: RunConfig, games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Chunks ``[start, stop)`` still to play for the first ``games`` games, given the ``done`` ranges."""
-    return store.todo_ranges(games, done, rc.jobs, rc.chunk_size)
+    return chunking.todo_ranges(games, done, rc.jobs, rc.chunk_size)
 
 
 EXPERIMENT_KEYS = ("game", "players", "games", "seed", "strategies", "labels", "options", "data", "seating",
@@ -238,7 +238,7 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
     with locks.locked(out, keep_lock):
         try:
             write_run_files(rc, out, game)
-            outcome = play_ranges(rc, out, store.chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size),
+            outcome = play_ranges(rc, out, chunking.chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size),
                                   progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
             store.merge_chunks(out)
         except SimError:
