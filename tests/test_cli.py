@@ -83,6 +83,14 @@ def test_jobs_1_and_2_give_identical_tables(tmp_path, run_dir):
 
 
 @pytest.mark.integration
+def test_run_line_counts_stalled_or_capped_games_as_the_games_table_does(run_dir):
+    out, output = run_dir
+    games = pl.read_parquet(out / "games.parquet")
+    short, failed = int(games["truncated"].sum()), int(games["failed"].sum())
+    assert f"; {short} stalled or capped, {failed} failed" in output
+
+
+@pytest.mark.integration
 def test_chunking_does_not_change_results(tmp_path, run_dir):
     out, _ = run_dir
     cfg = write(tmp_path, BASE + "chunk_size: 7\n")

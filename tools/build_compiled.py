@@ -115,6 +115,25 @@ def _sources(modules: list[str], to: Path) -> dict[str, str]:
     return hashes
 
 
+def _progress(total: int):
+    """setuptools' ``build_ext`` printing ``[k/total] module`` as each module is compiled (a fresh
+    install compiles for minutes: fresh-user trial, session 12); its ``--parallel`` threads share the count."""
+    import threading
+
+    from setuptools.command.build_ext import build_ext
+
+    done, lock = [0], threading.Lock()
+
+    class Progress(build_ext):
+        def build_extension(self, ext):
+            super().build_extension(ext)
+            with lock:
+                done[0] += 1
+                print(f"  [{done[0]}/{total}] {ext.name}", flush=True)
+
+    return Progress
+
+
 def build(modules: list[str], jobs: int) -> dict[str, str]:
     """Compile ``modules`` in a temporary folder; ``{module: source hash}`` of those built."""
     from Cython.Build import cythonize
@@ -132,9 +151,10 @@ def build(modules: list[str], jobs: int) -> dict[str, str]:
             if group:
                 exts += cythonize(group, compiler_directives={**DIRECTIVES, "annotation_typing": kind},
                                   build_dir=str(Path(tmp, "c")), nthreads=jobs, quiet=True)
-        dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "script_args": [
-            "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp, "o")),
-            "--parallel", str(jobs)]})
+        print(f"  C code written; compiling {len(exts)} module(s) ...", flush=True)
+        dist = Distribution({"ext_modules": exts, "script_name": "build_compiled", "cmdclass": {"build_ext": _progress(len(exts))},
+                             "script_args": ["-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp, "o")),
+                                             "--parallel", str(jobs)]})
         dist.parse_command_line()
         dist.run_commands()
         os.chdir(ROOT)

@@ -122,7 +122,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
     say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
-               f"{outcome.truncated} truncated, {outcome.failed} failed")
+               f"{outcome.ends()}")
     stop = read_json(out_dir / "stopping.json", missing_ok=True)
     if stop is not None:
         say(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
@@ -344,6 +344,6 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
                    f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
         sys.exit(130)
     stop = read_json(out_dir / "stopping.json")
-    click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
+    click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.ends()}")
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir

@@ -229,7 +229,8 @@ def _killed_its_worker(run_dir: Path, game_index: int) -> bool:
 @click.option("--seed", type=int, help="Root seed (default: 0; not with a config).")
 def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
     """Play GAME on one core through the game loop; print games/s and decisions/s per CPU second
-    (process time: what one core does, whatever else the machine runs) and the wall-clock time.
+    (process time: steadier than the wall-clock time, also printed, but a busy or shared machine
+    lowers it too: compare figures taken on the same machine, in alternation).
 
     GAME may be a config file instead: its first --games games are played as `sim run` plays them
     (its strategies, seating, options and seed; no files written, no report).

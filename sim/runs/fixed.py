@@ -58,6 +58,11 @@ class RunOutcome:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else float("inf")
 
+    def ends(self) -> str:
+        """How the games did not finish, for the commands' one-line summaries: "N stalled or capped,
+        M failed" (truncated: an engine ended a game nobody could change, or the decision/round cap)."""
+        return f"{self.truncated} stalled or capped, {self.failed} failed"
+
 
 class _NoBar:
     """The progress bar of a quiet run: counts nothing, shows nothing."""

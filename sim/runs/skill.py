@@ -110,7 +110,7 @@ def run_skill(game: str, players: int, games: int, seed: int, out: Path, *, name
         o = fixed.run(rc, tdir, force=True, progress=progress, backend=backend, scheduler=scheduler)
         if echo:
             echo(f"{tdir.name} ({i + 1} of {len(rcs)}: {' vs '.join(rc.labels)}): {o.games} games in {o.seconds:.1f} s;"
-                 f" {o.truncated} truncated, {o.failed} failed")
+                 f" {o.ends()}")
     return _figures(out, game, players, rcs)
 
 

@@ -134,7 +134,7 @@ def _play_points(rc: RunConfig, out: Path, pts: list[Point], resume: bool, *, pr
         if echo and o is None:
             echo(f"point {p.index} ({named}): finished before, kept")
         elif echo:
-            echo(f"point {p.index} ({named}): {o.games} games in {o.seconds:.1f} s; {o.truncated} truncated, {o.failed} failed")
+            echo(f"point {p.index} ({named}): {o.games} games in {o.seconds:.1f} s; {o.ends()}")
         f = point_figures(pdir, n_resamples, p.rc.confidence).with_columns(
             point=pl.lit(p.index, pl.Int64), label=pl.lit(p.label), seed=pl.lit(rc.seed, pl.Int64),
             games=pl.lit(p.rc.games, pl.Int64),
