@@ -10,3 +10,6 @@ cpdef tuple _scan(object eng, object s, object me, object due)
 
 @cython.locals(seen=cython.ulong, b=cython.ulong, c=Py_ssize_t, out=list)
 cpdef tuple _kinds(list hand, tuple bit, tuple pay)
+
+@cython.locals(dest=cython.long, x=cython.double, market=list, farm=list)
+cpdef _draw_row(object eng, object s, object rand, list draw, list to_draw, Py_ssize_t m)

@@ -230,16 +230,7 @@ class TradersOfOsaka(EngineBase):
                 # a row of draws (_advance would stop at each next draw at once): as many as are
                 # queued, while cards are left and within the limit; _deliver reads no queue
                 m = min(len(to_draw), len(draw), limit - k)
-                market, farm, pop = s.market, s.farm, draw.pop
-                for dest in to_draw[:m]:
-                    card = pop(int(rand() * len(draw)))
-                    if dest == TO_MARKET:  # _deliver's two commonest cases, in line
-                        market.append(card)
-                    elif dest == TO_FARM:
-                        farm.append(card)
-                    else:
-                        self._deliver(s, card, dest)
-                del to_draw[:m]
+                _draw_row(self, s, rand, draw, to_draw, m)
                 k += m
                 if to_draw and draw:  # stopped by the limit, before the next draw
                     break
@@ -996,6 +987,23 @@ def _kinds(hand: list[int], bit: tuple[int, ...], pay: tuple) -> tuple:
             seen |= b
             out.append(pay[c])
     return tuple(out)
+
+
+def _draw_row(eng: TradersOfOsaka, s: State, rand, draw: list[int], to_draw: list[int], m: int) -> None:
+    """``chance_run``'s row of ``m`` draws: the first ``m`` destinations of ``to_draw`` (then dropped
+    from it) each get a card drawn from ``draw`` with one ``rand()``; a module function for
+    ``engine.pxd``'s C types."""
+    market, farm = s.market, s.farm
+    for dest in to_draw[:m]:
+        x = rand()
+        card = draw.pop(int(x * len(draw)))
+        if dest == TO_MARKET:  # _deliver's two commonest cases, in line
+            market.append(card)
+        elif dest == TO_FARM:
+            farm.append(card)
+        else:
+            eng._deliver(s, card, dest)
+    del to_draw[:m]
 
 
 GAME = TradersOfOsaka
