@@ -6,8 +6,9 @@ The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``ma
 ``make test``) compiles the modules of ``MODULES`` with Cython, unchanged, and records the SHA-256
 of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenting ``.pxd`` beside
 them (Cython's C types for their classes and functions; Python ignores it):
-``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type) and
-``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions). prune's
+``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type),
+``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions) and
+``sim/games/traders_of_osaka/engine.pxd`` (C-typed locals in the legal-action scans). prune's
 ``.pxd`` cimports ``SheetBase``: the manifest lists evaluator in prune's ``needs``, and prune runs
 compiled only while evaluator does. An edited module (a hash that differs), a copy not built (no C
 compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
