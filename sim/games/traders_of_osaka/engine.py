@@ -107,6 +107,12 @@ class TradersOfOsaka(EngineBase):
     """
 
     lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
+    # the attributes set in __init__, as slots: a read is a descriptor, not a dict look-up (the
+    # instance keeps a __dict__ from EngineBase for anything else)
+    __slots__ = ("num_players", "options", "data", "colours", "cards", "value", "colour", "icons", "kind",
+                 "track", "edo", "anchor", "waves", "_on_waves", "_of_colour", "_refresh_draws", "_kind_bit",
+                 "_colour_bit", "_icon_cards", "_draw", "_take", "_reserve", "_scan_tables", "_pay", "_insure",
+                 "_token", "_order", "_handlers")
     info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
     Options = Options
     load_data = staticmethod(load_data)
