@@ -7,8 +7,9 @@ The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``ma
 of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenting ``.pxd`` beside
 them (Cython's C types for their classes and functions; Python ignores it):
 ``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type),
-``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions) and
-``sim/games/traders_of_osaka/engine.pxd`` (C-typed locals in the legal-action scans). prune's
+``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions),
+``sim/games/traders_of_osaka/engine.pxd`` (C-typed locals in the legal-action scans) and
+``sim/seeding.pxd`` (``stream_seeds`` in C unsigned 64-bit arithmetic). prune's
 ``.pxd`` cimports ``SheetBase``: the manifest lists evaluator in prune's ``needs``, and prune runs
 compiled only while evaluator does. An edited module (a hash that differs), a copy not built (no C
 compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
