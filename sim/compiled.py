@@ -6,11 +6,13 @@ The ``.py`` files stay the only source: ``tools/build_compiled.py`` (run by ``ma
 ``make test``) compiles the modules of ``MODULES`` with Cython, unchanged, and records the SHA-256
 of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenting ``.pxd`` beside
 them (Cython's C types for their classes and functions; Python ignores it):
-``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type) and
-``strategies/alpenzian/point.pxd`` (``Point``, a plan's decision point, one too) and
-``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions). prune's
-``.pxd`` cimports ``SheetBase`` and ``Point``: the manifest lists evaluator and point in prune's
-``needs``, and prune runs compiled only while they do. An edited module (a hash that differs), a copy not built (no C
+``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type),
+``strategies/alpenzian/point.pxd`` (``Point``, a plan's decision point, one too),
+``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions),
+``sim/games/traders_of_osaka/engine.pxd`` (C-typed locals in the legal-action scans) and
+``sim/seeding.pxd`` (``stream_seeds`` in C unsigned 64-bit arithmetic). prune's ``.pxd`` cimports
+``SheetBase`` and ``Point``: the manifest lists evaluator and point in prune's ``needs``, and prune
+runs compiled only while they do. An edited module (a hash that differs), a copy not built (no C
 compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
 Either way a game plays the same moves (``tests/test_speed_pins.py`` runs on both). Standard library
 only; installed by ``sim/__init__.py`` before any submodule loads.

@@ -149,7 +149,7 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
     """``[int.from_bytes(SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4,
     np.uint32).tobytes(), "little") for k in ks]``, computed without numpy. Seeds of more than
     4 words or indexes past the precomputed constants go through numpy itself."""
-    extra = len(_words(game_index)) + max((len(_words(k)) for k in ks), default=1)
+    extra = len(_words(game_index)) + max([len(_words(k)) for k in ks], default=1)
     if seed.bit_length() > 128 or 16 + 4 * extra >= len(_HA) or seed < 0 or game_index < 0 or min(ks, default=0) < 0:
         return [_numpy_seed(seed, game_index, k) for k in ks]
     if seed not in _POOLS:
@@ -160,6 +160,7 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
     pool, j = _mix_in(base, _words(game_index), j)
     p0, p1, p2, p3 = pool
     b0, b1, b2, b3, b4 = _HB
+    ml, mr, m32 = _MIX_L, _MIX_R, _M32  # locals: C unsigned 64-bit when compiled (seeding.pxd)
     out = []
     for k in ks:
         if k > _M32:  # more than one word: the general mix
@@ -167,7 +168,7 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
             value = 0
             for i, p in enumerate(pk):
                 v = ((p ^ _HB[i]) * _HB[i + 1]) & _M32
-                value |= (v ^ (v >> 16)) << (32 * i)
+                value |= int(v ^ (v >> 16)) << (32 * i)  # int(): a Python int when compiled
             out.append(value)
             continue
         # one word: its four hashmixes depend on (k, j) only, kept in _K_HASH; then _mix_in's
@@ -176,21 +177,28 @@ def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
         if hs is None:
             if len(_K_HASH) > 4096:
                 _K_HASH.clear()
-            hs = _K_HASH[k, j] = tuple(v ^ (v >> 16) for v in (((k ^ _HA[j + i]) * _HA[j + i + 1]) & _M32 for i in range(4)))
+            hs = _K_HASH[k, j] = _k_hash(k, j)
+        # every operand below 2**32, every product below 2**64: when compiled, C unsigned 64-bit
+        # arithmetic (a difference that wraps keeps its low 32 bits); the seed itself a Python int
         h0, h1, h2, h3 = hs
-        r = (_MIX_L * p0 - _MIX_R * h0) & _M32
-        v = (((r ^ (r >> 16)) ^ b0) * b1) & _M32
+        r = (ml * p0 - mr * h0) & m32
+        v = (((r ^ (r >> 16)) ^ b0) * b1) & m32
         value = v ^ (v >> 16)
-        r = (_MIX_L * p1 - _MIX_R * h1) & _M32
-        v = (((r ^ (r >> 16)) ^ b1) * b2) & _M32
-        value |= (v ^ (v >> 16)) << 32
-        r = (_MIX_L * p2 - _MIX_R * h2) & _M32
-        v = (((r ^ (r >> 16)) ^ b2) * b3) & _M32
-        value |= (v ^ (v >> 16)) << 64
-        r = (_MIX_L * p3 - _MIX_R * h3) & _M32
-        v = (((r ^ (r >> 16)) ^ b3) * b4) & _M32
-        out.append(value | (v ^ (v >> 16)) << 96)
+        r = (ml * p1 - mr * h1) & m32
+        v = (((r ^ (r >> 16)) ^ b1) * b2) & m32
+        value |= (v ^ (v >> 16)) << 32  # below 2**64: a C shift when compiled
+        r = (ml * p2 - mr * h2) & m32
+        v = (((r ^ (r >> 16)) ^ b2) * b3) & m32
+        value |= int(v ^ (v >> 16)) << 64  # int(): shifted as a Python int when compiled
+        r = (ml * p3 - mr * h3) & m32
+        v = (((r ^ (r >> 16)) ^ b3) * b4) & m32
+        out.append(value | int(v ^ (v >> 16)) << 96)
     return out
+
+
+def _k_hash(k: int, j: int) -> tuple[int, ...]:
+    """The four hashmixes of a one-word stream index ``k`` after ``j`` hashmixes (``_K_HASH``'s entries)."""
+    return tuple(v ^ (v >> 16) for v in (((k ^ _HA[j + i]) * _HA[j + i + 1]) & _M32 for i in range(4)))
 
 
 def streams_of(root_seed: int, game_index: int, players: int) -> tuple[random.Random, list[random.Random]]:

@@ -45,7 +45,7 @@ _new, _open = object.__new__, LazyObservation.__init__
 TO_MARKET, TO_FARM, TO_VP = -1, -2, 100
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     """Plain, picklable game state. Seats count from the start player once setup is done."""
 
@@ -107,6 +107,12 @@ class TradersOfOsaka(EngineBase):
     """
 
     lazy_observations = True  # observe() hands out LazyObservation views (issue 20 item 3)
+    # the attributes set in __init__, as slots: a read is a descriptor, not a dict look-up (the
+    # instance keeps a __dict__ from EngineBase for anything else)
+    __slots__ = ("num_players", "options", "data", "colours", "cards", "value", "colour", "icons", "kind",
+                 "track", "edo", "anchor", "waves", "_on_waves", "_of_colour", "_refresh_draws", "_kind_bit",
+                 "_colour_bit", "_icon_cards", "_draw", "_take", "_reserve", "_scan_tables", "_pay", "_insure",
+                 "_token", "_order", "_handlers")
     info = GameInfo("traders_of_osaka", "1", 2, 4, "Traders of Osaka", "seeds/003_715edbacf1b1bb05.txt")
     Options = Options
     load_data = staticmethod(load_data)
@@ -151,6 +157,7 @@ class TradersOfOsaka(EngineBase):
         self._draw = tuple(Draw(i) for i in range(len(cards)))
         self._take = tuple(TakeCoins(i) for i in range(len(cards)))
         self._reserve = tuple(Reserve(i) for i in range(len(cards)))
+        self._scan_tables = (self._take, self._reserve, self.value, self._kind_bit)  # _scan's, read at once
         self._pay = tuple(PayCard(i) for i in range(len(cards)))
         self._insure = tuple(Insure(i) for i in range(len(cards)))
         self._token = tuple(ChooseToken(c) for c in range(len(self.colours)))
@@ -229,16 +236,7 @@ class TradersOfOsaka(EngineBase):
                 # a row of draws (_advance would stop at each next draw at once): as many as are
                 # queued, while cards are left and within the limit; _deliver reads no queue
                 m = min(len(to_draw), len(draw), limit - k)
-                market, farm, pop = s.market, s.farm, draw.pop
-                for dest in to_draw[:m]:
-                    card = pop(int(rand() * len(draw)))
-                    if dest == TO_MARKET:  # _deliver's two commonest cases, in line
-                        market.append(card)
-                    elif dest == TO_FARM:
-                        farm.append(card)
-                    else:
-                        self._deliver(s, card, dest)
-                del to_draw[:m]
+                _draw_row(self, s, rand, draw, to_draw, m)
                 k += m
                 if to_draw and draw:  # stopped by the limit, before the next draw
                     break
@@ -256,17 +254,11 @@ class TradersOfOsaka(EngineBase):
         if ph == ACTION:  # built when the turn began (None in a state built by hand)
             return s.legal or self._turn_actions(s, me, s.due)
         if ph == PAY:  # one PayCard per (colour, value) kind in the hand, first card of each
-            seen, out, bit, pay = 0, [], self._kind_bit, self._pay
-            for c in s.hands[me]:
-                b = bit[c]
-                if not seen & b:  # a kind not seen yet (kinds as bits of an int)
-                    seen |= b
-                    out.append(pay[c])
-            return tuple(out)
+            return _kinds(s.hands[me], self._kind_bit, self._pay)
         if ph == TOKENS:
             return self._token
         if ph == ORDER:
-            return tuple(self._order[c] for c in s.edo)
+            return tuple([self._order[c] for c in s.edo])  # no generator: no closure per call
         if ph == INSURE:  # built by _advance (None in a state built by hand)
             return s.insuring or (*map(self._insure.__getitem__, self._insurance_cards(s, s.insure_queue[0])),
                                   END_INSURANCE)
@@ -680,47 +672,7 @@ class TradersOfOsaka(EngineBase):
         actions, whether a Market card is takeable)``, the legal actions as in ``_turn_actions``
         (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
         Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
-        res, market, take, value, bit = s.reserved, s.market, self._take, self.value, self._kind_bit
-        seen, takes, cost = 0, [], 0  # seen: the kinds met so far, as bits of an int; cost summed in the pass
-        if not res or me not in res.values():  # my piece at hand: the Market's Take and Reserve choices are the same cards
-            reserve, out = self._reserve, []
-            for c in market:
-                if c in res:  # another seat's piece
-                    continue
-                cost += value[c]
-                b = bit[c]
-                if not seen & b:
-                    seen |= b
-                    takes.append(take[c])
-                    out.append(reserve[c])
-            seen = 0  # the Farm's kinds are choices of their own
-            for c in s.farm:
-                if c not in res:
-                    b = bit[c]
-                    if not seen & b:
-                        seen |= b
-                        out.append(reserve[c])
-        else:  # my piece is placed: no Reserve
-            out, get = (), res.get
-            for c in market:  # identical cards are one choice; my reserved card is its own
-                r = get(c)
-                if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
-                    if r == me:
-                        cost += value[c]
-                        takes.append(take[c])
-                    continue
-                cost += value[c]
-                b = bit[c]
-                if not seen & b:
-                    seen |= b
-                    takes.append(take[c])
-        if due is None:
-            due = cost
-        if not takes:
-            return cost, (*out,) or (PASS,), False
-        if s.hand_value[me] >= due:
-            return cost, (BUY, *takes, *out), True
-        return cost, (*takes, *out), True
+        return _scan(self, s, me, due)
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
@@ -735,7 +687,7 @@ class TradersOfOsaka(EngineBase):
         if not exposed:
             return []
         icons = self._icon_cards  # per colour: the card ids with insurance icons
-        usable = icons[exposed[0]] if len(exposed) == 1 else frozenset().union(*(icons[x] for x in exposed))
+        usable = icons[exposed[0]] if len(exposed) == 1 else frozenset().union(*[icons[x] for x in exposed])
         return self._distinct([*filter(usable.__contains__, s.hands[seat])])
 
     def _drop_draws(self, s: State, keep: int, first: bool = False) -> None:
@@ -934,7 +886,7 @@ class TradersOfOsaka(EngineBase):
                 if s.passes >= s.n:  # a whole round of passes: nothing can ever change (ruling)
                     s.phase, s.stalled = END, True
                     return
-                due, legal, takeable = self._turn_scan(s, me)
+                due, legal, takeable = _scan(self, s, me, None)
                 if not takeable and not s.refreshed:  # the Market is empty or only others' reservations
                     self._refresh(s)  # 'Refresh the Market and the Farm'
                     s.refreshed = True
@@ -979,6 +931,85 @@ class TradersOfOsaka(EngineBase):
                     s.phase = START_TIE
                 return
             return
+
+
+def _scan(eng: TradersOfOsaka, s: State, me: int, due: int | None) -> tuple[int, tuple, bool]:
+    """``TradersOfOsaka._turn_scan``: a module function, so that ``engine.pxd`` gives its loops C
+    types when compiled (docs/speed.md, round twelve)."""
+    res, market, (take, reserve, value, bit) = s.reserved, s.market, eng._scan_tables
+    seen, takes, out, cost = 0, [], [], 0  # seen: the kinds met so far, as bits of an int; cost summed in the pass
+    placed = False  # whether my piece is on a card
+    for r in res.values():
+        if r == me:
+            placed = True
+            break
+    if not placed:  # my piece at hand: the Market's Take and Reserve choices are the same cards
+        for c in market:
+            if c in res:  # another seat's piece
+                continue
+            cost += value[c]
+            b = bit[c]
+            if not seen & b:
+                seen |= b
+                takes.append(take[c])
+                out.append(reserve[c])
+        seen = 0  # the Farm's kinds are choices of their own
+        for c in s.farm:
+            if c not in res:
+                b = bit[c]
+                if not seen & b:
+                    seen |= b
+                    out.append(reserve[c])
+    else:  # my piece is placed: no Reserve
+        get = res.get
+        for c in market:  # identical cards are one choice; my reserved card is its own
+            r = get(c)
+            if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
+                if r == me:
+                    cost += value[c]
+                    takes.append(take[c])
+                continue
+            cost += value[c]
+            b = bit[c]
+            if not seen & b:
+                seen |= b
+                takes.append(take[c])
+    if due is None:
+        due = cost
+    if not takes:
+        return cost, (*out,) or (PASS,), False
+    if s.hand_value[me] >= due:
+        return cost, (BUY, *takes, *out), True
+    return cost, (*takes, *out), True
+
+
+def _kinds(hand: list[int], bit: tuple[int, ...], pay: tuple) -> tuple:
+    """One ``pay[c]`` per (colour, value) kind of ``hand``, first card of each (kinds as bits of
+    an int): the legal actions while paying; a module function for ``engine.pxd``'s C types."""
+    seen, out = 0, []
+    for c in hand:
+        b = bit[c]
+        if not seen & b:  # a kind not seen yet
+            seen |= b
+            out.append(pay[c])
+    return tuple(out)
+
+
+def _draw_row(eng: TradersOfOsaka, s: State, rand, draw: list[int], to_draw: list[int], m: int) -> None:
+    """``chance_run``'s row of ``m`` draws: the first ``m`` destinations of ``to_draw`` (then dropped
+    from it) each get a card drawn from ``draw`` with one ``rand()``; a module function for
+    ``engine.pxd``'s C types."""
+    market, farm = s.market, s.farm
+    for dest in to_draw[:m]:
+        x = rand()
+        card = draw.pop(int(x * len(draw)))
+        if dest == TO_MARKET:  # _deliver's two commonest cases, in line
+            market.append(card)
+        elif dest == TO_FARM:
+            farm.append(card)
+        else:
+            eng._deliver(s, card, dest)
+    del to_draw[:m]
 
 
 GAME = TradersOfOsaka
