@@ -33,7 +33,7 @@ class lazy:  # noqa: N801  (a decorator, lower case like ``property``)
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
 
-    def __get__(self, view, owner=None):
+    def __get__(self, view, owner):  # no default: a descriptor slot when compiled (lazy.pxd)
         if view is None:
             return self
         got = _SOURCES.get(id(view))

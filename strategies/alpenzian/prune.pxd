@@ -43,6 +43,9 @@ cpdef double _area(Point pt, Bounds bounds, long face, long colour, double floor
 cpdef list scores(Point pt, Bounds bounds, object items, object extra=*)
 
 
+cdef long _live(SheetBase base, long cell)
+
+
 cpdef double known(Point pt, long face, long colour)
 
 
