@@ -221,7 +221,7 @@ class Alpenzian:
             if s.exceptional:
                 return tuple(draw[c][SOLID] for c in self._exception_squares(s, me))
             icons = FACE_ICONS[s.face]
-            return tuple(draw[c][i] for c in self._squares(s, me, s.area) for i in icons)
+            return tuple([draw[c][i] for c in self._squares(s, me, s.area) for i in icons])  # a list: a C loop
         if ph == FIRST_CHOICE:
             return tuple(self._place[c] for c in self._first_choices(s))
         return ()
