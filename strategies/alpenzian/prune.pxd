@@ -16,6 +16,9 @@ cdef class Bounds:
     cdef public long up_house, up_sheep, spare_house, spare_sheep
     cdef public bint alp_up
 
+    @cython.locals(w_ranch=double, w_alp=double, w_x=double, w_col=double, w_res=double, ss=double, rp=double,
+                   ru=double, common=double, k_house=double, k_sheep=double, h=long, s=long, p=long, ph=long, ps=long)
+    cdef void _setup(self, Point pt) except *
     cdef tuple _ctx(self, long cell)
     cdef long _houses_gaining(self, long cell, object arr)
     cdef long _sheep_gaining(self, long cell)

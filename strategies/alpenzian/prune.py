@@ -59,6 +59,10 @@ class Bounds:
     """
 
     def __init__(self, pt: Point):
+        self._setup(pt)
+
+    def _setup(self, pt: Point) -> None:
+        """``__init__``'s work (a C method when compiled, ``pt`` typed: ``prune.pxd``)."""
         b, t = pt.base, pt.t
         self.b, self.mnext = b, b.board.mountains_next
         w_ranch, w_alp, w_x, w_col, w_res, self.ot, ss = pt.w_ranch, pt.w_alp, pt.w_x, pt.w_col, pt.w_res, pt.ot, pt.ss
