@@ -200,11 +200,9 @@ class Bounds:
             return self._value(fig)
         # a rail links houses only where two of its sides face a house or a rail opening into its square;
         # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
-        live, known, more = b.live_sides, b._live, 0
+        more = 0
         for c in squares:
-            m = known.get(c)
-            if m is None:
-                m = live(c)
+            m = _live(b, c)
             if m:
                 if m & (m - 1):
                     return INF
@@ -215,7 +213,14 @@ class Bounds:
     def _least_reserve(self, squares: list[int]) -> float:
         """The least mountain reserve a non-flower icon pays on ``squares`` (0 without a reserve)."""
         reserve, mnext = self.reserve, self.mnext
-        return min([reserve * mnext[c] for c in squares]) if reserve else 0.0
+        if not reserve:
+            return 0.0
+        least = INF  # ``min([reserve * mnext[c] for c in squares])`` as a loop (C when compiled; not empty)
+        for c in squares:
+            v = reserve * mnext[c]
+            if v < least:
+                least = v
+        return least
 
     def _value(self, fig: tuple) -> float:
         """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
