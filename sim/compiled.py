@@ -8,7 +8,8 @@ of each source in ``sim/_compiled/manifest.json``. Some modules have an augmenti
 them (Cython's C types for their classes and functions; Python ignores it):
 ``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type) and
 ``strategies/alpenzian/point.pxd`` (``Point``, a plan's decision point, one too) and
-``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions). prune's
+``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions) and
+``sim/lazy.pxd`` (``lazy``, the lazy observations' field descriptor, one too). prune's
 ``.pxd`` cimports ``SheetBase`` and ``Point``: the manifest lists evaluator and point in prune's
 ``needs``, and prune runs compiled only while they do. An edited module (a hash that differs), a copy not built (no C
 compiler, no Cython) or ``BOARDSIM_PURE=1`` in the environment: the ``.py`` is imported as usual.
