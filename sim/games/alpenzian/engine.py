@@ -50,7 +50,7 @@ PROMPTS = {FIRST_CHOICE: "first_house", DIE: "die", AREA: "area", SQUARE: "squar
 AREAS = 5
 
 
-@dataclass
+@dataclass(slots=True)  # attribute reads without an instance dict (the engine reads the state at every step)
 class State:
     """Plain, picklable game state (everything in it is public)."""
 
