@@ -9,6 +9,7 @@ them (Cython's C types for their classes and functions; Python ignores it):
 ``strategies/alpenzian/evaluator.pxd`` (``SheetBase`` an extension type),
 ``strategies/alpenzian/point.pxd`` (``Point``, a plan's decision point, one too),
 ``strategies/alpenzian/prune.pxd`` (``Bounds`` one too, ``_area`` and ``scores`` C functions),
+``sim/lazy.pxd`` (``lazy``, the lazy observations' field descriptor, one too),
 ``sim/games/traders_of_osaka/engine.pxd`` (C-typed locals in the legal-action scans) and
 ``sim/seeding.pxd`` (``stream_seeds`` in C unsigned 64-bit arithmetic). prune's ``.pxd`` cimports
 ``SheetBase`` and ``Point``: the manifest lists evaluator and point in prune's ``needs``, and prune

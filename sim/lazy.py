@@ -33,7 +33,7 @@ class lazy:  # noqa: N801  (a decorator, lower case like ``property``)
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
 
-    def __get__(self, view, owner=None):
+    def __get__(self, view, owner):  # no default: a descriptor slot when compiled (lazy.pxd)
         if view is None:
             return self
         got = _SOURCES.get(id(view))
@@ -68,9 +68,16 @@ class LazyObservation:
     def of(cls, source: Any, seat: int, eager: dict) -> LazyObservation:
         """``cls(source, seat, **eager)`` from a dict the engine built: the same view without parsing
         keyword arguments (issue 20: an engine building a view at every decision; for classes that
-        keep ``__init__`` as is)."""
+        keep ``__init__`` as is). A dict whose first key is ``"seat"`` (set to ``seat``) becomes the view's
+        fields without a copy: the engine hands over a new dict per view (``seat`` first: the order of
+        ``cls(source, seat, **eager)``); any other dict is copied after ``seat``."""
         view = object.__new__(cls)
-        _open(view, source, seat, eager)
+        if "seat" in eager:
+            eager["seat"] = seat
+        else:
+            eager = {"seat": seat, **eager}
+        object.__setattr__(view, "__dict__", eager)  # ``__setattr__`` refuses; the dict is the view's own
+        _SOURCES[id(view)] = (source, seat)
         return view
 
     def __del__(self) -> None:

@@ -186,6 +186,10 @@ def test_a_view_built_from_a_dict_is_the_view_built_from_keywords():
     a, b = _View.of(s, 1, {"prompt": "play", "turn": 3}), _View(s, 1, prompt="play", turn=3)
     assert type(a) is _View and a.hand == (7, 1) and a.turn == 3
     assert list(a.materialize().items()) == list(b.materialize().items())
+    handed = {"seat": -1, "prompt": "play", "turn": 3}  # ``seat`` first: the engine's dict is the view's own
+    d = _View.of(s, 1, handed)
+    assert d.__dict__ is handed and list(handed) == ["seat", "prompt", "turn"] and d.seat == 1 and d.hand == (7, 1)
+    assert list(d.materialize().items()) == list(b.materialize().items())
     c = _View.of(s, 0, {"prompt": "play"})
     close_view(c)
     with pytest.raises(StaleObservationError):

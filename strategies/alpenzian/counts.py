@@ -5,8 +5,9 @@ every other sheet (``Observation.sheet_flowers``, ``sheet_residents``). Between 
 the sheet of the seat that just drew changes, so most of those sheets were counted moments before by
 another plan seat of the same game. ``sheet_counts`` keeps the counts by the sheet's cells (a tuple:
 its hash and comparison cost a fraction of counting again) in one process-wide table, with the
-terrain they were counted on; the table is emptied when it reaches ``KEEP`` sheets. The counts are
-those of the observation's own methods (``tests/test_alpenzian_counts.py``).
+terrain they were counted on; the table is emptied when it reaches ``KEEP`` sheets. Compiled,
+``other_counts`` counts each sheet in C instead (cheaper than hashing it: round twelve, second pass).
+The counts are those of the observation's own methods (``tests/test_alpenzian_counts.py``).
 """
 
 from __future__ import annotations
@@ -33,11 +34,17 @@ def other_counts(obs, me: int) -> tuple[list, list]:
     cells, t = obs.cells, obs.tables
     house, outline = t.resident_house, t.resident_outline
     flowers, residents = [], []
+    boards = obs.boards if COMPILED else None
     for i in range(obs.num_players):
         if i != me:
-            got = _kept(obs, i, cells[i])
-            flowers.append(got[1])
-            residents.append(house * got[2] + outline * got[3])
+            # compiled: counting the sheet in C costs less than hashing it for the table (and nearly half
+            # the look-ups missed: round twelve, second pass); Python: the table
+            if COMPILED:
+                f, h, o = _tally(cells[i], boards[i].terrain)
+            else:
+                _terrain, f, h, o = _kept(obs, i, cells[i])
+            flowers.append(f)
+            residents.append(house * h + outline * o)
     residents.sort(reverse=True)
     return flowers, residents
 

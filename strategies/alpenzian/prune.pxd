@@ -16,6 +16,9 @@ cdef class Bounds:
     cdef public long up_house, up_sheep, spare_house, spare_sheep
     cdef public bint alp_up
 
+    @cython.locals(w_ranch=double, w_alp=double, w_x=double, w_col=double, w_res=double, ss=double, rp=double,
+                   ru=double, common=double, k_house=double, k_sheep=double, h=long, s=long, p=long, ph=long, ps=long)
+    cdef void _setup(self, Point pt) except *
     cdef tuple _ctx(self, long cell)
     cdef long _houses_gaining(self, long cell, object arr)
     cdef long _sheep_gaining(self, long cell)
@@ -26,8 +29,9 @@ cdef class Bounds:
     cpdef double coarse(self, long face, object squares)
     cdef double _top_house(self)
     cdef double _top_sheep(self)
-    @cython.locals(best=double, v=double, c=long, near=long, most=long)
+    @cython.locals(best=double, v=double, c=long, near=long, most=long, m=long, more=long)
     cpdef double area(self, long face, object squares)
+    @cython.locals(least=double, v=double, reserve=double)
     cdef double _least_reserve(self, object squares)
     cdef double _value(self, tuple fig)
     @cython.locals(v=double)
@@ -41,6 +45,9 @@ cpdef double _area(Point pt, Bounds bounds, long face, long colour, double floor
 
 @cython.locals(floor=double, v=double, e=double, ub=double, k=long, c=long, face=long)
 cpdef list scores(Point pt, Bounds bounds, object items, object extra=*)
+
+
+cdef long _live(SheetBase base, long cell)
 
 
 cpdef double known(Point pt, long face, long colour)

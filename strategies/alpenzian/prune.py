@@ -59,6 +59,10 @@ class Bounds:
     """
 
     def __init__(self, pt: Point):
+        self._setup(pt)
+
+    def _setup(self, pt: Point) -> None:
+        """``__init__``'s work (a C method when compiled, ``pt`` typed: ``prune.pxd``)."""
         b, t = pt.base, pt.t
         self.b, self.mnext = b, b.board.mountains_next
         w_ranch, w_alp, w_x, w_col, w_res, self.ot, ss = pt.w_ranch, pt.w_alp, pt.w_x, pt.w_col, pt.w_res, pt.ot, pt.ss
@@ -196,11 +200,9 @@ class Bounds:
             return self._value(fig)
         # a rail links houses only where two of its sides face a house or a rail opening into its square;
         # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
-        live, known, more = b.live_sides, b._live, 0
+        more = 0
         for c in squares:
-            m = known.get(c)
-            if m is None:
-                m = live(c)
+            m = _live(b, c)
             if m:
                 if m & (m - 1):
                     return INF
@@ -211,7 +213,14 @@ class Bounds:
     def _least_reserve(self, squares: list[int]) -> float:
         """The least mountain reserve a non-flower icon pays on ``squares`` (0 without a reserve)."""
         reserve, mnext = self.reserve, self.mnext
-        return min([reserve * mnext[c] for c in squares]) if reserve else 0.0
+        if not reserve:
+            return 0.0
+        least = INF  # ``min([reserve * mnext[c] for c in squares])`` as a loop (C when compiled; not empty)
+        for c in squares:
+            v = reserve * mnext[c]
+            if v < least:
+                least = v
+        return least
 
     def _value(self, fig: tuple) -> float:
         """The plan's value of figures ``fig`` before the mountain reserve (its memo per decision point)."""
@@ -269,6 +278,12 @@ def _area(pt, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     else:
         pt.area_memo[key] = best
     return best
+
+
+def _live(base, cell: int) -> int:
+    """``base.live_sides(cell)``: a call only when not yet known."""
+    m = base._live.get(cell)
+    return base.live_sides(cell) if m is None else m
 
 
 def known(pt, face: int, colour: int) -> float:
@@ -342,12 +357,12 @@ def square_scores(pt, bounds: Bounds, legal) -> list[tuple]:
     memo, base = pt.memo, pt.base
     # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``);
     # without open ends counted, so does a rail with an opening facing no house or track
-    if base.want_open:
-        quiet = base.quiet_rail
-        icons = [QUIET_RAIL if a.icon >= RAIL and quiet(a.cell) else a.icon for a in legal]
+    if base.want_open:  # ``base.quiet_rail(cell)`` without a call
+        rail_in, house_next = base.rail_in, base.house_next
+        icons = [QUIET_RAIL if a.icon >= RAIL and a.cell not in rail_in and a.cell not in house_next else a.icon
+                 for a in legal]
     else:
-        live = base.live_sides
-        icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~live(a.cell) else a.icon for a in legal]
+        icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~_live(base, a.cell) else a.icon for a in legal]
     n = len(legal)  # index loops below (``zip`` and ``max(default=)`` are keyword calls when compiled)
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
         return [(legal[k], pt.value(legal[k].cell, icons[k])) for k in range(n)]

@@ -50,7 +50,7 @@ PROMPTS = {FIRST_CHOICE: "first_house", DIE: "die", AREA: "area", SQUARE: "squar
 AREAS = 5
 
 
-@dataclass
+@dataclass(slots=True)  # attribute reads without an instance dict (the engine reads the state at every step)
 class State:
     """Plain, picklable game state (everything in it is public)."""
 
@@ -135,9 +135,9 @@ class Alpenzian:
                        ChooseSheet: self._choose_sheet}
         self._final = None  # (key, GameScore) of the last final_score
         # the views' fields fixed for the whole game, handed over eagerly (a lazy read costs a descriptor call)
-        self._constant = {"ranch_rules": self.ranch_rules, "ranch_link": o.ranch_link,
-                          "colour_table": self.colour_table, "resident_table": self.resident_table,
-                          "pioneer": o.pioneer_town, "tables": self.tables}
+        self._constant = (self.ranch_rules, o.ranch_link, self.colour_table, self.resident_table, o.pioneer_town,
+                          self.tables)  # in ``observe``'s dict literal: one presized dict, no merge
+        self._pioneer = o.pioneer_town  # read at every area step (a pydantic attribute read is slow)
 
     @classmethod
     def build(cls, num_players: int, options: dict | None = None, data_paths: dict[str, Path] | None = None):
@@ -221,7 +221,7 @@ class Alpenzian:
             if s.exceptional:
                 return tuple(draw[c][SOLID] for c in self._exception_squares(s, me))
             icons = FACE_ICONS[s.face]
-            return tuple(draw[c][i] for c in self._squares(s, me, s.area) for i in icons)
+            return tuple([draw[c][i] for c in self._squares(s, me, s.area) for i in icons])  # a list: a C loop
         if ph == FIRST_CHOICE:
             return tuple(self._place[c] for c in self._first_choices(s))
         return ()
@@ -284,8 +284,11 @@ class Alpenzian:
         """The seat's view; its fields are computed on first access (``LazyObservation``)."""
         ph = s.phase
         active = s.seat if DIE <= ph <= SQUARE or ph == FIRST_CHOICE else -1
-        return Observation.of((s, self), seat, {"num_players": s.n, "prompt": PROMPTS.get(ph, "none"), "phase": ph,
-                              "active": active, "round": s.round, "turn": s.turn, "face": s.face, **self._constant})
+        rules, link, colour, resident, pioneer, tables = self._constant
+        return Observation.of((s, self), seat, {
+            "seat": seat, "num_players": s.n, "prompt": PROMPTS.get(ph, "none"), "phase": ph, "active": active,
+            "round": s.round, "turn": s.turn, "face": s.face, "ranch_rules": rules, "ranch_link": link,
+            "colour_table": colour, "resident_table": resident, "pioneer": pioneer, "tables": tables})
 
     def boards_of(self, s: State) -> tuple:
         """The ``Board`` of each seat's sheet (``None`` before the sheets are drawn), one tuple per sheet choice."""
@@ -522,11 +525,11 @@ class Alpenzian:
 
     def _squares(self, s: State, seat: int, colour: int) -> list[int]:
         """Empty squares of ``colour`` where ``seat`` may draw now (Pioneer Town conditions, 9-2 (2))."""
-        return squares_for(self.boards[s.sheets[seat]], s.cells[seat], colour, self.options.pioneer_town,
+        return squares_for(self.boards[s.sheets[seat]], s.cells[seat], colour, self._pioneer,
                            s.round == 0, s.first_house[seat])
 
     def _has_square(self, s: State, seat: int, colour: int) -> bool:
-        if not self.options.pioneer_town:
+        if not self._pioneer:
             cells = s.cells[seat]
             for i in self.boards[s.sheets[seat]].colour_cells[colour]:
                 if not cells[i]:
