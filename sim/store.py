@@ -335,9 +335,11 @@ def merge_chunks(out: Path) -> None:
     sinks = [concat_sink(files, out / f"{t}.parquet.tmp") for t, files in merged.items()]
     try:
         pl.collect_all(sinks)
-    except Exception as exc:
+    except BaseException as exc:  # Ctrl-C too: no half-merged table left beside the chunks (breaker, session 12)
         for t in merged:
             (out / f"{t}.parquet.tmp").unlink(missing_ok=True)
+        if not isinstance(exc, Exception):
+            raise
         bad = next((f for files in merged.values() for f in files if not _readable(f)), None)
         if bad is None:
             raise

@@ -304,3 +304,16 @@ def test_control_characters_in_labels_and_output_are_refused_at_validation(tmp_p
 def test_a_label_with_markup_characters_is_kept(tmp_path):
     code, _ = validate(tmp_path, HEAD.replace("[{name: random}]", '[{name: random, label: "a<b&\\"c]]>"}]'))
     assert code == 0
+
+
+def test_bench_counts_games_whose_strategy_raises(tmp_path, monkeypatch):
+    """Breaker, session 12: `sim bench GAME --strategy MODULE:Class` whose ``choose`` raises ended in
+    a traceback; every one of its 5 games fails (the first decision raises), as `sim run` records it."""
+    (tmp_path / "boom_bench.py").write_text(
+        "class Boom:\n    def choose(self, obs, legal, rng):\n        raise RuntimeError('boom')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    res = CliRunner().invoke(cli, ["bench", "traders_of_osaka", "--players", "2", "--strategy", "boom_bench:Boom",
+                                   "--games", "5"])
+    assert res.exit_code == 0, res.output
+    assert "note: 5 of 5 games did not finish normally: 5 failed" in res.output

@@ -7,6 +7,7 @@ so each check runs in a fresh interpreter (``python -c``)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -125,3 +126,30 @@ def test_eager_charts_without_helpers_are_a_plain_dict():
         print(len(fp._DONE), len(fp._QUEUE), list(rep.figures))
     """)
     assert out.split() == ["0", "0", "['win']"]
+
+
+def test_ctrl_c_while_helpers_are_reaped_at_exit_prints_nothing():
+    """Breaker, session 12: a Ctrl-C landing while ``stop_helpers`` reaps the helpers at exit printed
+    "Exception ignored in atexit callback ... KeyboardInterrupt" after a finished run. Here the
+    SIGINT is sent from inside the first ``waitpid`` of that reaping: nothing is printed, the exit
+    status is the script's (0), and no helper outlives it."""
+    code = textwrap.dedent("""
+        import os, signal
+        from sim.analysis import figure_policy as fp
+        assert fp.start_helpers(2) == 2
+        print(" ".join(str(pid) for pid, _ in fp._HELPERS))
+        wait = os.waitpid
+        def waitpid(pid, flags):
+            os.kill(os.getpid(), signal.SIGINT)
+            return wait(pid, flags)
+        os.waitpid = waitpid
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "KeyboardInterrupt" not in out.stderr and "Exception ignored" not in out.stderr, out.stderr
+    for pid in map(int, out.stdout.split()):
+        try:
+            os.kill(pid, 0)
+            alive = True
+        except ProcessLookupError:
+            alive = False
+        assert not alive, f"helper {pid} outlived sim"

@@ -373,3 +373,27 @@ def test_a_full_disk_while_playing_names_the_folder_and_resume(tmp_path):
     with pytest.raises(ValueError, match="a real bug"):  # not a write: not hidden
         with write_failures("sim sweep", "X"):
             raise ValueError("a real bug")
+
+
+@pytest.mark.integration
+def test_ctrl_c_during_the_merge_leaves_no_half_merged_table(tmp_path, monkeypatch):
+    """Breaker, session 12: a Ctrl-C while the chunks were being merged left ``*.parquet.tmp`` files
+    beside ``chunks/``. The interrupt is raised from the merge's query after it wrote its outputs;
+    the chunks stay (``--resume`` merges them) and no ``.tmp`` file is left."""
+    from sim import store
+
+    rc = load_config(write(tmp_path, games=40, extra="chunk_size: 20\n"))
+    part = tmp_path / "part"
+    prepare_output(part, False)
+    write_run_files(rc, part, build_game(rc))
+    play_ranges(rc, part, chunk_ranges(0, 40, 1, 20), progress=False)
+    collect = store.pl.collect_all
+
+    def interrupted(sinks):
+        collect(sinks)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store.pl, "collect_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        store.merge_chunks(part)
+    assert not list(part.glob("*.tmp")) and len(list((part / "chunks").glob("games-*.parquet"))) == 2

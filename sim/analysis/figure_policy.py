@@ -31,6 +31,7 @@ import atexit
 import ctypes
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, Pipe, wait
@@ -208,7 +209,11 @@ def _drop(pid: int, conn: Connection) -> None:
 
 
 def stop_helpers() -> None:
-    """Kill and reap every helper (at exit)."""
+    """Kill and reap every helper (at exit, ``atexit``). Ctrl-C is ignored meanwhile: the process is
+    ending anyway, and a Ctrl-C landing in ``waitpid`` printed a traceback after a finished run
+    (breaker, session 12)."""
+    if _HELPERS and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     for pid, conn in list(_HELPERS):
         _drop(pid, conn)
 

@@ -276,7 +276,11 @@ def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tup
     for i in range(games):
         chance, rngs = streams_of(seed, i, n)
         strat = [make_strategy(strategy, {}, game, game=g) for _ in range(n)]  # afresh per game, as a run does
-        result = play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions)
+        try:  # a failing game is counted, as `sim run` records it (breaker, session 12)
+            result = play.play_game(g, strat, chance, rngs, max_decisions=g.options.max_decisions)
+        except Exception:  # noqa: BLE001 - any error of a strategy or the engine fails only its game
+            short["failed"] += 1
+            continue
         decisions += result.n_decisions
         if result.truncated:
             short[result.end_reason] += 1
