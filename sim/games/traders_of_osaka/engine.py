@@ -943,37 +943,29 @@ def _scan(eng: TradersOfOsaka, s: State, me: int, due: int | None) -> tuple[int,
         if r == me:
             placed = True
             break
-    if not placed:  # my piece at hand: the Market's Take and Reserve choices are the same cards
-        for c in market:
-            if c in res:  # another seat's piece
-                continue
-            cost += value[c]
-            b = bit[c]
-            if not seen & b:
-                seen |= b
+    get = res.get
+    for c in market:  # identical cards are one choice; my reserved card is its own
+        r = get(c)
+        if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
+            if r == me:
+                cost += value[c]
                 takes.append(take[c])
+            continue
+        cost += value[c]
+        b = bit[c]
+        if not seen & b:
+            seen |= b
+            takes.append(take[c])
+            if not placed:  # my piece at hand: the Market's Take and Reserve choices are the same cards
                 out.append(reserve[c])
-        seen = 0  # the Farm's kinds are choices of their own
+    if not placed:  # the Farm's kinds are Reserve choices of their own (no Reserve once my piece is placed)
+        seen = 0
         for c in s.farm:
             if c not in res:
                 b = bit[c]
                 if not seen & b:
                     seen |= b
                     out.append(reserve[c])
-    else:  # my piece is placed: no Reserve
-        get = res.get
-        for c in market:  # identical cards are one choice; my reserved card is its own
-            r = get(c)
-            if r is not None:  # a piece: mine is bought and taken, another seat's blocks the card
-                if r == me:
-                    cost += value[c]
-                    takes.append(take[c])
-                continue
-            cost += value[c]
-            b = bit[c]
-            if not seen & b:
-                seen |= b
-                takes.append(take[c])
     if due is None:
         due = cost
     if not takes:
