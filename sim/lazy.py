@@ -62,15 +62,18 @@ class LazyObservation:
     """
 
     def __init__(self, source: Any, seat: int, **eager: Any):
-        _open(self, source, seat, eager)
+        d = self.__dict__
+        d["seat"] = seat
+        d.update(eager)
+        _SOURCES[id(self)] = (source, seat)
 
     @classmethod
     def of(cls, source: Any, seat: int, eager: dict) -> LazyObservation:
         """``cls(source, seat, **eager)`` from a dict the engine built: the same view without parsing
         keyword arguments (issue 20: an engine building a view at every decision; for classes that
-        keep ``__init__`` as is). A dict whose first key is ``"seat"`` (set to ``seat``) becomes the view's
-        fields without a copy: the engine hands over a new dict per view (``seat`` first: the order of
-        ``cls(source, seat, **eager)``); any other dict is copied after ``seat``."""
+        keep ``__init__`` as is). A dict holding ``"seat"`` (set to ``seat``) becomes the view's fields
+        without a copy: the engine hands over a new dict per view, ``seat`` first for the field order
+        of ``cls(source, seat, **eager)``; a dict without it is copied after ``seat``."""
         view = object.__new__(cls)
         if "seat" in eager:
             eager["seat"] = seat
@@ -121,14 +124,6 @@ class LazyObservation:
 
     def __reduce__(self):
         return (_restore, (type(self), self.materialize()))
-
-
-def _open(view: LazyObservation, source: Any, seat: int, eager: dict) -> None:
-    """Set a new view's ``seat`` and eager fields and attach it to ``source`` until it is closed."""
-    d = view.__dict__
-    d["seat"] = seat
-    d.update(eager)
-    _SOURCES[id(view)] = (source, seat)
 
 
 def _restore(cls: type, fields: dict) -> LazyObservation:
