@@ -74,7 +74,7 @@ def test_workers_forked_before_polars_starts_write_their_own_chunks(tmp_path):
     import polars as pl
     from polars.testing import assert_frame_equal
 
-    from sim.analysis.figure_policy import polars_pool_started
+    from sim.analysis.figure_helpers import polars_pool_started
 
     cfg = tmp_path / "c.yaml"
     cfg.write_text(CFG.format(games=9, chunk=2, second="osaka.shipper"))

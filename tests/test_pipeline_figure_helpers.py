@@ -1,6 +1,8 @@
-"""Figure helpers (``figure_policy.start_helpers``, ``--jobs 2``; issue 20 item 1): the charts drawn
+"""Figure helpers (``figure_helpers.start_helpers``, ``--jobs 2``; issue 20 item 1): the charts drawn
 in forked helper processes give the same PNG bytes and error texts as the serial path, in the same
-order; a chart that cannot be pickled, or whose helper died, is drawn in the calling process.
+order; a chart that cannot be pickled, or whose helper died, is drawn in the calling process; the
+helpers after the first are forked from it once it imported matplotlib; the pump thread hands a
+queued chart to the first helper that frees, and never lives across a fork.
 
 Helpers must be forked before polars' thread pool starts, which the test process cannot promise,
 so each check runs in a fresh interpreter (``python -c``)."""
@@ -21,7 +23,7 @@ PRELUDE = textwrap.dedent("""
     from functools import partial
     import numpy as np
     import polars as pl
-    from sim.analysis import charts, figure_policy as fp
+    from sim.analysis import charts, figure_helpers as fh, figure_policy as fp
     from sim.analysis.document import Report, render_figures
 
     WIN = pl.DataFrame({"seat": [0, 1, 2], "win_rate": [0.2, 0.5, 0.3], "ci_low": [0.1, 0.4, 0.2],
@@ -30,6 +32,11 @@ PRELUDE = textwrap.dedent("""
 
     def fails():
         raise ValueError("drawn in pid " + str(os.getpid()))
+
+    def slow():  # defined before the helpers are forked, like every chart function sim pickles
+        import time
+        time.sleep(0.4)
+        return charts.Figure()
 
     def charts_():
         return {"win": ("Win rate", partial(charts.win_rate_chart, WIN, "seat", 1 / 3, "Win rate by seat")),
@@ -52,8 +59,8 @@ def _run(body: str) -> str:
 
 def test_helpers_draw_the_same_bytes_and_errors_in_the_same_order():
     out = _run("""
-        assert not fp.polars_pool_started()
-        assert fp.start_helpers(2) == 2
+        assert not fh.polars_pool_started()
+        assert fh.start_helpers(2) == 2
         fp.warm("always", 1)
         par = report()
         assert fp.draw(par, "always", 1, "run")
@@ -73,37 +80,38 @@ def test_helpers_draw_the_same_bytes_and_errors_in_the_same_order():
 
 def test_a_dead_helper_leaves_its_charts_to_the_caller():
     out = _run("""
-        fp.start_helpers(2)
-        for pid, _ in list(fp._HELPERS):
-            os.kill(pid, signal.SIGKILL)
+        fh.start_helpers(2)
+        fp.warm("always", 1)
+        os.kill(fh._HELPERS[0].pid, signal.SIGKILL)  # the first: the other dies with it (or is never forked)
         rep = report()
         fp.draw(rep, "always", 1, "run")
         ser = report()
         render_figures(ser)
         assert rep.figures == ser.figures and rep.chart_errors == ser.chart_errors
-        print(len(fp._HELPERS), rep.chart_errors["fails"] == f"ValueError: drawn in pid {os.getpid()}")
+        print(len(fh._HELPERS), rep.chart_errors["fails"] == f"ValueError: drawn in pid {os.getpid()}")
     """)
     assert out.split() == ["0", "True"]
 
 
 def test_no_helpers_once_the_polars_pool_runs():
     out = _run("""
-        before = fp.polars_pool_started()
+        before = fh.polars_pool_started()
         WIN.group_by("seat").agg(pl.col("win_rate").sum())  # starts polars' thread pool
-        print(before, fp.polars_pool_started(), fp.start_helpers(2))
+        print(before, fh.polars_pool_started(), fh.start_helpers(2))
     """)
     assert out.split() == ["False", "True", "0"]
 
 
 def test_eager_charts_go_to_the_helpers_as_they_are_added():
     out = _run("""
-        fp.start_helpers(2)
+        fh.start_helpers(2)
         fp.warm("always", 1)
-        eager = fp.EagerCharts()
+        eager = fh.EagerCharts()
         for name, chart in charts_().items():
             eager[name] = chart
-            if name == "win":  # sent before anything asks for the figures
-                assert len(fp._BUSY) + len(fp._DONE) == 1
+            if name == "win":  # sent before anything asks for the figures (by the pump thread)
+                with fh._CV:
+                    assert fh._CV.wait_for(lambda: len(fh._BUSY) + len(fh._DONE) == 1, timeout=30)
         eager.pop("hist")  # a chart the analysis drops: its answer is not used
         par = Report("t", [], [], {}, charts=eager)
         fp.draw(par, "always", 1, "run")
@@ -111,7 +119,7 @@ def test_eager_charts_go_to_the_helpers_as_they_are_added():
         render_figures(ser)
         assert list(par.figures) == list(ser.figures) == ["win", "local", "dist"]
         assert all(par.figures[k] == ser.figures[k] for k in ser.figures)
-        assert not fp._DONE and not fp._BUSY and not fp._QUEUE
+        assert not fh._DONE and not fh._BUSY and not fh._QUEUE
         print(par.chart_errors["fails"] != ser.chart_errors["fails"])
     """)
     assert out.split() == ["True"]  # the failing chart was drawn in a helper too
@@ -119,11 +127,11 @@ def test_eager_charts_go_to_the_helpers_as_they_are_added():
 
 def test_eager_charts_without_helpers_are_a_plain_dict():
     out = _run("""
-        eager = fp.EagerCharts()
+        eager = fh.EagerCharts()
         eager["win"] = charts_()["win"]
         rep = Report("t", [], [], {}, charts=eager)
         fp.draw(rep, "always", 1, "run")
-        print(len(fp._DONE), len(fp._QUEUE), list(rep.figures))
+        print(len(fh._DONE), len(fh._QUEUE), list(rep.figures))
     """)
     assert out.split() == ["0", "0", "['win']"]
 
@@ -135,9 +143,9 @@ def test_ctrl_c_while_helpers_are_reaped_at_exit_prints_nothing():
     status is the script's (0), and no helper outlives it."""
     code = textwrap.dedent("""
         import os, signal
-        from sim.analysis import figure_policy as fp
-        assert fp.start_helpers(2) == 2
-        print(" ".join(str(pid) for pid, _ in fp._HELPERS))
+        from sim.analysis import figure_helpers as fh
+        assert fh.start_helpers(2) == 2
+        print(" ".join(str(h.pid) for h in fh._HELPERS if h.pid))
         wait = os.waitpid
         def waitpid(pid, flags):
             os.kill(os.getpid(), signal.SIGINT)
@@ -153,3 +161,58 @@ def test_ctrl_c_while_helpers_are_reaped_at_exit_prints_nothing():
         except ProcessLookupError:
             alive = False
         assert not alive, f"helper {pid} outlived sim"
+
+
+def test_the_other_helpers_are_forked_from_the_first_after_its_matplotlib_import():
+    """One matplotlib import for every helper: the second helper's parent is the first, and it
+    already holds matplotlib when it draws its first chart (it never imported it itself)."""
+    out = _run("""
+        assert fh.start_helpers(2) == 2
+        assert fh._HELPERS[1].pid is None  # not forked before the warm
+        fp.warm("always", 1)
+        par = Report("t", [], [], {}, charts={"a": ("A", partial(slow)), "b": ("B", partial(slow))})
+        fp.draw(par, "always", 1, "run")
+        first, second = (h.pid for h in fh._HELPERS)
+        def ppid(pid):
+            with open(f"/proc/{pid}/stat") as fh_:
+                return int(fh_.read().rsplit(")", 1)[1].split()[1])
+        print(ppid(first) == os.getpid(), ppid(second) == first, sorted(par.figures))
+    """)
+    assert out.split() == ["True", "True", "['a',", "'b']"]
+
+
+def test_the_pump_hands_a_queued_chart_to_the_helper_that_frees():
+    """Three slow charts, two helpers: the third waits in the queue; the pump thread sends it when a
+    helper answers, with no further call from the analysis (before session 13 it waited for the
+    next chart added). All three are answered before ``draw`` is asked."""
+    out = _run("""
+        fh.start_helpers(2)
+        fp.warm("always", 1)
+        makers = [partial(slow) for _ in range(3)]
+        eager = fh.EagerCharts()
+        for i, m in enumerate(makers):
+            eager[str(i)] = (str(i), m)
+        with fh._CV:
+            done = fh._CV.wait_for(lambda: len(fh._DONE) == 3, timeout=30)
+        print(done, fh._PUMP[0] is not None)
+        par = Report("t", [], [], {}, charts=eager)
+        fp.draw(par, "always", 1, "run")
+        print(sorted(par.figures), fh._PUMP[0] is None)
+    """)
+    assert out.split() == ["True", "True", "['0',", "'1',", "'2']", "True"]
+
+
+def test_no_pump_thread_lives_across_a_fork():
+    """``fork_child`` (the play workers) ends the pump thread first: a fork copies only the forking
+    thread, and a lock the pump held would stay held in the child."""
+    out = _run("""
+        import threading
+        fh.start_helpers(2)
+        fp.warm("always", 1)
+        fh.EagerCharts()["w"] = ("W", charts_()["win"][1])
+        alive = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
+        pid, conn = fh.fork_child(lambda c: c.send([t.name for t in threading.enumerate()]))
+        print(alive, conn.recv(), [t.name for t in threading.enumerate() if t is not threading.main_thread()])
+        os.waitpid(pid, 0)
+    """)
+    assert out.split() == ["['figure-pump']", "['MainThread']", "[]"]

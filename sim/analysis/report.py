@@ -126,10 +126,13 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
     streamed = isinstance(t.players, pl.LazyFrame)  # each stage's freed heap returned before the next (memory)
     stage = (lambda f, *a: (f(*a), release_heap())[0]) if streamed else (lambda f, *a: f(*a))
     stage(sections.stopping, d)
-    stage(sections.ludii, d)
-    inputs = None
-    if d.complete_rows:
+    at, inputs = len(d.sections), None
+    if d.complete_rows:  # before ludii's bootstrap: its charts keep the figure helpers busy meanwhile (--jobs 2)
         inputs = stage(sections.win_rates, d)
+    stage(sections.ludii, d)
+    if d.sections and d.sections[-1].key == "ludii":  # the report still shows it first
+        d.sections.insert(at, d.sections.pop())
+    if inputs is not None:
         inputs["h2h"] = stage(sections.head_to_head, d)
         stage(sections.scores, d)
     stage(sections.length, d)
@@ -140,7 +143,7 @@ def analyse(t: RunTables, min_sample: int = 50, n_resamples: int = 1000, confide
         inputs["neighbour"] = d.results.get("neighbour")
     found, verdict = _findings(t, d, inputs, comp)
     solo = d.players == 1 and "score_strategy" in d.tables
-    secs, charts_ = d.sections, d.charts
+    secs, charts_ = d.sections, {k: d.charts[k] for k in sorted(d.charts, key=lambda k: k != "ludii")}  # ludii's first, as before
     if solo:  # scores and titles first, no win rates or balance figures
         secs = sorted((s for s in secs if s.key in SOLO_SECTIONS), key=lambda s: SOLO_SECTIONS.index(s.key))
         charts_ = {k: v for k, v in charts_.items() if any(k in s.figures for s in secs)}

@@ -16,7 +16,7 @@ from .boxes import box_stats
 from .counted import histogram_values
 from .deals import deal_games, ludii_by_deals, seat_table, seat_text
 from .document import Section, ci, level, num, p_text, pct, rows
-from .figure_policy import EagerCharts
+from .figure_helpers import EagerCharts
 from .margins import winning_margins
 from .streamed import gather, height, schema
 from .tables import RunTables

@@ -115,9 +115,9 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     failed = truncated = 0
     own, drained = bar is None, None
     if rc.jobs >= 2 and backend == "local":  # figures drawn on every core after the play (issue 20 item 1)
-        from ..analysis import figure_policy
+        from ..analysis import figure_helpers, figure_policy
 
-        if figure_policy.start_helpers(min(rc.jobs, os.cpu_count() or 1)):
+        if figure_helpers.start_helpers(min(rc.jobs, os.cpu_count() or 1)):
             drained = partial(figure_policy.warm_ahead, total)  # matplotlib loads on the cores the play frees
     if own and not progress:  # --quiet: tqdm is not even imported (start-up)
         bar = _NoBar()

@@ -1,0 +1,351 @@
+"""Figure helpers: forked processes that draw a report's charts while ``sim`` analyses (``--jobs 2``
+and more, issue 20 item 1).
+
+``start_helpers(n)`` forks **one** helper while polars' thread pool has not started in ``sim`` (a
+fork made after it would wait forever in its first polars call); it holds the sockets of all ``n``.
+``warm`` has it import matplotlib and then fork the other ``n - 1`` from itself, so matplotlib is
+imported once, not once per helper (about 0.3 CPU-s each: docs/speed.md, round thirteen). A helper
+answers each ``("draw", make)`` (a pickled chart maker) with ``document.draw_chart(make)``, PNG bytes
+or error text: the function the serial path calls, so the files are the same bytes either way.
+
+A **pump** thread in ``sim`` hands each queued chart to the first idle helper the moment it is free,
+while the main thread goes on analysing (before round thirteen a chart queued behind busy helpers
+waited for the next chart the analysis added: 0.1-0.3 s idle per report). A helper holds one chart
+at a time, so neither side can block the other on a full socket. The thread is stopped before any
+fork (``fork_child``) and at the end of each ``draw_all``. A chart that cannot be pickled, or whose
+helper died or took over ``HELPER_TIMEOUT_S``, is drawn in ``sim`` itself. Helpers die with ``sim``
+(Linux: the first with ``sim``, the others with the first) and are killed at its exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import Connection, Pipe, wait
+
+from .document import draw_chart
+
+HELPER_TIMEOUT_S = 120.0  # one chart in a helper; after that it is drawn here
+
+
+class Helper:
+    """One helper's socket (the parent's end), process id (``None`` until a helper forked by the
+    first one has said it) and whether it is this process's child (the first one) or the first's."""
+
+    __slots__ = ("conn", "pid", "child")
+
+    def __init__(self, conn: Connection, pid: int | None, child: bool):
+        self.conn, self.pid, self.child = conn, pid, child
+
+
+_HELPERS: list[Helper] = []  # the live figure helpers, the first one first
+_STARTED = [False]  # helpers are started once per process
+_WARMED = [False]
+
+
+def polars_pool_started() -> bool:
+    """Whether polars' thread pool (threads ``polars-N``) or a tokio runtime runs in this process
+    (Linux ``/proc``; ``True`` when it cannot be told): a fork made then cannot use polars."""
+    try:
+        names = []
+        for t in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{t}/comm") as fh:
+                names.append(fh.read().strip())
+    except OSError:
+        return True
+    return any((n.startswith("polars-") and n[7:].isdigit()) or n.startswith("tokio") for n in names)
+
+
+def _die_with_parent(ppid: int) -> None:
+    """Linux: have the kernel SIGKILL this child when its parent dies, even by ``kill -9``, so no
+    orphan plays on (breaker finding, session 4); elsewhere the child ends at its next message
+    (end-of-file). A parent already gone ends it at once."""
+    try:
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (AttributeError, OSError):  # no prctl: not Linux
+        pass
+    if os.getppid() != ppid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _fork_into(serve: Callable[[], None], close: Iterable[Connection]) -> int:
+    """Fork a child that closes ``close`` (sockets that are not its own), runs ``serve()`` and ends
+    with ``os._exit`` (status 1 when ``serve`` raised), never returning into the caller's code.
+    Returns the child's pid (in the parent)."""
+    close, ppid = list(close), os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            _die_with_parent(ppid)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills its children
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            for c in close:
+                c.close()
+            serve()
+        except BaseException:  # noqa: BLE001 - the child's end; its parent hears of it by end-of-file
+            status = 1
+        finally:
+            os._exit(status)
+    return pid
+
+
+def fork_child(serve: Callable[[Connection], None], others: Iterable[Connection] = ()) -> tuple[int, Connection]:
+    """Fork a child that runs ``serve(its end of a new pipe)`` and then ends (see ``_fork_into``);
+    the child first closes the parent's end and ``others`` (sockets only the parent holds: other
+    children's). Returns ``(pid, the parent's end)``. Used by ``runs.forked``'s play workers."""
+    _stop_pump()  # no thread but the forking one may live across a fork
+    parent, child = Pipe(duplex=True)
+    pid = _fork_into(lambda: serve(child), [parent, *others])
+    child.close()
+    return pid, parent
+
+
+def start_helpers(n: int) -> int:
+    """Fork the first of ``n`` figure helpers (once per process; none without ``os.fork`` or once
+    polars' pool runs); the others are forked from it by ``warm``. Returns how many will serve."""
+    if _STARTED[0] or n < 1 or not hasattr(os, "fork") or polars_pool_started():
+        return len(_HELPERS)
+    _STARTED[0] = True
+    _stop_pump()
+    pairs = [Pipe(duplex=True) for _ in range(n)]
+    ends = [child for _, child in pairs]
+    pid = _fork_into(lambda: _first(ends), [p for p, _ in pairs] + [h.conn for h in _HELPERS])
+    for i, (parent, child) in enumerate(pairs):
+        child.close()
+        _HELPERS.append(Helper(parent, pid if i == 0 else None, i == 0))
+    return len(_HELPERS)
+
+
+def _first(ends: list[Connection]) -> None:
+    """The first helper: serves ``ends[0]``; at ``("warm",)`` imports matplotlib, then forks one
+    helper per other end (each says its pid first, ``("pid", pid)``)."""
+    def forked() -> None:
+        from . import charts
+
+        charts.Figure()  # matplotlib and the Agg canvas png_bytes uses (``charts._import_matplotlib``)
+        for i, end in enumerate(ends[1:], 1):
+            _fork_into(lambda end=end: (end.send(("pid", os.getpid())), _serve(end)),
+                       [e for j, e in enumerate(ends) if j != i])
+        for end in ends[1:]:
+            end.close()
+
+    _serve(ends[0], forked)
+
+
+def _serve(conn: Connection, on_warm: Callable[[], None] | None = None) -> None:
+    """A helper's loop: ``("warm",)`` runs ``on_warm``; ``("draw", make)`` answers ``draw_chart(make)``;
+    ``None`` or end-of-file ends it."""
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        if msg[0] == "warm":
+            if on_warm is not None:
+                on_warm()
+                on_warm = None
+            continue
+        conn.send(draw_chart(msg[1]))
+
+
+def warm() -> None:
+    """Have the helpers import matplotlib now (once; the first helper, then it forks the others)."""
+    if _HELPERS and not _WARMED[0]:
+        _WARMED[0] = True
+        try:
+            _HELPERS[0].conn.send(("warm",))
+        except OSError:
+            _drop(_HELPERS[0])
+
+
+def warmed() -> bool:
+    """Whether charts go to helpers (some are live and warm)."""
+    return bool(_HELPERS) and _WARMED[0]
+
+
+def _drop(h: Helper) -> None:
+    """Kill and reap one helper (the first one is this process's child; the others are not)."""
+    if h in _HELPERS:
+        _HELPERS.remove(h)
+    h.conn.close()
+    if not h.pid:  # not said yet: it dies with the first helper
+        return
+    try:
+        os.kill(h.pid, signal.SIGKILL)
+        if h.child:
+            os.waitpid(h.pid, 0)
+    except (OSError, ChildProcessError):
+        pass
+
+
+def stop_helpers() -> None:
+    """Kill and reap every helper (at exit, ``atexit``). Ctrl-C is ignored meanwhile: the process is
+    ending anyway, and a Ctrl-C landing in ``waitpid`` printed a traceback after a finished run
+    (breaker, session 12)."""
+    if _HELPERS and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_pump()
+    for h in list(_HELPERS):
+        _drop(h)
+
+
+atexit.register(stop_helpers)
+
+
+class EagerCharts(dict):
+    """A chart dict (``name -> (caption, maker)``) that hands each chart to the helpers the moment
+    it is added, so the figures are drawn while the analysis goes on (``--jobs 2``); ``draw_all``
+    then collects them. Without warm helpers it is a plain dict. Meant for ``sections.Draft.charts``."""
+
+    def __setitem__(self, name, value) -> None:
+        super().__setitem__(name, value)
+        if warmed():
+            _submit(value[1])
+
+
+_CV = threading.Condition()  # guards the queue, the charts out and the answers (the pump thread and the caller)
+_QUEUE: deque = deque()  # chart makers waiting for a helper
+_BUSY: dict[Connection, tuple[Helper, object, float]] = {}  # helper socket -> (helper, its maker, sent at)
+_DONE: dict[int, tuple[object, tuple[bool, bytes | str]]] = {}  # id(maker) -> (maker, draw_chart's answer)
+_PUMP: list = [None, None, False]  # the thread, the socket that wakes it, stop asked
+
+
+def _submit(make: object) -> None:
+    """Queue ``make`` for a helper unless it is queued, drawing or drawn (makers kept: ids stay unique)."""
+    with _CV:
+        if id(make) in _DONE or any(m is make for m in _QUEUE) or any(m is make for _, m, _ in _BUSY.values()):
+            return
+        _QUEUE.append(make)
+    _wake()
+
+
+def _wake() -> None:
+    """Start the pump thread, or wake it to look at the queue."""
+    if _PUMP[0] is not None and not _PUMP[0].is_alive():  # ended by an error: a new one
+        _PUMP[1].close()
+        _PUMP[0] = _PUMP[1] = None
+    if _PUMP[0] is None:
+        reader, writer = Pipe(duplex=False)
+        _PUMP[1], _PUMP[2] = writer, False
+        _PUMP[0] = threading.Thread(target=_pump, args=(reader,), name="figure-pump", daemon=True)
+        _PUMP[0].start()
+    else:
+        _PUMP[1].send_bytes(b"")
+
+
+def _stop_pump() -> None:
+    """End the pump thread (charts still queued stay queued; ``draw_all`` restarts it)."""
+    thread = _PUMP[0]
+    if thread is None:
+        return
+    with _CV:
+        _PUMP[2] = True
+    try:
+        _PUMP[1].send_bytes(b"")
+    except OSError:  # the thread ended by an error (its end is closed)
+        pass
+    thread.join()
+    _PUMP[1].close()
+    _PUMP[0] = _PUMP[1] = None
+
+
+def _pump(wake: Connection) -> None:
+    """The pump thread: send queued makers to idle helpers, take answers, drop helpers that died or
+    went over ``HELPER_TIMEOUT_S``; until ``_stop_pump``."""
+    try:
+        while True:
+            with _CV:
+                _dispatch()
+                if _PUMP[2]:
+                    return
+                out = list(_BUSY)
+            ready = wait([*out, wake], timeout=HELPER_TIMEOUT_S / 4 if out else None)
+            with _CV:
+                for conn in ready:
+                    if conn is wake:
+                        wake.recv_bytes()
+                    else:
+                        _receive(conn)
+                _expire()
+                _CV.notify_all()
+    finally:
+        wake.close()
+
+
+def _dispatch() -> None:
+    """(Under ``_CV``.) Send queued makers to idle helpers; with no helper left, empty the queue
+    (those charts are drawn in ``sim``)."""
+    for h in [h for h in _HELPERS if h.conn not in _BUSY]:
+        if not _QUEUE:
+            return
+        make = _QUEUE.popleft()
+        try:
+            h.conn.send(("draw", make))
+        except OSError:  # the helper is gone: the chart is drawn here
+            _drop(h)
+            continue
+        except Exception:  # noqa: BLE001 - cannot be pickled (nothing was sent): drawn here
+            continue
+        _BUSY[h.conn] = (h, make, time.monotonic())
+    if not _HELPERS:
+        _QUEUE.clear()
+
+
+def _receive(conn: Connection) -> None:
+    """(Under ``_CV``.) Read one message from a busy helper: its pid, or its chart's answer; a helper
+    that died is dropped (its chart is drawn here)."""
+    h, make, _ = _BUSY[conn]
+    try:
+        msg = conn.recv()
+    except (EOFError, OSError):
+        del _BUSY[conn]
+        _drop(h)
+        return
+    if msg[0] == "pid":  # draw_chart's answers start with a bool
+        h.pid = msg[1]
+        return
+    del _BUSY[conn]
+    _DONE[id(make)] = (make, msg)
+
+
+def _expire() -> None:
+    """(Under ``_CV``.) Drop helpers whose chart took over ``HELPER_TIMEOUT_S``; it is drawn here."""
+    now = time.monotonic()
+    for conn, (h, _, sent) in list(_BUSY.items()):
+        if now - sent > HELPER_TIMEOUT_S:
+            del _BUSY[conn]
+            _drop(h)
+
+
+def draw_all(charts: dict[str, tuple[str, Callable]]) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
+    """Draw ``charts`` (``name -> (caption, maker)``) in the helpers (those an ``EagerCharts`` already
+    handed them are only collected), charts they could not draw here. Returns ``(figures, errors)``
+    in chart order, as ``document.render_figures`` fills them."""
+    for _, make in charts.values():
+        _submit(make)
+    with _CV:
+        while (_QUEUE or _BUSY) and _PUMP[0] is not None and _PUMP[0].is_alive():
+            _CV.wait(1.0)
+    _stop_pump()
+    figures, errors = {}, {}
+    for name, (caption, make) in charts.items():
+        got = _DONE.get(id(make))
+        ok, value = got[1] if got is not None and got[0] is make else draw_chart(make)
+        if ok:
+            figures[name] = (caption, value)
+        else:
+            errors[name] = value
+    _DONE.clear()  # answers for charts this report dropped (solo reports) are not kept
+    return figures, errors
