@@ -148,9 +148,12 @@ _K_HASH: dict[tuple[int, int], tuple[int, ...]] = {}  # (stream index k, hashmix
 def stream_seeds(seed: int, game_index: int, ks: Sequence[int]) -> list[int]:
     """``[int.from_bytes(SeedSequence(seed, spawn_key=(game_index, k)).generate_state(4,
     np.uint32).tobytes(), "little") for k in ks]``, computed without numpy. Seeds of more than
-    4 words or indexes past the precomputed constants go through numpy itself."""
+    4 words or indexes past the precomputed constants go through numpy itself, and so do negative
+    ones: numpy raises its ``ValueError`` (``_words`` of a negative number would never end)."""
+    if seed < 0 or game_index < 0 or min(ks, default=0) < 0:
+        return [_numpy_seed(seed, game_index, k) for k in ks]
     extra = len(_words(game_index)) + max([len(_words(k)) for k in ks], default=1)
-    if seed.bit_length() > 128 or 16 + 4 * extra >= len(_HA) or seed < 0 or game_index < 0 or min(ks, default=0) < 0:
+    if seed.bit_length() > 128 or 16 + 4 * extra >= len(_HA):
         return [_numpy_seed(seed, game_index, k) for k in ks]
     if seed not in _POOLS:
         if len(_POOLS) > 64:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sim.api import CHANCE
 from sim.games.traders_of_osaka.engine import TradersOfOsaka
 from sim.play import play_game, sample_chance
@@ -157,6 +159,20 @@ def test_stream_seeds_are_numpys_seed_sequence_states():
     for gi in (5, 2**40, 5):
         ks = (2**32 - 1, 2**32, 3)
         assert stream_seeds(11, gi, ks) == [numpy_seed(11, gi, k) for k in ks], gi
+
+
+@pytest.mark.parametrize("args", [(1, -1, (0,)), (-1, 0, (0,)), (1, 0, (0, -2))])
+def test_stream_seeds_refuse_negative_numbers_as_numpy_does(args):
+    """A negative seed, game index or stream index: numpy's ``ValueError`` (before, a negative game
+    index looped forever in ``_words``)."""
+    import numpy as np
+
+    from sim.seeding import stream_seeds
+
+    with pytest.raises(ValueError, match="non-negative"):
+        np.random.SeedSequence(args[0], spawn_key=(args[1], min(args[2])))
+    with pytest.raises(ValueError, match="non-negative"):
+        stream_seeds(*args)
 
 
 def test_bench_streams_are_the_runs_and_numpys_streams():
