@@ -160,7 +160,7 @@ def test_bench_names_games_capped_at_max_decisions(tmp_path):
                    "strategies:\n  - {name: random}\n")
     res = CliRunner().invoke(cli, ["bench", str(cfg), "--games", "3"])
     assert res.exit_code == 0, res.output
-    assert "note: 3 of 3 games did not finish normally: 3 capped at max_decisions" in res.output
+    assert "note: 3 of 3 games did not finish normally: 3 decision cap (max_decisions reached)" in res.output
 
 
 def test_dominance_p_is_one_sided():

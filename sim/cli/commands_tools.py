@@ -252,13 +252,10 @@ def bench(game: str, games: int, players, strategy: str, seed: int) -> None:
                f"{decisions / cpu:,.0f} decisions/s ({decisions / games:.0f} decisions/game), one core")
     click.echo(compiled.status())  # figures of pure Python and of the compiled copies differ about 1.3-1.7x
     if short:  # a speed figure over games that stalled or failed is not one of whole games
-        kinds = ", ".join(f"{n} {END_WORDS.get(k, k)}" for k, n in sorted(short.items(), key=lambda kv: -kv[1]))
+        from ..analysis.summaries import REASON_TEXT  # the report's words for each end reason
+
+        kinds = ", ".join(f"{n} {REASON_TEXT.get(k, k)}" for k, n in sorted(short.items(), key=lambda kv: -kv[1]))
         click.echo(f"note: {sum(short.values())} of {games} games did not finish normally: {kinds}")
-
-
-# how ``sim bench`` names each ``GameResult.end_reason`` other than "finished" (fresh-user finding, session 11)
-END_WORDS = {"stalled": "stalled (no move could change the outcome)", "round_cap": "ended at the round cap",
-             "decision_cap": "capped at max_decisions", "failed": "failed"}
 
 
 def _bench_game(game: str, games: int, players, strategy: str, seed: int) -> tuple:
