@@ -209,10 +209,16 @@ def test_no_pump_thread_lives_across_a_fork():
         import threading
         fh.start_helpers(2)
         fp.warm("always", 1)
-        fh.EagerCharts()["w"] = ("W", charts_()["win"][1])
+        eager = fh.EagerCharts()
+        eager["slow"] = ("S", partial(slow))  # keeps a helper busy while the others queue
+        eager["slow2"] = ("S", partial(slow))
+        eager["fails"] = ("F", fails)
         alive = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
         pid, conn = fh.fork_child(lambda c: c.send([t.name for t in threading.enumerate()]))
         print(alive, conn.recv(), [t.name for t in threading.enumerate() if t is not threading.main_thread()])
         os.waitpid(pid, 0)
+        rep = Report("t", [], [], {}, charts=eager)  # the pump starts again: the queued chart goes to a helper
+        fp.draw(rep, "always", 1, "run")
+        print(sorted(rep.figures), rep.chart_errors["fails"] != f"ValueError: drawn in pid {os.getpid()}")
     """)
-    assert out.split() == ["['figure-pump']", "['MainThread']", "[]"]
+    assert out.split() == ["['figure-pump']", "['MainThread']", "[]", "['slow',", "'slow2']", "True"]

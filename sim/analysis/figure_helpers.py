@@ -335,10 +335,13 @@ def draw_all(charts: dict[str, tuple[str, Callable]]) -> tuple[dict[str, tuple[s
     in chart order, as ``document.render_figures`` fills them."""
     for _, make in charts.values():
         _submit(make)
+    _wake()  # running even when every chart was queued before a fork stopped it
     with _CV:
         while (_QUEUE or _BUSY) and _PUMP[0] is not None and _PUMP[0].is_alive():
             _CV.wait(1.0)
     _stop_pump()
+    with _CV:
+        _QUEUE.clear()  # left only by a pump that ended by an error: drawn here below
     figures, errors = {}, {}
     for name, (caption, make) in charts.items():
         got = _DONE.get(id(make))
