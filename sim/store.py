@@ -27,6 +27,7 @@ import polars as pl
 from . import __version__, integrity
 from .api import SimError
 from .chunking import missing_ranges
+from .concat import concat_runs, fan_in
 from .data import read_json
 from .locks import lock, unlock
 
@@ -125,8 +126,8 @@ def read_table(out: Path, name: str, columns: list[str] | None = None) -> pl.Dat
         return pl.DataFrame()
     try:
         if columns is not None:
-            columns = [c for c in pl.read_parquet_schema(p) if c in columns]
-        return pl.read_parquet(p, columns=columns)
+            columns = [c for c in pl.scan_parquet(p, glob=False).collect_schema() if c in columns]
+        return pl.read_parquet(p, columns=columns, glob=False)
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
@@ -297,38 +298,7 @@ def done_games(out: Path) -> list[tuple[int, int]]:
 def chunk_tables(out: Path, table: str, columns: list[str] | None = None) -> pl.DataFrame:
     """One table over every verified chunk on disk (for decisions taken while a run goes on)."""
     files = [c.files[table] for c in integrity.scan(out) if table in c.files]
-    return pl.concat([pl.read_parquet(f, columns=columns) for f in files], how="diagonal_relaxed")
-
-
-ROW_GROUP = 131_072  # rows per row group of a merged table (``concat_sink``)
-
-
-def concat_sink(files: list[Path], path: Path) -> pl.LazyFrame:
-    """The lazy sink (``pl.collect_all`` runs it) writing ``files`` (Parquet, in order) as one file
-    at ``path``, in row groups of ``ROW_GROUP`` rows: fixed, so the bytes, and their hash in
-    manifest.json, do not depend on how the games were chunked (``--jobs``, ``chunk_size``; left
-    to polars the row groups follow the chunk files: fresh-user finding, session 12). Diagonal: a
-    chunk whose games all failed lacks the game-specific columns (null there)."""
-    return (pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
-            .sink_parquet(path, lazy=True, row_group_size=ROW_GROUP))
-
-
-MERGE_FANIN = 128  # chunk files one concat reads: polars' plan grows about quadratically in its inputs
-
-
-def fan_in(files: list[Path], folder: Path, name: str) -> list[Path]:
-    """``files`` (Parquet, in order) as at most ``MERGE_FANIN`` files: while there are more, each run of
-    ``MERGE_FANIN`` is concatenated (``concat_sink``) into ``folder/merge-NAME-LEVEL-K.parquet.tmp``.
-    A tiny ``chunk_size`` made thousands of chunk files, and one concat of 1,000 files per table
-    took 41 s for a 2,000-game run's five tables (1.7 s in runs of 128); the merged bytes are the
-    same (``tests/test_merge_bytes.py``). Raises what polars raises for an unreadable file."""
-    level = 0
-    while len(files) > MERGE_FANIN:
-        parts = [folder / f"merge-{name}-{level}-{k:06d}.parquet.tmp" for k in range(-(-len(files) // MERGE_FANIN))]
-        for k, part in enumerate(parts):
-            concat_sink(files[k * MERGE_FANIN:(k + 1) * MERGE_FANIN], part).collect()
-        files, level = parts, level + 1
-    return files
+    return pl.concat([pl.read_parquet(f, columns=columns, glob=False) for f in files], how="diagonal_relaxed")
 
 
 def merge_chunks(out: Path) -> None:
@@ -351,7 +321,7 @@ def merge_chunks(out: Path) -> None:
     merged = {t: files for t, files in merged.items() if files}
     try:
         # the tables are streamed together, one polars query (both cores after a --jobs 2 run: issue 20 item 1)
-        pl.collect_all([concat_sink(fan_in(files, out / "chunks", t), out / f"{t}.parquet.tmp")
+        pl.collect_all([concat_runs(fan_in(files, out / "chunks", t), out / f"{t}.parquet.tmp")
                         for t, files in merged.items()])
     except BaseException as exc:  # Ctrl-C too: no half-merged table left beside the chunks (breaker, session 12)
         for f in [*(out / f"{t}.parquet.tmp" for t in merged), *(out / "chunks").glob("merge-*.tmp")]:
@@ -389,7 +359,7 @@ def _chunk_start(f: Path) -> str:
 
 def _readable(f: Path) -> bool:
     try:
-        pl.read_parquet(f)
+        pl.read_parquet(f, glob=False)
     except Exception:
         return False
     return True

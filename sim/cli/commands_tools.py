@@ -217,7 +217,7 @@ def _killed_its_worker(run_dir: Path, game_index: int) -> bool:
     path = run_dir / "errors.parquet"
     if not path.is_file():
         return False
-    errors = pl.read_parquet(path, columns=["game_index", "exception"])
+    errors = pl.read_parquet(path, columns=["game_index", "exception"], glob=False)
     return errors.filter((pl.col("game_index") == game_index) & (pl.col("exception") == "WorkerDied")).height > 0
 
 
