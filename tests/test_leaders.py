@@ -44,7 +44,7 @@ def test_level_at_the_top_when_only_the_leader_beats_a_fair_share():
                         f"other did not, sign test Holm-adjusted p = {p_ab:.3f}); of them only a significantly wins "
                         f"more than a fair share of 33.3% (a +4.0 points, 95% CI {(lo - third) * 100:.1f}–"
                         f"{(hi - third) * 100:.1f}, p = {2 * p_a:.4f}; Holm-adjusted); 1 more significant "
-                        "imbalance(s) below."), v
+                        "imbalance below."), v
 
 
 def test_a_leader_clearly_ahead_is_still_named():

@@ -106,7 +106,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
         _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never", said=said)
     for line in said:
         say(line)
-    say(f"swept {len(pts)} point(s) x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
+    say(f"swept {len(pts)} point{'s' if len(pts) != 1 else ''} x {rc.games} games in {time.perf_counter() - t0:.1f} s; "
                f"report: {html_path} (points in {out_dir}/point-NNN)")
     _exit_if_a_point_never_completed(out_dir)
 
