@@ -89,6 +89,8 @@ def parse_yaml(text: str, source: str) -> Located:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
+        if problem.startswith(("expected <block end>", "mapping values are not allowed")):  # fresh user, session 13
+            problem += " (most often this line's indentation: a key must line up with the keys beside it)"
         raise SimError(f"{source}{where}: YAML syntax error: {problem}") from None
     except RecursionError:
         raise SimError(f"{source}: nested too deeply (mappings or lists inside each other beyond what a config or"

@@ -174,6 +174,9 @@ BAD = [
     ("zero games", BASE.replace("games: 60", "games: 0"), r"line 3, key 'games': Input should be greater than or equal to 1"),
     ("seed not an integer", BASE.replace("seed: 11", "seed: eleven"), r"line 4, key 'seed': Input should be a valid integer"),
     ("YAML syntax", BASE + "options: {end_tokens: 8\n", r"c.yaml, line \d+, column \d+: YAML syntax error"),
+    ("YAML indentation", BASE.replace("  - {name: random}", "  - {name: random}\n     params: {}"),
+     r"c.yaml, line 9, column 6: YAML syntax error: expected <block end>, but found '<block mapping start>' \(most often"
+     r" this line's indentation"),
     ("duplicate key", BASE + "seed: 12\n", r"line 9: duplicate key 'seed' \(first at line 4\)"),
     ("unknown option", BASE + "options:\n  end_token: 8\n", r"line 10, key 'options.end_token': unknown key"),
     ("option type", BASE + "options:\n  end_tokens: many\n", r"line 10, key 'options.end_tokens': 'end_tokens' must be a whole number, got 'many'"),
