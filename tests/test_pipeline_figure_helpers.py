@@ -106,6 +106,7 @@ def test_eager_charts_go_to_the_helpers_as_they_are_added():
     out = _run("""
         fh.start_helpers(2)
         fp.warm("always", 1)
+        fh._EAGER[0] = True  # as inside fh.eager(True): a report that draws its figures
         eager = fh.EagerCharts()
         for name, chart in charts_().items():
             eager[name] = chart
@@ -189,6 +190,7 @@ def test_the_pump_hands_a_queued_chart_to_the_helper_that_frees():
         fh.start_helpers(2)
         fp.warm("always", 1)
         makers = [partial(slow) for _ in range(3)]
+        fh._EAGER[0] = True  # as inside fh.eager(True)
         eager = fh.EagerCharts()
         for i, m in enumerate(makers):
             eager[str(i)] = (str(i), m)
@@ -209,6 +211,7 @@ def test_no_pump_thread_lives_across_a_fork():
         import threading
         fh.start_helpers(2)
         fp.warm("always", 1)
+        fh._EAGER[0] = True  # as inside fh.eager(True)
         eager = fh.EagerCharts()
         eager["slow"] = ("S", partial(slow))  # keeps a helper busy while the others queue
         eager["slow2"] = ("S", partial(slow))
@@ -222,3 +225,60 @@ def test_no_pump_thread_lives_across_a_fork():
         print(sorted(rep.figures), rep.chart_errors["fails"] != f"ValueError: drawn in pid {os.getpid()}")
     """)
     assert out.split() == ["['figure-pump']", "['MainThread']", "[]", "['slow',", "'slow2']", "True"]
+
+
+def test_charts_go_to_the_helpers_only_inside_eager():
+    """Outside ``eager(True)`` (an analysis whose figures are not drawn: ``sim check
+    --until-decided``'s batches) an ``EagerCharts`` only collects: nothing is queued or sent."""
+    out = _run("""
+        fh.start_helpers(2)
+        fp.warm("always", 1)
+        eager = fh.EagerCharts()
+        eager["win"] = charts_()["win"]
+        with fh.eager(False):
+            eager["hist"] = charts_()["hist"]
+        print(len(fh._QUEUE) + len(fh._BUSY) + len(fh._DONE), fh._PUMP[0] is None)
+        with fh.eager(True):
+            eager["dist"] = charts_()["dist"]
+        print(len(fh._QUEUE) + len(fh._BUSY) + len(fh._DONE))
+    """)
+    assert out.split() == ["0", "True", "1"]
+
+
+def test_an_unpicklable_chart_does_not_hold_up_a_lone_helper():
+    """Breaker, session 13: with one helper, a chart that cannot be pickled used up that helper's
+    turn without making it busy, and the pump slept with a chart queued: ``draw`` waited for ever.
+    Now the helper takes the next chart and the unpicklable one is drawn here."""
+    out = _run("""
+        fh.start_helpers(1)
+        fp.warm("always", 1)
+        made = {"p": ("P", partial(slow)), "u": ("U", lambda: charts.Figure()), "s": ("S", partial(slow))}
+        rep = Report("t", [], [], {}, charts=made)
+        fp.draw(rep, "always", 1, "run")
+        print(sorted(rep.figures), rep.chart_errors)
+    """)
+    assert out.split() == ["['p',", "'s',", "'u']", "{}"]
+
+
+def test_helpers_forked_by_the_first_are_signalled_through_a_pidfd_and_reaped():
+    """Breaker, session 13: the other helpers are children of the first, so their pids are freed
+    without ``sim`` knowing; ``sim`` signals them only through a pidfd opened when they say their
+    pid (and only if the first helper is their parent then), and the first helper has the kernel
+    reap them (no zombie)."""
+    out = _run("""
+        import time
+        fh.start_helpers(2)
+        fp.warm("always", 1)
+        rep = Report("t", [], [], {}, charts={"a": ("A", partial(slow)), "b": ("B", partial(slow))})
+        fp.draw(rep, "always", 1, "run")
+        first, second = fh._HELPERS
+        print(second.pidfd is not None, fh._pidfd(second.pid, first.pid + 100000) is None)
+        pid = second.pid
+        fh._drop(second)
+        for _ in range(100):  # killed, then reaped by the kernel (SIGCHLD ignored in the first helper)
+            if not os.path.exists(f"/proc/{pid}"):
+                break
+            time.sleep(0.05)
+        print(os.path.exists(f"/proc/{pid}"), second.pidfd is None, [h.pid for h in fh._HELPERS] == [first.pid])
+    """)
+    assert out.split() == ["True", "True", "False", "True", "True"]

@@ -26,7 +26,8 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, Pipe, wait
 
 from .document import draw_chart
@@ -36,12 +37,14 @@ HELPER_TIMEOUT_S = 120.0  # one chart in a helper; after that it is drawn here
 
 class Helper:
     """One helper's socket (the parent's end), process id (``None`` until a helper forked by the
-    first one has said it) and whether it is this process's child (the first one) or the first's."""
+    first one has said it), whether it is this process's child (the first one) or the first's, and
+    for the first's a pidfd (``_pidfd``): the only way ``sim`` signals them, since their pids are
+    freed without ``sim`` knowing when they die (breaker, session 13: a stale pid killed a stranger)."""
 
-    __slots__ = ("conn", "pid", "child")
+    __slots__ = ("conn", "pid", "child", "pidfd")
 
     def __init__(self, conn: Connection, pid: int | None, child: bool):
-        self.conn, self.pid, self.child = conn, pid, child
+        self.conn, self.pid, self.child, self.pidfd = conn, pid, child, None
 
 
 _HELPERS: list[Helper] = []  # the live figure helpers, the first one first
@@ -138,6 +141,7 @@ def _first(ends: list[Connection]) -> None:
                        [e for j, e in enumerate(ends) if j != i])
         for end in ends[1:]:
             end.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps them: no zombie when sim kills one
 
     _serve(ends[0], forked)
 
@@ -180,14 +184,36 @@ def _drop(h: Helper) -> None:
     if h in _HELPERS:
         _HELPERS.remove(h)
     h.conn.close()
-    if not h.pid:  # not said yet: it dies with the first helper
-        return
     try:
-        os.kill(h.pid, signal.SIGKILL)
         if h.child:
+            os.kill(h.pid, signal.SIGKILL)
             os.waitpid(h.pid, 0)
+        elif h.pidfd is not None:  # else not said yet, or not verified: it dies with the first helper
+            signal.pidfd_send_signal(h.pidfd, signal.SIGKILL)
     except (OSError, ChildProcessError):
         pass
+    if h.pidfd is not None:
+        os.close(h.pidfd)
+        h.pidfd = None
+
+
+def _pidfd(pid: int, parent: int) -> int | None:
+    """A pidfd (Linux 5.3+) of process ``pid`` if it is a child of ``parent`` once the pidfd is open,
+    else ``None``: a pid that was freed and reused is refused, and a signal sent through the pidfd
+    can never reach a later process with that pid."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        ppid = -1
+    if ppid != parent:
+        os.close(fd)
+        return None
+    return fd
 
 
 def stop_helpers() -> None:
@@ -204,14 +230,31 @@ def stop_helpers() -> None:
 atexit.register(stop_helpers)
 
 
+_EAGER = [False]
+
+
+@contextmanager
+def eager(on: bool) -> Iterator[None]:
+    """While this holds with ``on`` (a report that will draw its figures: ``build_report``,
+    ``sim check``'s last report), an ``EagerCharts`` hands its charts to the helpers as they are
+    added; otherwise it only collects them (``sim check --until-decided`` analyses every batch, and
+    drew every batch's charts for nothing: breaker, session 13)."""
+    before, _EAGER[0] = _EAGER[0], on
+    try:
+        yield
+    finally:
+        _EAGER[0] = before
+
+
 class EagerCharts(dict):
     """A chart dict (``name -> (caption, maker)``) that hands each chart to the helpers the moment
-    it is added, so the figures are drawn while the analysis goes on (``--jobs 2``); ``draw_all``
-    then collects them. Without warm helpers it is a plain dict. Meant for ``sections.Draft.charts``."""
+    it is added inside ``eager(True)``, so the figures are drawn while the analysis goes on
+    (``--jobs 2``); ``draw_all`` then collects them. Otherwise a plain dict. Meant for
+    ``sections.Draft.charts``."""
 
     def __setitem__(self, name, value) -> None:
         super().__setitem__(name, value)
-        if warmed():
+        if _EAGER[0] and warmed():
             _submit(value[1])
 
 
@@ -287,18 +330,19 @@ def _pump(wake: Connection) -> None:
 def _dispatch() -> None:
     """(Under ``_CV``.) Send queued makers to idle helpers; with no helper left, empty the queue
     (those charts are drawn in ``sim``)."""
-    for h in [h for h in _HELPERS if h.conn not in _BUSY]:
-        if not _QUEUE:
-            return
+    idle = [h for h in _HELPERS if h.conn not in _BUSY]
+    while idle and _QUEUE:
         make = _QUEUE.popleft()
         try:
-            h.conn.send(("draw", make))
-        except OSError:  # the helper is gone: the chart is drawn here
-            _drop(h)
+            idle[0].conn.send(("draw", make))
+        except OSError:  # the helper is gone: the chart waits for another
+            _drop(idle.pop(0))
+            _QUEUE.appendleft(make)
             continue
-        except Exception:  # noqa: BLE001 - cannot be pickled (nothing was sent): drawn here
+        except Exception:  # noqa: BLE001 - cannot be pickled (nothing was sent): drawn here; the helper stays idle
             continue
-        _BUSY[h.conn] = (h, make, time.monotonic())
+        _BUSY[idle[0].conn] = (idle[0], make, time.monotonic())
+        idle.pop(0)
     if not _HELPERS:
         _QUEUE.clear()
 
@@ -314,7 +358,7 @@ def _receive(conn: Connection) -> None:
         _drop(h)
         return
     if msg[0] == "pid":  # draw_chart's answers start with a bool
-        h.pid = msg[1]
+        h.pid, h.pidfd = msg[1], _pidfd(msg[1], _HELPERS[0].pid if _HELPERS and _HELPERS[0].child else -1)
         return
     del _BUSY[conn]
     _DONE[id(make)] = (make, msg)

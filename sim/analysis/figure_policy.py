@@ -76,6 +76,12 @@ def warm(mode: str, complete: int) -> None:
         figure_helpers.warm()
 
 
+def eager(mode: str, complete: int):
+    """The context in which an analysis hands its charts to the helpers as it adds them: when
+    ``mode`` draws the figures of ``complete`` complete games (``figure_helpers.eager``)."""
+    return figure_helpers.eager(wanted(mode, complete))
+
+
 def expect(mode: str | None) -> None:
     """Say which ``--figures`` mode the report of the coming run will use (``sim run``, ``sim check``),
     so ``warm_ahead`` can warm the helpers before the play ends; ``None``: not known (no early warm)."""

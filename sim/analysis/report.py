@@ -160,7 +160,8 @@ def build_report(run_dir: Path, min_sample: int = 50, checks: list | None = None
     t = load_tables(Path(run_dir), list(COLUMNS["players"]), complete_only=True)
     complete = stats.complete_count(t.games)
     figure_policy.warm(figures, complete)  # --jobs 2: helpers import matplotlib during the analysis
-    rep = analyse(t, min_sample=min_sample, confidence=confidence)
+    with figure_policy.eager(figures, complete):  # and draw each chart as the analysis adds it
+        rep = analyse(t, min_sample=min_sample, confidence=confidence)
     rep.complete = complete
     played, failed = t.games.height, int(t.games["failed"].sum()) if t.games.height else 0
     if isinstance(t.players, pl.DataFrame):  # the figures and checks need none of the rows: freed before drawing (memory)

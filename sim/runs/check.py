@@ -103,8 +103,10 @@ def evaluate_run(out_dir: Path, checks: dict, min_sample: int, confidence: float
     if not checks:
         raise SimError("no 'checks:' in the config; e.g. checks: {max_seat_win_rate: 0.35}")
     t = load_tables(out_dir)
-    results, rep = _results(t, checks, min_sample, confidence)
-    figure_policy.draw(rep, figures, stats.complete_count(t.games), out_dir)
+    complete = stats.complete_count(t.games)
+    with figure_policy.eager(figures, complete):  # --jobs 2: charts drawn while the checks are analysed
+        results, rep = _results(t, checks, min_sample, confidence)
+    figure_policy.draw(rep, figures, complete, out_dir)
     write_report(out_dir, rep, results)
     return results, t
 
