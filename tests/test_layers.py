@@ -32,7 +32,7 @@ def layer(module: str) -> str:
     if module in ("sim", "sim.api", "sim.lazy", "sim.compiled", "sim.seeding", "sim.data", "sim.__main__"):
         return "cli" if module == "sim.__main__" else "ground"
     head = parts[1]
-    return {"games": "games", "registry": "registry", "play": "play", "store": "store", "integrity": "store", "locks": "store", "chunking": "store",
+    return {"games": "games", "registry": "registry", "play": "play", "store": "store", "integrity": "store", "locks": "store", "chunking": "store", "concat": "store",
             "config": "config",
             "analysis": "analysis", "runs": "runs", "cli": "cli", "fuzz": "runs", "setup": "play", "replay": "play", "limits": "play"}[head]
 
@@ -87,9 +87,9 @@ def test_games_strategies_analysis_and_runs_keep_their_own_rules():
                       and t.rsplit(".", 1)[-1] not in ("actions", "observation") and t.count(".") > 2]
         if mod.startswith("sim.analysis"):  # report, charts and findings never import config, play or runs
             wrong += [f"{mod} -> {t}" for t in real if layer(t) in ("config", "play", "runs", "registry")]
-        if mod.startswith(("sim.store", "sim.integrity", "sim.locks", "sim.chunking")):  # the store layer: the ground and itself
+        if mod.startswith(("sim.store", "sim.integrity", "sim.locks", "sim.chunking", "sim.concat")):  # the store layer: the ground and itself
             wrong += [f"{mod} -> {t}" for t in real if layer(t) not in ("ground",)
-                      and t not in ("sim.integrity", "sim.locks", "sim.chunking")]
+                      and t not in ("sim.integrity", "sim.locks", "sim.chunking", "sim.concat")]
         if mod.startswith("sim.runs.") and mod not in ("sim.runs.fixed",):  # no way to run imports another
             wrong += [f"{mod} -> {t}" for t in real if t.startswith("sim.runs.")
                       and t not in ("sim.runs.fixed", "sim.runs.cluster", "sim.runs")]

@@ -240,7 +240,8 @@ def test_charts_go_to_the_helpers_only_inside_eager():
         print(len(fh._QUEUE) + len(fh._BUSY) + len(fh._DONE), fh._PUMP[0] is None)
         with fh.eager(True):
             eager["dist"] = charts_()["dist"]
-        print(len(fh._QUEUE) + len(fh._BUSY) + len(fh._DONE))
+        with fh._CV:  # the pump moves it from the queue to a helper under this lock
+            print(len(fh._QUEUE) + len(fh._BUSY) + len(fh._DONE))
     """)
     assert out.split() == ["0", "True", "1"]
 
