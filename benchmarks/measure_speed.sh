@@ -17,7 +17,7 @@ for i in 1 2 3; do
   /usr/bin/time -f "C 10-game: %e s %U+%S s %M KB" .venv/bin/sim run configs/traders_of_osaka/baseline.yaml --games 10 --jobs 1 --out /tmp/s11 --force --quiet 2>&1 | tail -1
   BOARDSIM_PURE=1 /usr/bin/time -f "P 10-game: %e s %U+%S s %M KB" .venv/bin/sim run configs/traders_of_osaka/baseline.yaml --games 10 --jobs 1 --out /tmp/s11 --force --quiet 2>&1 | tail -1
 done
-# the whole run, --jobs 1 and --jobs 2 in alternation, five pairs: each pair's ratio, then the
+# the whole run, --jobs 1 and --jobs 2 in alternation, five pairs: each pair's ratio and their median, then the
 # best (shortest) of each and their ratio (the machine drifts between runs; see the README)
 for i in 1 2 3 4 5; do
   for j in 1 2; do
@@ -27,7 +27,10 @@ for i in 1 2 3 4 5; do
     eval "w$j=$wall"; echo "$wall" >> /tmp/speed_jobs$j.$$
   done
   awk -v a="$w1" -v b="$w2" -v i="$i" 'BEGIN { printf "   pair %d: jobs2 = %.3fx jobs1\n", i, a / b }'
+  awk -v a="$w1" -v b="$w2" 'BEGIN { printf "%.3f\n", a / b }' >> /tmp/speed_ratio.$$
 done
+echo "median of the five pair ratios: $(sort -n /tmp/speed_ratio.$$ | sed -n 3p)x"
+rm -f /tmp/speed_ratio.$$
 b1=$(sort -n /tmp/speed_jobs1.$$ | head -1); b2=$(sort -n /tmp/speed_jobs2.$$ | head -1)
 awk -v a="$b1" -v b="$b2" 'BEGIN { printf "best of five: jobs1 %s s (%.0f games/s), jobs2 %s s: %.3fx\n", a, 20000 / a, b, a / b }'
 rm -f /tmp/speed_jobs1.$$ /tmp/speed_jobs2.$$

@@ -109,7 +109,7 @@ def _since_start() -> float:
 
 def processes(args: list[str]) -> None:
     """``--processes``: see the module docstring."""
-    import sim.analysis.figure_policy as fp
+    import sim.analysis.figure_helpers as fh
     import sim.cli.commands_play as cp
     import sim.runs.forked as forked
     from sim import store
@@ -152,8 +152,9 @@ def processes(args: list[str]) -> None:
     print(f"| whole command | {marks[-1][1] - marks[0][1]:.2f} | {marks[-1][2]:.2f} |")
     for pid, cpu in workers.items():
         print(f"play worker {pid}: {cpu:.2f} CPU-s")
-    for pid, _ in getattr(fp, "_HELPERS", []):
-        print(f"figure helper {pid}: {_proc_cpu(pid):.2f} CPU-s")
+    for h in fh._HELPERS:  # the first helper, then those it forked (their pid known once they drew)
+        if h.pid:
+            print(f"figure helper {h.pid}: {_proc_cpu(h.pid):.2f} CPU-s")
 
 
 def main() -> None:
