@@ -146,9 +146,9 @@ def _first(ends: list[Connection]) -> None:
     _serve(ends[0], forked)
 
 
-def _serve(conn: Connection, on_warm: Callable[[], None] | None = None) -> None:
-    """A helper's loop: ``("warm",)`` runs ``on_warm``; ``("draw", make)`` answers ``draw_chart(make)``;
-    ``None`` or end-of-file ends it."""
+def messages(conn: Connection) -> Iterator:
+    """What arrives on ``conn`` until ``None`` or end-of-file: a forked child's loop (the helpers',
+    ``runs.forked``'s workers')."""
     while True:
         try:
             msg = conn.recv()
@@ -156,6 +156,13 @@ def _serve(conn: Connection, on_warm: Callable[[], None] | None = None) -> None:
             return
         if msg is None:
             return
+        yield msg
+
+
+def _serve(conn: Connection, on_warm: Callable[[], None] | None = None) -> None:
+    """A helper's loop: ``("warm",)`` runs ``on_warm``; ``("draw", make)`` answers ``draw_chart(make)``;
+    ``None`` or end-of-file ends it."""
+    for msg in messages(conn):
         if msg[0] == "warm":
             if on_warm is not None:
                 on_warm()

@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from .. import store
-from ..analysis.figure_helpers import fork_child, polars_pool_started
+from ..analysis.figure_helpers import fork_child, messages, polars_pool_started
 from ..play import failed_range, play_rows, prepared
 from ..registry import project_strategies
 
@@ -63,13 +63,7 @@ def _serve(conn: Connection, setup_json: str) -> None:
     """The worker's loop: ``(start, stop, folder)`` in, ``("ok", result)`` or ``("error", text)``
     out; ``None`` or end-of-file ends it. With a run folder the worker writes the chunk itself
     (``store.write_chunk``) and answers ``store.Written``; without, the plain rows."""
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
+    for msg in messages(conn):
         try:
             out = ("ok", _play(setup_json, *msg))
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it there
