@@ -101,7 +101,7 @@ def sweep(config, resume_dir, games, jobs, seed, out, force, figures, backend, s
                 write_failures("sim sweep", out_dir):
             pts, table = run_sweep(rc, out_dir, force=force, progress=not quiet, backend=backend, scheduler=scheduler,
                                    echo=say, point_reports=point_reports, figures_mode=figures_mode, options=options)
-    with resume_hint("sim sweep", out_dir, "every point"):  # a stop while the sweep report is written
+    with resume_hint("sim sweep", out_dir, "all points"):  # a stop while the sweep report is written
         said: list[str] = []  # the sweep's findings, printed below (fresh-user finding 6, session 8)
         _, html_path = write_sweep_report(out_dir, table, list(figures) or None, draw=figures_mode != "never", said=said)
     for line in said:
