@@ -90,11 +90,13 @@ def num(v, digits: int = 2) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
 
-def render_figures(rep: Report) -> None:
-    """Draw the charts into ``rep.figures`` (PNG bytes). A chart that fails is left out and its
-    error kept in ``rep.chart_errors`` (the report says so): it never stops the report."""
+def render_figures(rep: Report, draw: Callable | None = None) -> None:
+    """Draw the charts into ``rep.figures`` (PNG bytes), each by ``draw(maker)`` (default
+    ``draw_chart``, here; ``figure_helpers.drawn`` takes the figure helpers' answers). A chart that
+    fails is left out and its error kept in ``rep.chart_errors`` (the report says so): it never
+    stops the report."""
     for name, (caption, make) in rep.charts.items():
-        ok, value = draw_chart(make)
+        ok, value = (draw or draw_chart)(make)
         if ok:
             rep.figures[name] = (caption, value)
         else:

@@ -9,10 +9,9 @@ answers each ``("draw", make)`` (a pickled chart maker) with ``document.draw_cha
 or error text: the function the serial path calls, so the files are the same bytes either way.
 
 A **pump** thread in ``sim`` hands each queued chart to the first idle helper the moment it is free,
-while the main thread goes on analysing (before round thirteen a chart queued behind busy helpers
-waited for the next chart the analysis added: 0.1-0.3 s idle per report). A helper holds one chart
+while the main thread goes on analysing (docs/speed.md, round thirteen). A helper holds one chart
 at a time, so neither side can block the other on a full socket. The thread is stopped before any
-fork (``fork_child``) and at the end of each ``draw_all``. A chart that cannot be pickled, or whose
+fork (``fork_child``) and once ``drawn`` has the answers. A chart that cannot be pickled, or whose
 helper died or took over ``HELPER_TIMEOUT_S``, is drawn in ``sim`` itself. Helpers die with ``sim``
 (Linux: the first with ``sim``, the others with the first) and are killed at its exit.
 """
@@ -20,7 +19,6 @@ helper died or took over ``HELPER_TIMEOUT_S``, is drawn in ``sim`` itself. Helpe
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import signal
 import threading
@@ -30,6 +28,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, Pipe, wait
 
+from .. import forking
+from ..forking import fork_into, messages, polars_pool_started
 from .document import draw_chart
 
 HELPER_TIMEOUT_S = 120.0  # one chart in a helper; after that it is drawn here
@@ -52,65 +52,11 @@ _STARTED = [False]  # helpers are started once per process
 _WARMED = [False]
 
 
-def polars_pool_started() -> bool:
-    """Whether polars' thread pool (threads ``polars-N``) or a tokio runtime runs in this process
-    (Linux ``/proc``; ``True`` when it cannot be told): a fork made then cannot use polars."""
-    try:
-        names = []
-        for t in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{t}/comm") as fh:
-                names.append(fh.read().strip())
-    except OSError:
-        return True
-    return any((n.startswith("polars-") and n[7:].isdigit()) or n.startswith("tokio") for n in names)
-
-
-def _die_with_parent(ppid: int) -> None:
-    """Linux: have the kernel SIGKILL this child when its parent dies, even by ``kill -9``, so no
-    orphan plays on (breaker finding, session 4); elsewhere the child ends at its next message
-    (end-of-file). A parent already gone ends it at once."""
-    try:
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (AttributeError, OSError):  # no prctl: not Linux
-        pass
-    if os.getppid() != ppid:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _fork_into(serve: Callable[[], None], close: Iterable[Connection]) -> int:
-    """Fork a child that closes ``close`` (sockets that are not its own), runs ``serve()`` and ends
-    with ``os._exit`` (status 1 when ``serve`` raised), never returning into the caller's code.
-    Returns the child's pid (in the parent)."""
-    close, ppid = list(close), os.getpid()
-    pid = os.fork()
-    if pid == 0:
-        status = 0
-        try:
-            _die_with_parent(ppid)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills its children
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            for c in close:
-                c.close()
-            serve()
-        except BaseException:  # noqa: BLE001 - the child's end; its parent hears of it by end-of-file
-            status = 1
-        finally:
-            os._exit(status)
-    return pid
-
-
 def fork_child(serve: Callable[[Connection], None], others: Iterable[Connection] = ()) -> tuple[int, Connection]:
-    """Fork a child that runs ``serve(its end of a new pipe)`` and then ends (see ``_fork_into``);
-    the child first closes the parent's end and ``others`` (sockets only the parent holds: other
-    children's). Returns ``(pid, the parent's end)``. Used by ``runs.forked``'s play workers."""
-    _stop_pump()  # no thread but the forking one may live across a fork
-    parent, child = Pipe(duplex=True)
-    pid = _fork_into(lambda: serve(child), [parent, *others])
-    child.close()
-    return pid, parent
+    """``forking.fork_child`` after ending the pump thread: no thread but the forking one may live
+    across a fork (a lock it held would stay held in the child). Used by ``runs.forked``'s workers."""
+    _stop_pump()
+    return forking.fork_child(serve, others)
 
 
 def start_helpers(n: int) -> int:
@@ -122,7 +68,7 @@ def start_helpers(n: int) -> int:
     _stop_pump()
     pairs = [Pipe(duplex=True) for _ in range(n)]
     ends = [child for _, child in pairs]
-    pid = _fork_into(lambda: _first(ends), [p for p, _ in pairs] + [h.conn for h in _HELPERS])
+    pid = fork_into(lambda: _first(ends), [p for p, _ in pairs] + [h.conn for h in _HELPERS])
     for i, (parent, child) in enumerate(pairs):
         child.close()
         _HELPERS.append(Helper(parent, pid if i == 0 else None, i == 0))
@@ -137,26 +83,13 @@ def _first(ends: list[Connection]) -> None:
 
         charts.Figure()  # matplotlib and the Agg canvas png_bytes uses (``charts._import_matplotlib``)
         for i, end in enumerate(ends[1:], 1):
-            _fork_into(lambda end=end: (end.send(("pid", os.getpid())), _serve(end)),
+            fork_into(lambda end=end: (end.send(("pid", os.getpid())), _serve(end)),
                        [e for j, e in enumerate(ends) if j != i])
         for end in ends[1:]:
             end.close()
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps them: no zombie when sim kills one
 
     _serve(ends[0], forked)
-
-
-def messages(conn: Connection) -> Iterator:
-    """What arrives on ``conn`` until ``None`` or end-of-file: a forked child's loop (the helpers',
-    ``runs.forked``'s workers')."""
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        yield msg
 
 
 def _serve(conn: Connection, on_warm: Callable[[], None] | None = None) -> None:
@@ -256,7 +189,7 @@ def eager(on: bool) -> Iterator[None]:
 class EagerCharts(dict):
     """A chart dict (``name -> (caption, maker)``) that hands each chart to the helpers the moment
     it is added inside ``eager(True)``, so the figures are drawn while the analysis goes on
-    (``--jobs 2``); ``draw_all`` then collects them. Otherwise a plain dict. Meant for
+    (``--jobs 2``); ``drawn`` then collects them. Otherwise a plain dict. Meant for
     ``sections.Draft.charts``."""
 
     def __setitem__(self, name, value) -> None:
@@ -296,7 +229,7 @@ def _wake() -> None:
 
 
 def _stop_pump() -> None:
-    """End the pump thread (charts still queued stay queued; ``draw_all`` restarts it)."""
+    """End the pump thread (charts still queued stay queued; ``drawn`` restarts it)."""
     thread = _PUMP[0]
     if thread is None:
         return
@@ -380,10 +313,10 @@ def _expire() -> None:
             _drop(h)
 
 
-def draw_all(charts: dict[str, tuple[str, Callable]]) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
-    """Draw ``charts`` (``name -> (caption, maker)``) in the helpers (those an ``EagerCharts`` already
-    handed them are only collected), charts they could not draw here. Returns ``(figures, errors)``
-    in chart order, as ``document.render_figures`` fills them."""
+def drawn(charts: dict[str, tuple[str, Callable]]) -> Callable[[Callable], tuple[bool, bytes | str]]:
+    """Hand ``charts`` (``name -> (caption, maker)``) to the helpers (those an ``EagerCharts`` already
+    handed them are only collected) and wait for their answers; returns the ``draw`` function for
+    ``document.render_figures``: a helper's answer, else ``draw_chart`` here."""
     for _, make in charts.values():
         _submit(make)
     _wake()  # running even when every chart was queued before a fork stopped it
@@ -392,14 +325,10 @@ def draw_all(charts: dict[str, tuple[str, Callable]]) -> tuple[dict[str, tuple[s
             _CV.wait(1.0)
     _stop_pump()
     with _CV:
-        _QUEUE.clear()  # left only by a pump that ended by an error: drawn here below
-    figures, errors = {}, {}
-    for name, (caption, make) in charts.items():
-        got = _DONE.get(id(make))
-        ok, value = got[1] if got is not None and got[0] is make else draw_chart(make)
-        if ok:
-            figures[name] = (caption, value)
-        else:
-            errors[name] = value
+        _QUEUE.clear()  # left only by a pump that ended by an error: drawn here
+    answers = dict(_DONE)
     _DONE.clear()  # answers for charts this report dropped (solo reports) are not kept
-    return figures, errors
+    def draw(make: Callable) -> tuple[bool, bytes | str]:
+        got = answers.get(id(make))
+        return got[1] if got is not None and got[0] is make else draw_chart(make)
+    return draw

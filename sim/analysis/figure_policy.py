@@ -15,7 +15,7 @@ matplotlib is imported only when a figure is drawn (``document.render_figures``)
 Figure helpers (``--jobs 2`` and more, issue 20 item 1; ``figure_helpers``): ``warm`` has them
 import matplotlib, as soon as the play frees a core (``warm_ahead``, when ``sim run``/``sim check``
 said their ``--figures`` mode with ``expect``), else when the report starts, while ``sim``
-analyses; ``draw`` then collects the charts they drew (``figure_helpers.draw_all``).
+analyses; ``draw`` then collects the charts they drew (``figure_helpers.drawn``).
 """
 
 from __future__ import annotations
@@ -52,12 +52,7 @@ def draw(rep: Report, mode: str, complete: int, run_dir: Path | str) -> bool:
     """Draw ``rep``'s charts when ``mode`` wants them for ``complete`` complete games; otherwise add
     the note (a "figures" line of the Run facts and ``rep.figures_note``). Returns whether drawn."""
     if wanted(mode, complete):
-        if figure_helpers.warmed():
-            figures, errors = figure_helpers.draw_all(rep.charts)
-            rep.figures.update(figures)
-            rep.chart_errors.update(errors)
-        else:
-            render_figures(rep)
+        render_figures(rep, figure_helpers.drawn(rep.charts) if figure_helpers.warmed() else None)
         return True
     if rep.charts:
         rep.figures_note = note(mode, complete, run_dir)

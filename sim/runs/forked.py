@@ -34,7 +34,8 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from .. import store
-from ..analysis.figure_helpers import fork_child, messages, polars_pool_started
+from ..analysis.figure_helpers import fork_child
+from ..forking import messages, polars_pool_started
 from ..play import failed_range, play_rows, prepared
 from ..registry import project_strategies
 
