@@ -7,6 +7,8 @@ from pathlib import Path
 
 import polars as pl
 
+from . import parquet
+
 ROW_GROUP = 131_072  # rows per row group of a merged table (``concat_sink``)
 
 
@@ -18,24 +20,24 @@ def concat_sink(files: list[Path], path: Path) -> pl.LazyFrame:
     files with one schema is a single multi-file scan (a concat of one scan per file grows about
     quadratically: 1,000 chunk files of a table took 5.5 s, one scan 0.13 s); runs of different
     schemas are concatenated diagonally (a chunk whose games all failed lacks the game-specific
-    columns: null there). Paths are taken as they are (no glob, no hive partitions)."""
+    columns: null there). Paths are taken as named (``sim.parquet``)."""
     return concat_runs(schema_runs(files), path)
 
 
 def concat_runs(runs: list[list[Path]], path: Path) -> pl.LazyFrame:
     """``concat_sink`` of files already cut into ``schema_runs``."""
-    scans = [pl.scan_parquet(run, glob=False, hive_partitioning=False) for run in runs]
+    scans = [parquet.scan(run) for run in runs]
     lf = scans[0] if len(scans) == 1 else pl.concat(scans, how="diagonal_relaxed")
     return lf.sink_parquet(path, lazy=True, row_group_size=ROW_GROUP)
 
 
 def schema_runs(files: list[Path]) -> list[list[Path]]:
     """``files`` cut into runs of consecutive files with the same Parquet schema (read from each
-    file's footer: about 0.06 ms a file; the path as it is, like ``concat_runs``)."""
+    file's footer: about 0.06 ms a file)."""
     runs: list[list[Path]] = []
     last = None
     for f in files:
-        schema = pl.scan_parquet(f, glob=False, hive_partitioning=False).collect_schema()
+        schema = parquet.schema(f)
         if runs and schema == last:
             runs[-1].append(f)
         else:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from . import parquet
 from .api import SimError
 from .data import read_json
 
@@ -177,8 +178,8 @@ def coverage_problems(out: Path, games: int, players: int) -> list[str]:
     if not p.is_file():
         return ["games.parquet is missing"]
     problems = []
-    seen, seen_out = _game_counts(pl.scan_parquet(p, glob=False), games)
-    done, done_out = _game_counts(pl.scan_parquet(p, glob=False).filter(~pl.col("failed")), games)
+    seen, seen_out = _game_counts(parquet.scan(p), games)
+    done, done_out = _game_counts(parquet.scan(p).filter(~pl.col("failed")), games)
     missing = np.flatnonzero(seen == 0).tolist()
     if missing:
         problems.append(f"games.parquet lacks {len(missing)} game(s): {ranges_text(missing)}")
@@ -194,7 +195,7 @@ def coverage_problems(out: Path, games: int, players: int) -> list[str]:
             if name == "players" and (done.any() or done_out):
                 problems.append("players.parquet is missing")
             continue
-        rows, rows_out = _game_counts(pl.scan_parquet(t, glob=False), games)
+        rows, rows_out = _game_counts(parquet.scan(t), games)
         if per_game is not None:
             lacking = (np.flatnonzero((done > 0) & (rows != per_game)).tolist()
                        + sorted(g for g in done_out if rows_out.get(g, 0) != per_game))
@@ -233,7 +234,7 @@ def table_record(out: Path, names: tuple[str, ...]) -> dict:
     for name in names:
         p = out / f"{name}.parquet"
         if p.is_file():
-            rec[name] = {"rows": pl.scan_parquet(p, glob=False).select(pl.len()).collect().item(), "sha256": sha256_file(p)}
+            rec[name] = {"rows": parquet.scan(p).select(pl.len()).collect().item(), "sha256": sha256_file(p)}
     return rec
 
 
@@ -249,7 +250,7 @@ def run_problems(out: Path) -> list[str]:
         if not p.is_file():
             problems.append(f"{name}.parquet is missing (the run wrote {rec.get('rows')} rows)")
         elif sha256_file(p) != rec.get("sha256"):
-            rows = pl.scan_parquet(p, glob=False).select(pl.len()).collect().item()
+            rows = parquet.scan(p).select(pl.len()).collect().item()
             problems.append(f"{name}.parquet is not the file the run wrote (content hash differs; it holds {rows}"
                             f" rows, the run wrote {rec.get('rows')})")
     problems += _config_problems(out, man)

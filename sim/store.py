@@ -24,7 +24,7 @@ from typing import NoReturn
 
 import polars as pl
 
-from . import __version__, integrity
+from . import __version__, integrity, parquet
 from .api import SimError
 from .chunking import missing_ranges
 from .concat import concat_runs, fan_in
@@ -126,8 +126,8 @@ def read_table(out: Path, name: str, columns: list[str] | None = None) -> pl.Dat
         return pl.DataFrame()
     try:
         if columns is not None:
-            columns = [c for c in pl.scan_parquet(p, glob=False).collect_schema() if c in columns]
-        return pl.read_parquet(p, columns=columns, glob=False)
+            columns = [c for c in parquet.schema(p) if c in columns]
+        return parquet.read(p, columns=columns)
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
 
@@ -298,7 +298,7 @@ def done_games(out: Path) -> list[tuple[int, int]]:
 def chunk_tables(out: Path, table: str, columns: list[str] | None = None) -> pl.DataFrame:
     """One table over every verified chunk on disk (for decisions taken while a run goes on)."""
     files = [c.files[table] for c in integrity.scan(out) if table in c.files]
-    return pl.concat([pl.read_parquet(f, columns=columns, glob=False) for f in files], how="diagonal_relaxed")
+    return pl.concat([parquet.read(f, columns=columns) for f in files], how="diagonal_relaxed")
 
 
 def merge_chunks(out: Path) -> None:
@@ -359,7 +359,7 @@ def _chunk_start(f: Path) -> str:
 
 def _readable(f: Path) -> bool:
     try:
-        pl.read_parquet(f, glob=False)
+        parquet.read(f)
     except Exception:
         return False
     return True

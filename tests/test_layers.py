@@ -2,7 +2,7 @@
 that results did not change.
 
 Layers, from the ground up (a module may import its own layer and the layers below it):
-ground (sim.api, sim.lazy, sim.compiled, sim.seeding, sim.data, sim.forking, sim) < games < strategies < registry < play < store
+ground (sim.api, sim.lazy, sim.compiled, sim.seeding, sim.data, sim.forking, sim.parquet, sim) < games < strategies < registry < play < store
 < config < analysis < runs < cli. Within ``sim.runs`` only ``fixed`` (the base) and ``cluster``
 (its backend) may be imported by the other ways to run.
 """
@@ -29,7 +29,7 @@ def layer(module: str) -> str:
     if module.startswith("strategies"):
         return "strategies"
     parts = module.split(".")
-    if module in ("sim", "sim.api", "sim.lazy", "sim.compiled", "sim.seeding", "sim.data", "sim.forking", "sim.__main__"):
+    if module in ("sim", "sim.api", "sim.lazy", "sim.compiled", "sim.seeding", "sim.data", "sim.forking", "sim.parquet", "sim.__main__"):
         return "cli" if module == "sim.__main__" else "ground"
     head = parts[1]
     return {"games": "games", "registry": "registry", "play": "play", "store": "store", "integrity": "store", "locks": "store", "chunking": "store", "concat": "store",

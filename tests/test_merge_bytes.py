@@ -115,3 +115,16 @@ def test_a_run_folder_with_brackets_and_an_equals_sign_runs_and_reports(tmp_path
     players = pl.read_parquet(out / "players.parquet", glob=False)
     assert "seed" not in players.columns and players.height == 90  # 30 games of 3 seats
     assert (out / "report.md").is_file() and len(list((out / "figures").glob("*.png"))) >= 5
+
+
+def test_every_parquet_read_of_sim_goes_through_sim_parquet():
+    """The bracket-and-equals folder above works because no read takes polars' defaults: a new
+    ``pl.scan_parquet``/``pl.read_parquet``/``pl.read_parquet_schema`` elsewhere in ``sim`` would
+    bring the glob back (session 13 review)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "sim"
+    bare = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py") if p.name != "parquet.py" or p.parent != root
+            for i, line in enumerate(p.read_text().splitlines(), 1)
+            if any(f"pl.{f}(" in line for f in ("scan_parquet", "read_parquet", "read_parquet_schema"))]
+    assert bare == []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from .. import parquet
 from ..api import SimError
 from ..data import read_json, write_file_atomic
 from . import charts, sweep_compare
@@ -48,8 +49,8 @@ def point_games(out: Path, meta: dict) -> dict[int, tuple[int, int, str]]:
     for p in meta["points"]:
         folder = Path(out) / p["folder"]
         path = folder / "games.parquet"
-        games = pl.read_parquet(path, columns=[c for c in ("end_reason", "failed", "truncated")
-                                               if c in pl.scan_parquet(path, glob=False).collect_schema()])  # not every column (memory)
+        games = parquet.read(path, columns=[c for c in ("end_reason", "failed", "truncated")
+                                            if c in parquet.schema(path)])  # not every column (memory)
         n = complete_count(games)
         found[p["index"]] = (n, games.height, "" if n else no_game_why(games, read_json(folder / "config.json")))
     return found
@@ -186,4 +187,4 @@ def rebuild_sweep_report(out: Path, figures: list[str] | None = None, draw: bool
     if not table_path.is_file():
         raise SimError(f"'{out}' is a sweep folder without sweep.parquet: the sweep did not finish;"
                        f" `sim sweep --resume {out}` finishes it and writes its report")
-    return write_sweep_report(Path(out), pl.read_parquet(table_path, glob=False), figures, draw, said=said)
+    return write_sweep_report(Path(out), parquet.read(table_path), figures, draw, said=said)

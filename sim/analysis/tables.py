@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import integrity, store
+from .. import integrity, parquet, store
 from ..api import SimError
 from ..data import read_json
 from .analytic import ANALYTIC_FROM
@@ -35,7 +35,7 @@ def check_columns(run_dir: Path) -> None:
         if not p.is_file():
             continue
         try:
-            schema = pl.scan_parquet(p, glob=False).collect_schema()
+            schema = parquet.schema(p)
         except Exception as exc:  # a damaged file must not end in a traceback
             raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0][:200]})") from None
         for col, kind in cols.items():
@@ -104,7 +104,7 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
 
     def scan(name: str) -> pl.LazyFrame:
         p = run_dir / f"{name}.parquet"
-        return pl.scan_parquet(p, glob=False) if p.is_file() else pl.LazyFrame()
+        return parquet.scan(p) if p.is_file() else pl.LazyFrame()
 
     if complete_only and _complete_count(run_dir) >= ANALYTIC_FROM:
         return _streamed_tables(run_dir, config, players_columns, read)
@@ -118,7 +118,7 @@ def load_tables(run_dir: Path, players_columns: list[str] | None = None, complet
 
 def _complete_count(run_dir: Path) -> int:
     """The complete games (neither failed nor truncated) of ``games.parquet``, counted by a streamed scan."""
-    q = pl.scan_parquet(run_dir / "games.parquet", glob=False).select((~pl.col("failed") & ~pl.col("truncated")).sum())
+    q = parquet.scan(run_dir / "games.parquet").select((~pl.col("failed") & ~pl.col("truncated")).sum())
     return int(streaming(q).item() or 0)
 
 
@@ -126,21 +126,21 @@ def _streamed_tables(run_dir: Path, config: dict, players_columns: list[str] | N
     """``load_tables(complete_only=True)`` of a run with ``ANALYTIC_FROM`` complete games or more:
     the player rows as a filtered scan, ``games`` with its base columns only (issue 20 item 5)."""
     p, g = run_dir / "players.parquet", run_dir / "games.parquet"
-    kinds = pl.scan_parquet(g, glob=False).collect_schema()
+    kinds = parquet.schema(g)
     # held through the whole report: a million games' game_index, n_winners and deal_index (8 bytes
     # each) were 24 MB of its 27 (session 8); the report reads no game index of ``games``, only
     # compares n_winners and counts games per deal_index
     small = {"end_reason": pl.Categorical, "n_winners": pl.Int16, "deal_index": pl.Int32}
     base = [pl.col(c).cast(small[c]) if c in small and kinds[c] != pl.Null else pl.col(c)
             for c in ("truncated", "failed", "n_winners", "end_reason", "deal_index") if c in kinds]
-    games = streaming(pl.scan_parquet(g, glob=False).select(base))
-    drop = streaming(pl.scan_parquet(g, glob=False).filter(pl.col("failed") | pl.col("truncated")).select("game_index"))["game_index"]
-    cols = [c for c in pl.scan_parquet(p, glob=False).collect_schema() if players_columns is None or c in players_columns]
-    players = pl.scan_parquet(p, glob=False).select(cols).filter(~pl.col("game_index").is_in(drop.implode()))
-    return RunTables(games, players, pl.scan_parquet(run_dir / "metrics.parquet", glob=False) if (run_dir / "metrics.parquet").is_file()
+    games = streaming(parquet.scan(g).select(base))
+    drop = streaming(parquet.scan(g).filter(pl.col("failed") | pl.col("truncated")).select("game_index"))["game_index"]
+    cols = [c for c in parquet.schema(p) if players_columns is None or c in players_columns]
+    players = parquet.scan(p).select(cols).filter(~pl.col("game_index").is_in(drop.implode()))
+    return RunTables(games, players, parquet.scan(run_dir / "metrics.parquet") if (run_dir / "metrics.parquet").is_file()
                      else pl.LazyFrame(), read("errors"), config, read_json(run_dir / "manifest.json"), read("components"),
                      read_json(run_dir / "stopping.json", missing_ok=True), run_dir, True,
-                     pl.scan_parquet(g, glob=False).select([c for c in kinds if c != "winners"]))
+                     parquet.scan(g).select([c for c in kinds if c != "winners"]))
 
 
 
@@ -152,8 +152,8 @@ def _complete_players(run_dir: Path, games: pl.DataFrame, columns: list[str] | N
         return pl.DataFrame()
     drop = games.filter(pl.col("failed") | pl.col("truncated"))["game_index"]
     try:
-        cols = [c for c in pl.scan_parquet(p, glob=False).collect_schema() if columns is None or c in columns]
-        lf = pl.scan_parquet(p, glob=False).select(cols)
+        cols = [c for c in parquet.schema(p) if columns is None or c in columns]
+        lf = parquet.scan(p).select(cols)
         return streaming(lf.filter(~pl.col("game_index").is_in(drop.implode())) if drop.len() else lf)
     except Exception as exc:  # a damaged file must not end in a traceback
         raise SimError(f"{p} is not a readable Parquet table ({str(exc).splitlines()[0]})") from None
@@ -163,6 +163,6 @@ def _without(p: Path, column: str) -> list[str] | None:
     """Every column of the Parquet table ``p`` but ``column`` (``None``: all, when unreadable, so
     the read names the damage)."""
     try:
-        return [c for c in pl.scan_parquet(p, glob=False).collect_schema() if c != column]
+        return [c for c in parquet.schema(p) if c != column]
     except Exception:  # read_table raises the SimError that names the file
         return None

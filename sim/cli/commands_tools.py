@@ -214,10 +214,12 @@ def _killed_its_worker(run_dir: Path, game_index: int) -> bool:
     """Whether the run recorded game ``game_index`` as failed with ``WorkerDied``."""
     import polars as pl  # noqa: PLC0415  (imported when used: start-up)
 
+    from .. import parquet  # noqa: PLC0415
+
     path = run_dir / "errors.parquet"
     if not path.is_file():
         return False
-    errors = pl.read_parquet(path, columns=["game_index", "exception"], glob=False)
+    errors = parquet.read(path, columns=["game_index", "exception"])
     return errors.filter((pl.col("game_index") == game_index) & (pl.col("exception") == "WorkerDied")).height > 0
 
 
