@@ -665,14 +665,7 @@ class TradersOfOsaka(EngineBase):
         """BUY (when ``due`` coins are in hand), one TakeCoins per kind of takeable Market card (your
         reserved card is its own kind), then, while you hold your piece, one Reserve per kind of
         unreserved Market card and per kind of unreserved Farm card; PASS when nothing is legal."""
-        return self._turn_scan(s, me, due)[1]
-
-    def _turn_scan(self, s: State, me: int, due: int | None = None) -> tuple[int, tuple, bool]:
-        """One pass over the Market and the Farm at ``me``'s turn: ``(cost of Buy Goods, legal
-        actions, whether a Market card is takeable)``, the legal actions as in ``_turn_actions``
-        (BUY tested against ``due``, or against that cost when ``due`` is None). The cost is every
-        Market card but those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards')."""
-        return _scan(self, s, me, due)
+        return _scan(self, s, me, due)[1]
 
     def _insurance_cards(self, s: State, seat: int) -> list[int]:
         """Distinct hand cards with icons whose colour has uninsured merchandise of ``seat`` on a sinking ship."""
@@ -934,8 +927,11 @@ class TradersOfOsaka(EngineBase):
 
 
 def _scan(eng: TradersOfOsaka, s: State, me: int, due: int | None) -> tuple[int, tuple, bool]:
-    """``TradersOfOsaka._turn_scan``: a module function, so that ``engine.pxd`` gives its loops C
-    types when compiled (docs/speed.md, round twelve)."""
+    """One pass over the Market and the Farm at ``me``'s turn: ``(cost of Buy Goods, legal actions,
+    whether a Market card is takeable)``, the legal actions as in ``_turn_actions`` (BUY tested
+    against ``due``, or against that cost when ``due`` is None). The cost is every Market card but
+    those under another seat's piece ('A. Buy Goods', 'C. Reserve Cards'). A module function, so
+    that ``engine.pxd`` gives its loops C types when compiled (docs/speed.md, round twelve)."""
     res, market, (take, reserve, value, bit) = s.reserved, s.market, eng._scan_tables
     seen, takes, out, cost = 0, [], [], 0  # seen: the kinds met so far, as bits of an int; cost summed in the pass
     placed = False  # whether my piece is on a card
