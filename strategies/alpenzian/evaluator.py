@@ -270,11 +270,11 @@ class SheetBase:
             self._joins = got
         return got
 
-    def quiet_rail(self, cell: int) -> bool:
+    def quiet_rail(self, cell):  # (int) -> bool; no annotations: evaluator.pxd declares it in C types
         """Whether no rail drawn at ``cell`` can meet a track (no house beside, no rail opening in)."""
         return cell not in self.rail_in and cell not in self.house_next
 
-    def live_sides(self, cell: int) -> int:
+    def live_sides(self, cell):  # (int) -> int; no annotations: evaluator.pxd declares it in C types
         """Bit ``1 << k`` set when side ``k`` of ``cell`` faces a house or a rail opening into ``cell``:
         a rail drawn there links houses only if both its openings are such sides (``_rail``)."""
         got = self._live.get(cell)

@@ -19,6 +19,7 @@ cdef class Point:
     cpdef double area_value(self, long face, long colour)
     @cython.locals(icon=long)
     cpdef double area_best(self, long face, long colour)
+    @cython.locals(base=SheetBase, m=long)
     cdef double _rails(self, list squares, tuple icons)
     @cython.locals(best=double, reserve=double, c=long, k=Py_ssize_t)
     cpdef double count_best(self, list cells, long icon)

@@ -101,16 +101,13 @@ class Point:
             return max([self.value(c, icons[0]) if base.quiet_rail(c) else max([self.value(c, i) for i in icons])
                         for c in squares])
         if base.want_open:  # a rail meeting no track scores alike in every orientation, straight or curved
-            rail_in, house_next = base.rail_in, base.house_next  # ``base.quiet_rail(c)``, without a call
-            calm = [c for c in squares if c not in rail_in and c not in house_next]
-            got = [self.value(c, i) for c in squares if c in rail_in or c in house_next for i in icons]
+            calm = [c for c in squares if base.quiet_rail(c)]
+            got = [self.value(c, i) for c in squares if not base.quiet_rail(c) for i in icons]
         else:  # open ends not counted: a rail with an opening facing no house or track links nothing, so it
             # scores as a rail meeting no track (once per square)
-            calm, got, known = [], [], base._live
+            calm, got = [], []
             for c in squares:
-                m = known.get(c)  # ``base.live_sides(c)``: a call only when not yet known
-                if m is None:
-                    m = base.live_sides(c)
+                m = base.live_sides(c)
                 if not m:
                     calm.append(c)
                     continue

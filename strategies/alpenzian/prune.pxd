@@ -29,7 +29,7 @@ cdef class Bounds:
     cpdef double coarse(self, long face, object squares)
     cdef double _top_house(self)
     cdef double _top_sheep(self)
-    @cython.locals(best=double, v=double, c=long, near=long, most=long, m=long, more=long)
+    @cython.locals(best=double, v=double, c=long, near=long, most=long, m=long, more=long, b=SheetBase)
     cpdef double area(self, long face, object squares)
     @cython.locals(least=double, v=double, reserve=double)
     cdef double _least_reserve(self, object squares)
@@ -47,10 +47,8 @@ cpdef double _area(Point pt, Bounds bounds, long face, long colour, double floor
 cpdef list scores(Point pt, Bounds bounds, object items, object extra=*)
 
 
-cdef long _live(SheetBase base, long cell)
-
-
 cpdef double known(Point pt, long face, long colour)
 
 
+@cython.locals(base=SheetBase)
 cpdef list square_scores(Point pt, Bounds bounds, object legal)

@@ -202,7 +202,7 @@ class Bounds:
         # with one such side it links nothing and leaves at most one track open (``OPEN_RAILS``)
         more = 0
         for c in squares:
-            m = _live(b, c)
+            m = b.live_sides(c)
             if m:
                 if m & (m - 1):
                     return INF
@@ -280,12 +280,6 @@ def _area(pt, bounds: Bounds, face: int, colour: int, floor: float) -> float:
     return best
 
 
-def _live(base, cell: int) -> int:
-    """``base.live_sides(cell)``: a call only when not yet known."""
-    m = base._live.get(cell)
-    return base.live_sides(cell) if m is None else m
-
-
 def known(pt, face: int, colour: int) -> float:
     """A value of ``face`` in ``colour`` already found at this decision point (exact or under a bar)."""
     key = face << 3 | colour
@@ -357,12 +351,10 @@ def square_scores(pt, bounds: Bounds, legal) -> list[tuple]:
     memo, base = pt.memo, pt.base
     # a rail meeting no track scores alike in every orientation, straight or curved (``QUIET_RAIL``);
     # without open ends counted, so does a rail with an opening facing no house or track
-    if base.want_open:  # ``base.quiet_rail(cell)`` without a call
-        rail_in, house_next = base.rail_in, base.house_next
-        icons = [QUIET_RAIL if a.icon >= RAIL and a.cell not in rail_in and a.cell not in house_next else a.icon
-                 for a in legal]
+    if base.want_open:
+        icons = [QUIET_RAIL if a.icon >= RAIL and base.quiet_rail(a.cell) else a.icon for a in legal]
     else:
-        icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~_live(base, a.cell) else a.icon for a in legal]
+        icons = [QUIET_RAIL if a.icon >= RAIL and a.icon & 15 & ~base.live_sides(a.cell) else a.icon for a in legal]
     n = len(legal)  # index loops below (``zip`` and ``max(default=)`` are keyword calls when compiled)
     if HOUSE not in icons and SHEEP not in icons:  # a flower or rail face: nothing to bound
         return [(legal[k], pt.value(legal[k].cell, icons[k])) for k in range(n)]
