@@ -167,22 +167,18 @@ REASON_WORDS = {"stalled": "stalled", "round_cap": "hit the round cap", "decisio
                 "truncated": "were truncated"}
 
 
-def _imbalances_word(n: int) -> str:
-    return "imbalance" if n == 1 else "imbalances"
-
-
 def _verdict_balance(x: Inputs) -> str:
     found, seats = _imbalances(x), omnibus_only(x)
     if found and found[0][1] > 0 and x.strategy.height > 2 and "strategy" in found[0][4] \
             and (level := level_with(x, found[0][4]["strategy"])):  # no single winner (fresh-user finding 1, session 10)
         text, names = level_verdict(x, found[0][4], level)
         rest = [c for c in found if c[4].get("strategy") not in names]
-        more = f"; {len(rest)} more significant {_imbalances_word(len(rest))} below" if rest else ""
+        more = f"; {len(rest)} more significant imbalance{'s' if len(rest) > 1 else ''} below" if rest else ""
         return f"Verdict: {text}{more}." + (f" Also, {seats}." if seats else "")
     if found:
         name, eff, lo, hi, r = found[0]
         more, (a, b) = ("more", (lo, hi)) if eff > 0 else ("less", (-hi, -lo))
-        rest = f"; {len(found) - 1} more significant {_imbalances_word(len(found) - 1)} below" if len(found) > 1 else ""
+        rest = f"; {len(found) - 1} more significant imbalance{'s' if len(found) > 2 else ''} below" if len(found) > 1 else ""
         only = ("" if not _reference(r) else " (the reference player: the strategies here win less than random play "
                 "would)" if eff > 0 else " (the reference player; no seat or other strategy differs significantly)")
         if "strategy" not in r and x.seating == "fixed" and x.strategy.height > 1:  # breaker trial 2, session 10
