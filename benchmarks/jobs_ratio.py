@@ -1,0 +1,88 @@
+"""How much faster ``--jobs 2`` runs a whole ``sim run`` than ``--jobs 1`` (issue 20 item 1: at least
+1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md round fourteen.
+
+    python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85]
+
+Plays CONFIG (default ``configs/traders_of_osaka/speed_random4.yaml``, 20,000 random Osaka games)
+``--pairs`` times with each job count, the two runs of a pair next to each other and their order
+swapped every pair (one, two; two, one; ...) so a steady drift of the machine's speed favours
+neither. Each run is the command as a user types it (start-up, play, merge and report), timed from
+outside. Prints every pair (wall and CPU seconds, ``ratio = wall(--jobs 1) / wall(--jobs 2)``), then
+the median ratio with its distribution-free confidence interval and the one-sided sign test of
+"median > target" (``scipy.stats.quantile_test``), and the best run of each count against the other.
+A pair's ratio moves by +-15% on this shared machine with the same code; the median of many is the
+figure to quote. Run it with nothing else running (a helper's load takes a core ``--jobs 2`` needs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIM = [sys.executable, "-m", "sim"]
+
+
+def timed_run(config: str, jobs: int, out: str) -> tuple[float, float]:
+    """One ``sim run CONFIG --jobs N --quiet`` from start to exit: ``(wall s, CPU s)``, CPU of
+    every process it started (children reaped). Raises ``SystemExit`` naming the status if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run([*SIM, "run", config, "--jobs", str(jobs), "--out", out, "--force", "--quiet"],
+                          cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"sim run {config} --jobs {jobs} exited with status {proc.returncode}: {proc.stderr[-500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[str, float]:
+    """The pairs' median ratio, its distribution-free ``level`` interval (order statistics, as
+    ``scipy.stats.quantile_test(...).confidence_interval``) and the one-sided sign test's p of
+    "the median ratio is above ``target``". ``ratios``: at least one pair's ratio (dimensionless).
+    The interval is NaN at an end the sample is too small to bound (under 6 pairs at 0.95)."""
+    from scipy.stats import quantile_test
+
+    two_sided = quantile_test(ratios, q=target, p=0.5)
+    ci = two_sided.confidence_interval(level)
+    above = quantile_test(ratios, q=target, p=0.5, alternative="greater")
+    return {"median": statistics.median(ratios), "low": float(ci.low), "high": float(ci.high),
+            "p_above": float(above.pvalue), "below": sum(r < target for r in ratios)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("config", nargs="?", default="configs/traders_of_osaka/speed_random4.yaml")
+    ap.add_argument("--pairs", type=int, default=20, help="pairs of runs (default 20, about 8 minutes)")
+    ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
+    ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
+    args = ap.parse_args()
+    print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {args.config}")
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    ratios = []
+    for i in range(args.pairs):
+        got = {}
+        for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
+            got[jobs] = timed_run(args.config, jobs, f"{args.out}{jobs}")
+            walls[jobs].append(got[jobs][0])
+        ratios.append(got[1][0] / got[2][0])
+        print(f"pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)  --jobs 2 {got[2][0]:6.2f} s"
+              f" ({got[2][1]:5.2f} CPU-s)  ratio {ratios[-1]:.3f}", flush=True)
+    s = summarise(ratios, args.target)
+    b1, b2 = min(walls[1]), min(walls[2])
+    print(f"median ratio {s['median']:.3f}x over {len(ratios)} pairs (95% CI {s['low']:.3f}-{s['high']:.3f},"
+          f" distribution-free); {s['below']} pair(s) below {args.target}x; sign test of median >"
+          f" {args.target}x: p = {s['p_above']:.3g}")
+    print(f"best against best: --jobs 1 {b1:.2f} s, --jobs 2 {b2:.2f} s: {b1 / b2:.3f}x;"
+          f" load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""``benchmarks/jobs_ratio.py``'s summary of ``--jobs 1``/``--jobs 2`` pairs (issue 20 item 1): the
+median ratio, its distribution-free interval and the sign test, checked against the binomial by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+
+_SPEC = importlib.util.spec_from_file_location("jobs_ratio", Path(__file__).parents[1] / "benchmarks" / "jobs_ratio.py")
+jobs_ratio = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(jobs_ratio)
+
+
+def _binom_cdf(k: int, n: int) -> float:
+    """P(Binomial(n, 1/2) <= k), by hand."""
+    return sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+
+
+def test_interval_is_the_order_statistics_the_binomial_gives():
+    ratios = [1.805 + 0.01 * i for i in range(20)]  # rank r (1-based) holds 1.795 + 0.01 r
+    s = jobs_ratio.summarise(list(reversed(ratios)), 1.85)
+    # n = 20: P(B <= 5) = 0.0207 <= 0.025 < P(B <= 6) = 0.0577, so the 95% interval runs from the 6th
+    # to the 15th smallest (coverage 1 - 2 x 0.0207 = 95.9%)
+    assert _binom_cdf(5, 20) <= 0.025 < _binom_cdf(6, 20)
+    assert s["low"] == pytest.approx(ratios[5]) and s["high"] == pytest.approx(ratios[14])
+    assert s["median"] == pytest.approx((ratios[9] + ratios[10]) / 2)
+    # 1.805 .. 1.845 lie below 1.85: five pairs; "median above 1.85" has p = P(B <= 5) = 21,700 / 2^20
+    assert s["below"] == 5
+    assert s["p_above"] == pytest.approx(21_700 / 2**20) == pytest.approx(_binom_cdf(5, 20))
+
+
+def test_too_few_pairs_leave_the_interval_open():
+    # 5 pairs: even the extremes cover only 1 - 2 / 32 = 93.75% < 95%, so no interval
+    s = jobs_ratio.summarise([1.9, 1.7, 2.0, 1.86, 1.95], 1.85)
+    assert s["median"] == 1.9 and s["below"] == 1
+    assert math.isnan(s["low"]) and math.isnan(s["high"])
+    assert s["p_above"] == pytest.approx(_binom_cdf(1, 5))  # 6 / 32
