@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import cli
+from sim.runs import fixed
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = """\
@@ -428,3 +430,36 @@ def test_seating_flag_overrides_the_config_and_its_config_yaml_replays_it(tmp_pa
     assert flags.exit_code == 0 and "seating: fixed" in (tmp_path / "g" / "config.yaml").read_text()
     res = CliRunner().invoke(cli, ["run", "--resume", str(tmp_path / "p"), "--seating", "rotate"])
     assert res.exit_code == 2 and "--seating cannot be combined with --resume" in res.output
+
+
+@pytest.mark.integration
+def test_run_line_gives_the_merge_apart_from_the_play(run_dir):
+    _, output = run_dir
+    assert re.search(r"played 60 games in \d+\.\d s \([\d,.]+ games/s, \d jobs?\), merged in \d+\.\d s; ", output), output
+
+
+def test_merge_records_the_seconds_the_merge_took(monkeypatch, tmp_path):
+    clock = iter([100.0, 102.5])  # perf_counter before and after the merge
+    merged = []
+    monkeypatch.setattr(fixed.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(fixed.store, "merge_chunks", merged.append)
+    outcome = fixed.RunOutcome(tmp_path, games=10, seconds=1.0, failed=0, truncated=0)
+    assert fixed.merge(tmp_path, outcome) is outcome and outcome.merge_seconds == 2.5 and merged == [tmp_path]
+
+
+def _stop(*_args):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.integration
+def test_a_stop_between_the_merge_and_the_report_says_how_to_write_the_report(tmp_path, monkeypatch):
+    cfg = write(tmp_path, BASE.replace("games: 60", "games: 6"))
+    monkeypatch.setattr(fixed.RunOutcome, "ends", _stop)  # the run line, after the merge
+    res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 130 and (tmp_path / "o" / "games.parquet").is_file()
+    assert f"interrupted: every game is on disk in {tmp_path / 'o'}" in res.output
+    assert f"sim report {tmp_path / 'o'}" in res.output
+    monkeypatch.undo()  # the next command starts without the hint: a stop before any game says only "interrupted"
+    monkeypatch.setattr("sim.cli.commands_play.from_flags", _stop)  # before any game, outside every handled block
+    res = invoke("run", cfg, "--out", tmp_path / "p", "--quiet")
+    assert res.exit_code == 130 and res.output.strip() == "interrupted"

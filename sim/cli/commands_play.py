@@ -25,6 +25,7 @@ from .options import (
     confidence_option,
     figures_option,
     from_flags,
+    games_on_disk,
     no_grid,
     option_values,
     options_option,
@@ -119,10 +120,11 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  {command} --resume {where}{rule}", err=True)
         sys.exit(130)
+    games_on_disk(out_dir, f"sim check --run {out_dir}" if command == "sim check" else None)
     njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
     before = f" ({outcome.already} were already on disk)" if outcome.already else ""
-    say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}); "
-               f"{outcome.ends()}")
+    say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}),"
+        f" merged in {outcome.merge_seconds:.1f} s; {outcome.ends()}")
     stop = read_json(out_dir / "stopping.json", missing_ok=True)
     if stop is not None:
         say(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
@@ -343,7 +345,8 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
         click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
                    f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
         sys.exit(130)
+    games_on_disk(out_dir, f"sim check --run {out_dir}")
     stop = read_json(out_dir / "stopping.json")
-    click.echo(f"played {o.games} games in {o.seconds:.1f} s; {o.ends()}")
+    click.echo(f"played {o.games} games in {o.seconds:.1f} s, merged in {o.merge_seconds:.1f} s; {o.ends()}")
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir

@@ -15,6 +15,7 @@ import click
 
 from .. import __version__
 from ..api import SimError
+from .options import games_on_disk, interrupted_text
 
 # command name -> the module of ``sim.cli`` whose import registers it on ``cli``
 COMMANDS = {
@@ -49,13 +50,14 @@ class SimGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         old = _sigterm_interrupts()
+        games_on_disk(None)
         try:
             return super().invoke(ctx)
         except SimError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
         except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
+            click.echo(f"\n{interrupted_text()}", err=True)
             ctx.exit(130)
         finally:
             if old is not None:

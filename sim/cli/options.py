@@ -214,11 +214,31 @@ def resume_hint(command: str, where: Path | str, what: str):
     return told_on_interrupt(f"{what} are on disk in {where}; continue with:\n  {command} --resume {where}")
 
 
+def _report_message(where: Path | str, command: str | None) -> str:
+    return f"every game is on disk in {where}, but the report was not finished; write it with:\n  {command or f'sim report {where}'}"
+
+
 def report_hint(where: Path | str, command: str | None = None):
     """A stop while the report is written (every game on disk) says how to write it: ``command``,
     by default ``sim report``."""
-    return told_on_interrupt(f"every game is on disk in {where}, but the report was not finished; write it with:\n"
-                              f"  {command or f'sim report {where}'}")
+    return told_on_interrupt(_report_message(where, command))
+
+
+_ON_DISK: list[str] = []  # set by ``games_on_disk``: what a stop outside every handled block says
+
+
+def games_on_disk(where: Path | str | None, command: str | None = None) -> None:
+    """From now on a stop (Ctrl-C, SIGTERM) that no block of the command handles says, as
+    ``report_hint`` does, that every game is on disk in ``where`` and how to write the report: the
+    moments between the merge and the report (breaker finding, session 13: a bare "interrupted").
+    ``where=None`` forgets it (each command starts so)."""
+    _ON_DISK[:] = [] if where is None else [_report_message(where, command)]
+
+
+def interrupted_text() -> str:
+    """What the command group prints for a stop no block handled: "interrupted", and the report
+    hint once ``games_on_disk`` was called."""
+    return f"interrupted: {_ON_DISK[0]}" if _ON_DISK else "interrupted"
 
 
 def option_values(pairs: tuple[str, ...]) -> dict:

@@ -53,6 +53,7 @@ class RunOutcome:
     truncated: int
     jobs: int = 1
     already: int = 0  # games already on disk before a resume
+    merge_seconds: float = 0.0  # wall seconds the chunk files took to merge into the tables (``merge``)
 
     @property
     def games_per_second(self) -> float:
@@ -62,6 +63,15 @@ class RunOutcome:
         """How the games did not finish, for the commands' one-line summaries: "N stalled or capped,
         M failed" (truncated: an engine ended a game nobody could change, or the decision/round cap)."""
         return f"{self.truncated} stalled or capped, {self.failed} failed"
+
+
+def merge(out: Path, outcome: RunOutcome) -> RunOutcome:
+    """``store.merge_chunks(out)``, its wall seconds recorded in ``outcome.merge_seconds`` (the run
+    line's split: issue 20 item 1); returns ``outcome``."""
+    t0 = time.perf_counter()
+    store.merge_chunks(out)
+    outcome.merge_seconds = time.perf_counter() - t0
+    return outcome
 
 
 class _NoBar:
@@ -243,9 +253,9 @@ def run(rc: RunConfig, out: Path, *, force: bool = False, progress: bool = True,
     with locks.locked(out, keep_lock):
         try:
             write_run_files(rc, out, game)
-            outcome = play_ranges(rc, out, chunking.chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size),
-                                  progress=progress, fail_fast=fail_fast, backend=backend, scheduler=scheduler)
-            store.merge_chunks(out)
+            outcome = merge(out, play_ranges(rc, out, chunking.chunk_ranges(0, rc.games, rc.jobs, rc.chunk_size),
+                                             progress=progress, fail_fast=fail_fast, backend=backend,
+                                             scheduler=scheduler))
         except SimError:
             if created and not store.done_games(out):  # nothing played (e.g. no Dask scheduler): leave no folder
                 locks.unlock(out)
@@ -307,7 +317,7 @@ def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fa
         outcome = play_ranges(rc, out, todo_ranges(rc, rc.games, store.done_games(out)), progress=progress,
                               fail_fast=fail_fast, backend=backend, scheduler=scheduler)
         outcome.already = rc.games - outcome.games
-        store.merge_chunks(out)
+        merge(out, outcome)
     return outcome
 
 

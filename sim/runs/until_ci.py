@@ -141,8 +141,7 @@ def continue_until_ci(rc: RunConfig, out: Path, stopping: dict, *, progress: boo
     # the rule is finished before the merge: a kill during the merge resumes as a plain run of `stop` games
     stopping.update(games=stop, reason=reason, met=hw <= width, finished=True)
     _write_stopping(out, stopping)
-    store.merge_chunks(out)
-    return fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0)
+    return fixed.merge(out, fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already or 0))
 
 
 def resume(out: Path, *, jobs: int | None = None, progress: bool = True, fail_fast: bool = False,
