@@ -12,6 +12,13 @@ the median ratio with its distribution-free confidence interval and the one-side
 "median > target" (``scipy.stats.quantile_test``), and the best run of each count against the other.
 A pair's ratio moves by +-15% on this shared machine with the same code; the median of many is the
 figure to quote. Run it with nothing else running (a helper's load takes a core ``--jobs 2`` needs).
+
+The machine's own speed is sampled before and after every pair: the same pure-Python loop on both
+cores at once (``spin_both``, CPU seconds; about 0.09 s when this machine is quiet, up to 0.18 s in
+its slow spells, when the host's other guests take the cores from under us without it showing as
+steal time). A pair whose two samples both lie within ``--steady`` (default 10%) of the fastest
+sample of the session is *steady*; the summary is printed for every pair and for the steady ones,
+chosen by the machine's speed alone, never by the ratio.
 """
 
 from __future__ import annotations
@@ -43,6 +50,44 @@ def timed_run(config: str, jobs: int, out: str) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+SPIN_LOOPS = 3_000_000
+
+
+def _spin() -> float:
+    """CPU seconds of a fixed pure-Python loop in this process."""
+    t, x = time.process_time(), 0
+    for i in range(SPIN_LOOPS):
+        x += i * i
+    return time.process_time() - t
+
+
+def spin_both() -> float:
+    """The machine's speed with both cores busy: ``_spin`` in two forked processes at once, the
+    larger of their CPU seconds (the slower core is the one ``--jobs 2`` waits for)."""
+    pids = []
+    for _ in range(2):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.write(w, repr(_spin()).encode())
+            os._exit(0)
+        os.close(w)
+        pids.append((pid, r))
+    out = []
+    for pid, r in pids:
+        out.append(float(os.read(r, 64).decode()))
+        os.close(r)
+        os.waitpid(pid, 0)
+    return max(out)
+
+
+def steady(spins: list[tuple[float, float]], tolerance: float) -> list[bool]:
+    """Which pairs ran on a steady machine: both samples (before, after; CPU seconds of ``spin_both``)
+    within ``tolerance`` (0.10 = 10%) of the fastest sample of all."""
+    best = min(min(pair) for pair in spins)
+    return [max(pair) <= best * (1 + tolerance) for pair in spins]
+
+
 def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[str, float]:
     """The pairs' median ratio, its distribution-free ``level`` interval (order statistics, as
     ``scipy.stats.quantile_test(...).confidence_interval``) and the one-sided sign test's p of
@@ -63,25 +108,38 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=20, help="pairs of runs (default 20, about 8 minutes)")
     ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
     ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
+    ap.add_argument("--steady", type=float, default=0.10, help="a steady pair's machine-speed tolerance (0.10)")
     args = ap.parse_args()
+    if args.pairs < 1:
+        ap.error("--pairs must be at least 1")
     print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {args.config}")
-    walls: dict[int, list[float]] = {1: [], 2: []}
-    ratios = []
+    pairs, spins = [], []
     for i in range(args.pairs):
-        got = {}
+        before, got = spin_both(), {}
         for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
             got[jobs] = timed_run(args.config, jobs, f"{args.out}{jobs}")
-            walls[jobs].append(got[jobs][0])
-        ratios.append(got[1][0] / got[2][0])
+        pairs.append((got[1][0], got[2][0]))
+        spins.append((before, spin_both()))
         print(f"pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)  --jobs 2 {got[2][0]:6.2f} s"
-              f" ({got[2][1]:5.2f} CPU-s)  ratio {ratios[-1]:.3f}", flush=True)
-    s = summarise(ratios, args.target)
-    b1, b2 = min(walls[1]), min(walls[2])
-    print(f"median ratio {s['median']:.3f}x over {len(ratios)} pairs (95% CI {s['low']:.3f}-{s['high']:.3f},"
-          f" distribution-free); {s['below']} pair(s) below {args.target}x; sign test of median >"
-          f" {args.target}x: p = {s['p_above']:.3g}")
-    print(f"best against best: --jobs 1 {b1:.2f} s, --jobs 2 {b2:.2f} s: {b1 / b2:.3f}x;"
-          f" load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
+              f" ({got[2][1]:5.2f} CPU-s)  ratio {got[1][0] / got[2][0]:.3f}  machine {spins[-1][0]:.3f}/"
+              f"{spins[-1][1]:.3f} CPU-s", flush=True)
+    print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
+    _report("every pair", pairs, args.target)
+    calm = [p for p, ok in zip(pairs, steady(spins, args.steady), strict=True) if ok]
+    _report(f"steady pairs (machine within {args.steady:.0%} of its fastest, {min(map(min, spins)):.3f} CPU-s)",
+            calm, args.target)
+
+
+def _report(what: str, pairs: list[tuple[float, float]], target: float) -> None:
+    """Print the summary of ``pairs`` (``(wall --jobs 1, wall --jobs 2)`` seconds)."""
+    if not pairs:
+        print(f"{what}: none")
+        return
+    s = summarise([a / b for a, b in pairs], target)
+    b1, b2 = min(a for a, _ in pairs), min(b for _, b in pairs)
+    print(f"{what}: median ratio {s['median']:.3f}x over {len(pairs)} (95% CI {s['low']:.3f}-{s['high']:.3f},"
+          f" distribution-free); {s['below']} below {target}x; sign test of median > {target}x: p ="
+          f" {s['p_above']:.3g}; best against best {b1:.2f} / {b2:.2f} s = {b1 / b2:.3f}x")
 
 
 if __name__ == "__main__":

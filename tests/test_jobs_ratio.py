@@ -38,3 +38,15 @@ def test_too_few_pairs_leave_the_interval_open():
     assert s["median"] == 1.9 and s["below"] == 1
     assert math.isnan(s["low"]) and math.isnan(s["high"])
     assert s["p_above"] == pytest.approx(_binom_cdf(1, 5))  # 6 / 32
+
+
+def test_a_pair_is_steady_when_both_machine_samples_lie_near_the_fastest():
+    # fastest sample 0.090 CPU-s; 10% allows up to 0.099: pair 2 has an after-sample of 0.120, pair 3 a before of 0.100
+    spins = [(0.090, 0.095), (0.092, 0.120), (0.100, 0.091), (0.099, 0.099)]
+    assert jobs_ratio.steady(spins, 0.10) == [True, False, False, True]
+    assert jobs_ratio.steady(spins, 0.40) == [True, True, True, True]
+
+
+def test_the_machine_sample_is_cpu_seconds_of_both_cores():
+    x = jobs_ratio.spin_both()
+    assert 0 < x < 60  # two forked loops answered, a CPU time in seconds
