@@ -1,6 +1,7 @@
 #!/bin/bash
 # The README "Speed" figures: compiled vs pure Python (BOARDSIM_PURE=1) in alternation, three runs each;
-# then start-up, the whole 20,000-game Osaka run with one and two jobs (five pairs), and the split. About 8 minutes.
+# then start-up, the whole 20,000-game Osaka run with one and two jobs (five pairs, jobs_ratio.py), and the split.
+# About 8 minutes.
 # Run on a quiet machine: bash benchmarks/measure_speed.sh > speed.txt
 cd "$(dirname "$0")/.."
 unset PYTHONDONTWRITEBYTECODE
@@ -17,23 +18,9 @@ for i in 1 2 3; do
   /usr/bin/time -f "C 10-game: %e s %U+%S s %M KB" .venv/bin/sim run configs/traders_of_osaka/baseline.yaml --games 10 --jobs 1 --out /tmp/s11 --force --quiet 2>&1 | tail -1
   BOARDSIM_PURE=1 /usr/bin/time -f "P 10-game: %e s %U+%S s %M KB" .venv/bin/sim run configs/traders_of_osaka/baseline.yaml --games 10 --jobs 1 --out /tmp/s11 --force --quiet 2>&1 | tail -1
 done
-# the whole run, --jobs 1 and --jobs 2 in alternation, five pairs: each pair's ratio and their median, then the
-# best (shortest) of each and their ratio (the machine drifts between runs; see the README)
-for i in 1 2 3 4 5; do
-  for j in 1 2; do
-    /usr/bin/time -f "%e %U %S" -o /tmp/speed_time .venv/bin/sim run configs/traders_of_osaka/speed_random4.yaml --jobs $j --out /tmp/speed$j --force --quiet > /dev/null 2>&1
-    read -r wall user sys < /tmp/speed_time
-    echo "C jobs$j: $wall s $user+$sys s"
-    eval "w$j=$wall"; echo "$wall" >> /tmp/speed_jobs$j.$$
-  done
-  awk -v a="$w1" -v b="$w2" -v i="$i" 'BEGIN { printf "   pair %d: jobs2 = %.3fx jobs1\n", i, a / b }'
-  awk -v a="$w1" -v b="$w2" 'BEGIN { printf "%.3f\n", a / b }' >> /tmp/speed_ratio.$$
-done
-echo "median of the five pair ratios: $(sort -n /tmp/speed_ratio.$$ | sed -n 3p)x"
-rm -f /tmp/speed_ratio.$$
-b1=$(sort -n /tmp/speed_jobs1.$$ | head -1); b2=$(sort -n /tmp/speed_jobs2.$$ | head -1)
-awk -v a="$b1" -v b="$b2" 'BEGIN { printf "best of five: jobs1 %s s (%.0f games/s), jobs2 %s s: %.3fx\n", a, 20000 / a, b, a / b }'
-rm -f /tmp/speed_jobs1.$$ /tmp/speed_jobs2.$$
+# the whole run, --jobs 1 and --jobs 2 in alternation, five pairs: each pair's ratio, their median and its
+# interval, best against best, and the same over the pairs the machine ran steadily (benchmarks/jobs_ratio.py)
+.venv/bin/python benchmarks/jobs_ratio.py configs/traders_of_osaka/speed_random4.yaml --pairs 5 --out /tmp/speed
 BOARDSIM_PURE=1 /usr/bin/time -f "P jobs1: %e s %U+%S s %M KB" .venv/bin/sim run configs/traders_of_osaka/speed_random4.yaml --jobs 1 --out /tmp/speed1 --force --quiet 2>&1 | tail -1
 for j in 1 2; do .venv/bin/python benchmarks/profile_run.py configs/traders_of_osaka/speed_random4.yaml --games 20000 --jobs $j --processes 2>&1 | grep -E "^\\||worker|helper"; done
 uptime
