@@ -13,6 +13,7 @@ module is imported only when that command runs (``group.COMMANDS``: start-up, is
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -32,7 +33,13 @@ def main() -> None:
     from ..limits import Unbroken
 
     sys.stdout, sys.stderr = Unbroken(sys.stdout), Unbroken(sys.stderr)
-    cli(prog_name="sim")
+    try:
+        cli(prog_name="sim")
+    finally:
+        # Everything alive now dies with the process: frozen, it is left out of the interpreter's
+        # garbage collections at exit, which took 0.2-0.3 s of every command (a 10-game run
+        # 1.03-1.20 -> 0.74-0.87 s; docs/speed.md, round fourteen). Files are closed where written.
+        gc.freeze()
 
 
 if __name__ == "__main__":  # pragma: no cover
