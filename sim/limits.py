@@ -41,6 +41,14 @@ class Interrupts:
             signal.signal(signal.SIGINT, self.old)
 
 
+def is_stop(exc: BaseException) -> bool:
+    """Whether ``exc`` stops the command as Ctrl-C does: ``KeyboardInterrupt`` (SIGINT; the commands turn
+    SIGTERM into it), or polars' ``PanicException`` around one: a Ctrl-C that lands while polars calls
+    back into Python comes out of polars as a panic (breaker trial, session 14: a traceback, exit 1)."""
+    return isinstance(exc, KeyboardInterrupt) or (
+        type(exc).__name__ == "PanicException" and "KeyboardInterrupt" in str(exc))
+
+
 class GameTimeout(BaseException):
     """A game ran longer than ``game_timeout_s`` (a BaseException, so a strategy's own
     ``except Exception`` cannot swallow it)."""

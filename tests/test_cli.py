@@ -463,3 +463,45 @@ def test_a_stop_between_the_merge_and_the_report_says_how_to_write_the_report(tm
     monkeypatch.setattr("sim.cli.commands_play.from_flags", _stop)  # before any game, outside every handled block
     res = invoke("run", cfg, "--out", tmp_path / "p", "--quiet")
     assert res.exit_code == 130 and res.output.strip() == "interrupted"
+
+
+def _polars_stop(*_args, **_kwargs):
+    from polars.exceptions import PanicException
+
+    # what polars raised when a Ctrl-C landed in its callback into Python (breaker trial, session 14)
+    raise PanicException("called `Result::unwrap()` on an `Err` value: PyErr { type: <class 'KeyboardInterrupt'>,"
+                         " value: KeyboardInterrupt() }")
+
+
+@pytest.mark.integration
+def test_a_ctrl_c_that_polars_turns_into_a_panic_is_still_a_stop(tmp_path, monkeypatch):
+    cfg = write(tmp_path, BASE.replace("games: 60", "games: 6"))
+    monkeypatch.setattr("sim.cli.commands_play.build_report", _polars_stop)  # in the report, after the merge
+    res = invoke("run", cfg, "--out", tmp_path / "o", "--quiet")
+    assert res.exit_code == 130 and f"sim report {tmp_path / 'o'}" in res.output
+    monkeypatch.setattr("sim.store.merge_chunks", _polars_stop)  # in the merge: the games are not all on disk
+    res = invoke("run", cfg, "--out", tmp_path / "p", "--quiet")
+    assert res.exit_code == 130 and f"sim run --resume {tmp_path / 'p'}" in res.output
+
+
+def test_only_a_panic_around_a_keyboard_interrupt_is_a_stop():
+    from polars.exceptions import PanicException
+
+    from sim.limits import is_stop
+
+    assert is_stop(KeyboardInterrupt()) and is_stop(PanicException("PyErr { type: <class 'KeyboardInterrupt'> }"))
+    assert not is_stop(PanicException("index out of bounds")) and not is_stop(ValueError("KeyboardInterrupt"))
+
+
+def test_run_line_names_games_now_and_before_by_hand(tmp_path):
+    from sim.cli.commands_play import run_line
+
+    o = fixed.RunOutcome(tmp_path, games=60, seconds=2.0, failed=1, truncated=2, jobs=1, already=20, merge_seconds=0.04)
+    assert run_line(o) == ("played 60 games (20 were already on disk) in 2.0 s (30 games/s, 1 job), merged in 0.0 s;"
+                           " 2 stalled or capped, 1 failed")
+    one = fixed.RunOutcome(tmp_path, games=1, seconds=0.5, failed=0, truncated=0, jobs=2, merge_seconds=0.25)
+    assert run_line(one, "dask") == ("played 1 game in 0.5 s (2 games/s, dask cluster), merged in 0.2 s;"
+                                     " 0 stalled or capped, 0 failed")  # 0.25 -> "0.2": Python rounds half to even
+    none = fixed.RunOutcome(tmp_path, games=0, seconds=0.0, failed=0, truncated=0, jobs=2, already=20000)
+    assert run_line(none) == ("played no games (all 20000 were already on disk), merged in 0.0 s;"
+                              " 0 stalled or capped, 0 failed")

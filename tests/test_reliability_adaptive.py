@@ -12,6 +12,7 @@ under 60% needs hundreds of games to decide), so the run goes to ``--max-games``
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 import pytest
@@ -78,6 +79,9 @@ def test_until_decided_resumes_the_whole_procedure(tmp_path, monkeypatch):
     assert res.exit_code == 3, res.output  # the checks are evaluated after the resumed procedure
     # resumed at its --max-games: more of the same rule, not the rule it already follows (breaker 14, s8)
     assert "raise --max-games" in res.output and "try --until-decided" not in res.output, res.output
+    # the run line counts the games played now and those the interrupted run left: 32 in all (breaker, s14)
+    now, before = map(int, re.search(r"played (\d+) games? \((\d+) were already on disk\)", res.output).groups())
+    assert now + before == 32 and before > 0 and "already on disk" not in full.output
     _same_tables(tmp_path / "full", tmp_path / "cut")
     a, b = (json.loads((tmp_path / d / "stopping.json").read_text()) for d in ("full", "cut"))
     assert [x["games"] for x in b["batches"]] == [4, 8, 16, 32] == [x["games"] for x in a["batches"]]

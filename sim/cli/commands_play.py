@@ -16,6 +16,7 @@ from ..api import SimError
 from ..config import load_config, load_run_config
 from ..config.overrides import replay_text
 from ..data import read_json
+from ..limits import is_stop
 from ..locks import break_lock as take_lock_over
 from ..locks import unlock
 from ..runs import fixed
@@ -111,7 +112,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         where = resume_dir or locals().get("out_dir")
         raise SimError(f"cannot write the run folder {where}: {exc}; finished chunks are kept: free space,"
                        f" then `{command} --resume {where}`") from None
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not is_stop(exc):
+            raise
         where = resume_dir or locals().get("out_dir")
         if where is None:  # stopped while the config was read: no run folder yet (breaker finding 8)
             click.echo("\ninterrupted before any game was played: nothing was written", err=True)
@@ -121,14 +124,22 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
                    f"  {command} --resume {where}{rule}", err=True)
         sys.exit(130)
     games_on_disk(out_dir, f"sim check --run {out_dir}" if command == "sim check" else None)
-    njobs = "dask cluster" if backend == "dask" else f"{outcome.jobs} job{'s' if outcome.jobs > 1 else ''}"
-    before = f" ({outcome.already} were already on disk)" if outcome.already else ""
-    say(f"played {outcome.games} games{before} in {outcome.seconds:.1f} s ({speed(outcome.games_per_second)} games/s, {njobs}),"
-        f" merged in {outcome.merge_seconds:.1f} s; {outcome.ends()}")
+    say(run_line(outcome, backend))
     stop = read_json(out_dir / "stopping.json", missing_ok=True)
     if stop is not None:
         say(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir, rc, outcome
+
+
+def run_line(o: fixed.RunOutcome, backend: str = "local") -> str:
+    """The line a run's play ends with: games played now (and those already on disk), seconds, games/s
+    and jobs, the merge's seconds, how games did not finish (``RunOutcome.ends``)."""
+    if not o.games:
+        return f"played no games (all {o.already} were already on disk), merged in {o.merge_seconds:.1f} s; {o.ends()}"
+    njobs = "dask cluster" if backend == "dask" else f"{o.jobs} job{'s' if o.jobs > 1 else ''}"
+    before = f" ({o.already} were already on disk)" if o.already else ""
+    return (f"played {o.games} game{'s' if o.games > 1 else ''}{before} in {o.seconds:.1f} s"
+            f" ({speed(o.games_per_second)} games/s, {njobs}), merged in {o.merge_seconds:.1f} s; {o.ends()}")
 
 
 @cli.command()
@@ -341,12 +352,14 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
     except fixed.FailFast as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not is_stop(exc):
+            raise
         click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
                    f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
         sys.exit(130)
     games_on_disk(out_dir, f"sim check --run {out_dir}")
     stop = read_json(out_dir / "stopping.json")
-    click.echo(f"played {o.games} games in {o.seconds:.1f} s, merged in {o.merge_seconds:.1f} s; {o.ends()}")
+    click.echo(run_line(o, backend))
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
     return out_dir

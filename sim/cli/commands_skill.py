@@ -10,6 +10,7 @@ import click
 from ..analysis.skill import skill_text
 from ..api import SimError
 from ..config.starter import known_game
+from ..limits import is_stop
 from ..runs.skill import BASELINE, run_skill
 from .group import cli
 from .options import check_cluster, check_out, cluster_options, option_values, say
@@ -62,7 +63,9 @@ def skill(game: str, players: int, games: int, names: tuple[str, ...], seed: int
         figures = run_skill(game, players, games, seed, folder, names=names, jobs=jobs, force=force,
                             progress=not quiet, options=option_values(option_pairs),
                             echo=None if quiet else say, backend=backend, scheduler=scheduler)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: each table's workers ended and its lock released
+    except BaseException as exc:  # Ctrl-C or SIGTERM: each table's workers ended and its lock released
+        if not is_stop(exc):
+            raise
         click.echo(f"\ninterrupted: the round robin in {folder} is not finished (sim skill has no --resume);"
                    f" start it again with --force", err=True)
         sys.exit(130)

@@ -15,6 +15,7 @@ import click
 
 from .. import __version__
 from ..api import SimError
+from ..limits import is_stop
 from .options import games_on_disk, interrupted_text
 
 # command name -> the module of ``sim.cli`` whose import registers it on ``cli``
@@ -56,7 +57,9 @@ class SimGroup(click.Group):
         except SimError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
-        except KeyboardInterrupt:
+        except BaseException as exc:
+            if not is_stop(exc):
+                raise
             click.echo(f"\n{interrupted_text()}", err=True)
             ctx.exit(130)
         finally:

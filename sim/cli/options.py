@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..api import SimError
+from ..limits import is_stop
 
 
 def run_folder(rc, out: str | None, config: str) -> Path:
@@ -176,7 +177,9 @@ def told_on_interrupt(message: str):
         old = signal.signal(signal.SIGTERM, stop)
     try:
         yield
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not is_stop(exc):
+            raise
         click.echo(f"\ninterrupted: {message}", err=True)
         sys.exit(130)
     finally:

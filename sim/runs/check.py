@@ -234,7 +234,7 @@ def _continue_until_decided(rc: RunConfig, out: Path, stopping: dict, *, progres
         f"no game of the first {stop} completed: more games would not decide {', '.join(undecided)}" if not complete else
         f"reached --max-games {max_games} with {', '.join(undecided)} still inconclusive"))
     _write_stopping(out, stopping)
-    return fixed.merge(out, fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs))
+    return fixed.merge(out, fixed.RunOutcome(out, played, seconds, failed, truncated, rc.jobs, already=stop - played))
 
 
 def _decided_reason(games: int, lenient: list[str]) -> str:

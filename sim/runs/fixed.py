@@ -28,6 +28,7 @@ from ..api import SimError
 from ..config import RunConfig, add_config_folder, build_game, dump_resolved, load_run_config
 from ..config.seats import module_folders
 from ..data import quote, read_json
+from ..limits import is_stop
 from ..play import Setup, deal_size
 from ..registry import comparable_experiment, plugin_hashes
 
@@ -149,13 +150,15 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
                 what = e["message"] if e["message"].startswith(f"{e['exception']}:") else f"{e['exception']}: {e['message']}"
                 raise FailFast(f"--fail-fast: game {e['game_index']} failed ({what});"
                                f" see {out / 'chunks'} and `sim replay {out} --game-index {e['game_index']}`")
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: workers ended first, then their half-written chunks go
+    except BaseException as exc:  # Ctrl-C or SIGTERM: workers ended first, then their half-written chunks go
+        if not is_stop(exc):
+            raise
         from .forked import reap
 
         results.close()
         reap(wait=True)
         store.drop_unfinished(out)
-        raise
+        raise KeyboardInterrupt from None  # a polars panic around one, as the callers catch it
     finally:
         if own:
             bar.close()
