@@ -250,11 +250,13 @@ def write_file_atomic(path: str | Path, data: bytes | str) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:  # Ctrl-C too: no .tmp left beside the file (breaker trial, session 14)
         try:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+        if not isinstance(exc, OSError):
+            raise
         raise SimError(f"cannot write {path}: {exc.strerror or exc}; nothing half-written was left (free space or"
                        " raise the file-size limit, then run the command again)") from None
 

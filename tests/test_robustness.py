@@ -358,6 +358,21 @@ def test_result_files_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def _stop(*_args):
+    raise KeyboardInterrupt
+
+
+def test_a_stop_while_a_file_is_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """Breaker trial, session 14: Ctrl-C while the report was written left .report.md.tmp behind."""
+    from sim.data import write_file_atomic
+
+    (tmp_path / "report.md").write_text("old")
+    monkeypatch.setattr(os, "fsync", _stop)
+    with pytest.raises(KeyboardInterrupt):
+        write_file_atomic(tmp_path / "report.md", "new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"] and (tmp_path / "report.md").read_text() == "old"
+
+
 def test_a_full_disk_while_playing_names_the_folder_and_resume(tmp_path):
     """Breaker finding 7 (session 8): polars' ComputeError (a traceback) or a message blaming the
     config; now exit 2 with the folder and the command that continues."""

@@ -532,3 +532,23 @@ def test_an_interrupted_check_names_sim_check_resume(tmp_path, monkeypatch):
     cfg = write(tmp_path, BASE.replace("games: 40", "games: 6") + "checks: {max_failed_games: 0}\n")
     res = invoke("check", cfg, "--out", tmp_path / "cut", "--quiet")
     assert res.exit_code == 130 and f"sim check --resume {tmp_path / 'cut'}" in res.output, res.output
+
+
+def _stop(*_args, **_kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.integration
+def test_a_finished_check_and_a_stopped_one_name_sim_check_run_with_the_junit_file(tmp_path, monkeypatch):
+    """Breaker trial, session 14: `sim check --resume` of a finished check run suggested `sim report`
+    (which evaluates no check), and a stop's hint left out the --junit file the user gave."""
+    cfg = write(tmp_path, BASE.replace("games: 40", "games: 6") + "checks: {max_failed_games: 0}\n")
+    out, junit = tmp_path / "c", tmp_path / "j.xml"
+    assert invoke("check", cfg, "--out", out, "--quiet").exit_code == 0
+    res = invoke("check", "--resume", out, "--quiet")
+    assert res.exit_code == 2 and f"`sim check --run {out}` evaluates its checks" in res.output, res.output
+    from sim.runs import check as check_run
+
+    monkeypatch.setattr(check_run, "evaluate_run", _stop)  # stopped while the checks are evaluated
+    res = invoke("check", cfg, "--out", tmp_path / "d", "--junit", junit, "--quiet")
+    assert res.exit_code == 130 and f"sim check --run {tmp_path / 'd'} --junit {junit}" in res.output, res.output

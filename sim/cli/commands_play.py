@@ -82,6 +82,9 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             if no_plugins:
                 refuse_plugins(out_dir)
             _break_lock(out_dir, break_lock)
+            if command == "sim check" and fixed.complete(out_dir):  # its checks, not only its report (breaker, s14)
+                raise SimError(f"'{out_dir}' is already complete; nothing to resume (`sim check --run {out_dir}`"
+                               " evaluates its checks)")
             from ..runs import check as check_run  # imported when used (start-up, issue 20 item 8)
             from ..runs import until_ci as sequential
             again = (check_run.resume_until_decided if check_run.is_unfinished_until_decided(out_dir) else
@@ -300,12 +303,18 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options,
                                   command="sim check")
+        games_on_disk(out_dir, _check_hint(out_dir, junit))
         if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
             (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
         checks = (rc or load_run_config(out_dir)).checks
-    with _unlock(out_dir), report_hint(out_dir, f"sim check --run {out_dir}"):
+    with _unlock(out_dir), report_hint(out_dir, _check_hint(out_dir, junit)):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     _check_outcome(results, t, out_dir, config, junit, inconclusive, until_decided, t0)
+
+
+def _check_hint(out_dir: Path, junit: str | None) -> str:
+    """The command that evaluates the checks of a run folder whose games are all on disk (a stop's hint)."""
+    return f"sim check --run {out_dir}" + (f" --junit {junit}" if junit else "")
 
 
 def _check_outcome(results, t, out_dir: Path, config, junit, inconclusive, until_decided, t0: float) -> None:

@@ -276,12 +276,18 @@ def reopen(out: Path, jobs: int | None) -> RunConfig:
         rc = rc.model_copy(update={"jobs": jobs})
     check_same_rules(rc, out, "resumed")
     check_same_experiment(rc, out, "resumed")
-    if integrity.committed(out):  # merged; a kill may have landed while its chunks were being removed
-        shutil.rmtree(out / "chunks", ignore_errors=True)
-        raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
-    if (out / "games.parquet").is_file() and not (out / "chunks").is_dir():
+    if complete(out):
         raise SimError(f"'{out}' is already complete; nothing to resume (`sim report {out}` rebuilds its report)")
     return rc
+
+
+def complete(out: Path) -> bool:
+    """Whether run folder ``out`` holds its merged tables (nothing to resume); leftover chunks of a
+    merge a kill cut short are removed."""
+    if integrity.committed(out):  # merged; a kill may have landed while its chunks were being removed
+        shutil.rmtree(out / "chunks", ignore_errors=True)
+        return True
+    return (out / "games.parquet").is_file() and not (out / "chunks").is_dir()
 
 
 def check_same_experiment(rc: RunConfig, out: Path, verb: str, what: str = "config.json") -> None:
