@@ -1,7 +1,7 @@
 """How much faster ``--jobs 2`` runs a whole ``sim run`` than ``--jobs 1`` (issue 20 item 1: at least
 1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md round fourteen.
 
-    python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85]
+    python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85] [--out /tmp/jobs_ratio] [--steady 0.10]
 
 Plays CONFIG (default ``configs/traders_of_osaka/speed_random4.yaml``, 20,000 random Osaka games)
 ``--pairs`` times with each job count, the two runs of a pair next to each other and their order
