@@ -37,8 +37,8 @@ def main() -> None:
         cli(prog_name="sim")
     finally:
         # Everything alive now dies with the process: frozen, it is left out of the interpreter's
-        # garbage collections at exit, which took 0.2-0.3 s of every command (a 10-game run
-        # 1.03-1.20 -> 0.74-0.87 s; docs/speed.md, round fourteen). Files are closed where written.
+        # garbage collections at exit, which took 0.1-0.3 s of every command (a 10-game run
+        # 0.67-1.00 -> 0.51-0.73 s; docs/speed.md, round fourteen). Files are closed where written.
         gc.freeze()
 
 

@@ -367,7 +367,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
         click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
                    f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
         sys.exit(130)
-    games_on_disk(out_dir, f"sim check --run {out_dir}")
+    games_on_disk(out_dir, _check_hint(out_dir, None))  # `check` adds its --junit
     stop = read_json(out_dir / "stopping.json")
     click.echo(run_line(o, backend))
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
