@@ -62,35 +62,23 @@ def timed_run(config: str, jobs: int, out: str) -> tuple[float, float, int]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), failed
 
 
-SPIN_LOOPS = 3_000_000
-
-
-def _spin() -> float:
-    """CPU seconds of a fixed pure-Python loop in this process."""
+# a fixed pure-Python loop; prints the CPU seconds it took in a fresh interpreter (not a fork of this
+# process: polars' threads run here once a table was read, and a fork of a threaded process can hang)
+SPIN = """import time
+def spin():
     t, x = time.process_time(), 0
-    for i in range(SPIN_LOOPS):
+    for i in range(3_000_000):
         x += i * i
     return time.process_time() - t
+print(spin())"""
 
 
 def spin_both() -> float:
-    """The machine's speed with both cores busy: ``_spin`` in two forked processes at once, the
-    larger of their CPU seconds (the slower core is the one ``--jobs 2`` waits for)."""
-    pids = []
-    for _ in range(2):
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.write(w, repr(_spin()).encode())
-            os._exit(0)
-        os.close(w)
-        pids.append((pid, r))
-    out = []
-    for pid, r in pids:
-        out.append(float(os.read(r, 64).decode()))
-        os.close(r)
-        os.waitpid(pid, 0)
-    return max(out)
+    """The machine's speed with both cores busy: ``SPIN`` in two processes at once, the larger of
+    their CPU seconds (the slower core is the one ``--jobs 2`` waits for); NaN if one failed."""
+    procs = [subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    out = [p.communicate()[0].strip() for p in procs]
+    return max(float(x) if x else float("nan") for x in out)
 
 
 def steady(spins: list[tuple[float, float]], tolerance: float) -> list[bool]:
