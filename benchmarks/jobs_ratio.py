@@ -120,8 +120,9 @@ def main() -> None:
             before, got = spin_both(), {}
             for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
                 got[jobs] = timed_run(config, jobs, f"{out}{jobs}")
-            pairs.append((got[1][0], got[2][0]))
-            spins.append((before, spin_both()))
+            after = spin_both()
+            pairs.append((got[1][0], got[2][0]))  # a pair counts once both its machine samples are in
+            spins.append((before, after))
             failed = max(failed, got[1][2])
             print(f"pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)  --jobs 2 {got[2][0]:6.2f} s"
                   f" ({got[2][1]:5.2f} CPU-s)  ratio {got[1][0] / got[2][0]:.3f}  machine {spins[-1][0]:.3f}/"

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from sim.analysis.checks import evaluate
 from sim.cli import cli
+from sim.runs import fixed
 
 BASE = """\
 game: traders_of_osaka
@@ -552,3 +553,6 @@ def test_a_finished_check_and_a_stopped_one_name_sim_check_run_with_the_junit_fi
     monkeypatch.setattr(check_run, "evaluate_run", _stop)  # stopped while the checks are evaluated
     res = invoke("check", cfg, "--out", tmp_path / "d", "--junit", junit, "--quiet")
     assert res.exit_code == 130 and f"sim check --run {tmp_path / 'd'} --junit {junit}" in res.output, res.output
+    monkeypatch.setattr(fixed, "play_ranges", _stop)  # stopped while playing (second breaker trial, session 14)
+    res = invoke("check", cfg, "--out", tmp_path / "e", "--junit", junit, "--quiet")
+    assert res.exit_code == 130 and f"sim check --resume {tmp_path / 'e'} --junit {junit}" in res.output, res.output

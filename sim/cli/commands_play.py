@@ -65,12 +65,13 @@ def _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler
 
 def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler, quiet,
           until_ci=None, max_games=None, confidence=None, no_plugins=False, break_lock=False, given=None,
-          options=None, command="sim run", seating=None):
+          options=None, command="sim run", seating=None, tail=""):
     """Play a config (or complete ``--resume``); return ``(run folder, config or None, outcome)``.
     ``no_plugins`` refuses import strings; ``break_lock`` takes over the folder's lock first;
     ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
     that replace or add to CONFIG's ``options:``; ``command``: what to resume with (``sim check``
-    evaluates its checks after the games); ``seating``: ``--seating``, replacing CONFIG's."""
+    evaluates its checks after the games); ``seating``: ``--seating``, replacing CONFIG's; ``tail``: what the
+    resume command a stop prints ends with (``sim check``'s ``--junit FILE``)."""
     from polars.exceptions import ComputeError
 
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
@@ -114,7 +115,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     except (OSError, ComputeError) as exc:  # e.g. a full disk: finished chunks are safe on disk
         where = resume_dir or locals().get("out_dir")
         raise SimError(f"cannot write the run folder {where}: {exc}; finished chunks are kept: free space,"
-                       f" then `{command} --resume {where}`") from None
+                       f" then `{command} --resume {where}{tail}`") from None
     except BaseException as exc:
         if not is_stop(exc):
             raise
@@ -124,7 +125,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             sys.exit(130)
         rule = " (it continues the stopping rule in stopping.json)" if (Path(where) / "stopping.json").is_file() else ""
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
-                   f"  {command} --resume {where}{rule}", err=True)
+                   f"  {command} --resume {where}{tail}{rule}", err=True)
         sys.exit(130)
     games_on_disk(out_dir, f"sim check --run {out_dir}" if command == "sim check" else None)
     say(run_line(outcome, backend))
@@ -296,13 +297,14 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             check_writable(Path(junit), "--junit")
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
             force = check_run.previous_run_of(run_folder(rc, out, config), rc)
+        tail = f" --junit {junit}" if junit else ""  # a stop's resume command keeps it
         if until_decided:
             out_dir = _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast,
-                                     backend, scheduler, min_sample)
+                                     backend, scheduler, min_sample, tail=tail)
         else:
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options,
-                                  command="sim check")
+                                  command="sim check", tail=tail)
         games_on_disk(out_dir, _check_hint(out_dir, junit))
         if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
             (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
@@ -347,8 +349,9 @@ def _check_outcome(results, t, out_dir: Path, config, junit, inconclusive, until
 
 
 def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast, backend, scheduler,
-                   min_sample) -> Path:
-    """``sim check --until-decided``: play batches until every check is decided; the run folder."""
+                   min_sample, tail="") -> Path:
+    """``sim check --until-decided``: play batches until every check is decided; the run folder.
+    ``tail``: what the resume command a stop prints ends with (``--junit FILE``)."""
     from ..runs import check as check_run
 
     if rc is None or resume_dir or until_ci is not None:
@@ -365,7 +368,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
         if not is_stop(exc):
             raise
         click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
-                   f" and evaluate the checks with:\n  sim check --resume {out_dir}", err=True)
+                   f" and evaluate the checks with:\n  sim check --resume {out_dir}{tail}", err=True)
         sys.exit(130)
     games_on_disk(out_dir, _check_hint(out_dir, None))  # `check` adds its --junit
     stop = read_json(out_dir / "stopping.json")
