@@ -505,3 +505,10 @@ def test_run_line_names_games_now_and_before_by_hand(tmp_path):
     none = fixed.RunOutcome(tmp_path, games=0, seconds=0.0, failed=0, truncated=0, jobs=2, already=20000)
     assert run_line(none) == ("played no games (all 20000 were already on disk), merged in 0.0 s;"
                               " 0 stalled or capped, 0 failed")
+
+
+@pytest.mark.integration
+def test_run_line_counts_the_jobs_that_played_at_once(tmp_path):
+    # one game is one chunk: --jobs 2 plays it on one job (second breaker trial, session 14: "2 jobs")
+    res = invoke("run", write(tmp_path, BASE.replace("games: 60", "games: 1")), "--out", tmp_path / "o", "--jobs", "2")
+    assert res.exit_code == 0 and "games/s, 1 job), merged in" in res.output, res.output

@@ -162,7 +162,8 @@ def play_ranges(rc: RunConfig, out: Path, ranges: list[tuple[int, int]], *, prog
     finally:
         if own:
             bar.close()
-    return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, rc.jobs)
+    # the jobs that played at once: no more than the chunks (a 1-game run with --jobs 2 played on one)
+    return RunOutcome(out, total, time.perf_counter() - t0, failed, truncated, max(1, min(rc.jobs, len(ranges))))
 
 
 def todo_ranges(rc: RunConfig, games: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
