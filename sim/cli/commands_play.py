@@ -71,7 +71,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
     ``given``: a config already resolved (``sim run --game``); ``options``: ``--option`` values
     that replace or add to CONFIG's ``options:``; ``command``: what to resume with (``sim check``
     evaluates its checks after the games); ``seating``: ``--seating``, replacing CONFIG's; ``tail``: what the
-    resume command a stop prints ends with (``sim check``'s ``--junit FILE``)."""
+    resume (or ``--run``) command a stop prints ends with (``sim check``'s ``--junit FILE``)."""
     from polars.exceptions import ComputeError
 
     _refuse_flag_mixes(config, resume_dir, games, seed, jobs, backend, scheduler, until_ci, max_games, options)
@@ -127,7 +127,7 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
         click.echo(f"\ninterrupted: finished chunks are on disk in {where}; complete the run with:\n"
                    f"  {command} --resume {where}{tail}{rule}", err=True)
         sys.exit(130)
-    games_on_disk(out_dir, f"sim check --run {out_dir}" if command == "sim check" else None)
+    games_on_disk(out_dir, f"sim check --run {out_dir}{tail}" if command == "sim check" else None)
     say(run_line(outcome, backend))
     stop = read_json(out_dir / "stopping.json", missing_ok=True)
     if stop is not None:
@@ -268,6 +268,7 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 
     t0 = time.perf_counter()
     figure_policy.expect(figures_mode)
+    tail = f" --junit {junit}" if junit else ""  # what a stop's resume or --run command ends with
     options = option_values(option_pairs)
     if options and (resume_dir or not config):
         raise SimError("--option KEY=VALUE changes CONFIG's options: it needs CONFIG and takes no --resume")
@@ -297,7 +298,6 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             check_writable(Path(junit), "--junit")
         if rc is not None and not force:  # a nightly rerun replaces the previous check of the same config
             force = check_run.previous_run_of(run_folder(rc, out, config), rc)
-        tail = f" --junit {junit}" if junit else ""  # a stop's resume command keeps it
         if until_decided:
             out_dir = _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast,
                                      backend, scheduler, min_sample, tail=tail)
@@ -305,18 +305,12 @@ def check(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
             out_dir, _, _ = _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend, scheduler,
                                   quiet, until_ci, max_games, confidence, no_plugins, break_lock, options=options,
                                   command="sim check", tail=tail)
-        games_on_disk(out_dir, _check_hint(out_dir, junit))
         if options:  # the run folder's config.yaml reruns it, as `sim run CONFIG --option` writes it
             (out_dir / "config.yaml").write_text(replay_text(config, options, {"games": games, "seed": seed}, "sim check"))
         checks = (rc or load_run_config(out_dir)).checks
-    with _unlock(out_dir), report_hint(out_dir, _check_hint(out_dir, junit)):
+    with _unlock(out_dir), report_hint(out_dir, f"sim check --run {out_dir}{tail}"):
         results, t = check_run.evaluate_run(out_dir, checks, min_sample, confidence, figures=figures_mode)
     _check_outcome(results, t, out_dir, config, junit, inconclusive, until_decided, t0)
-
-
-def _check_hint(out_dir: Path, junit: str | None) -> str:
-    """The command that evaluates the checks of a run folder whose games are all on disk (a stop's hint)."""
-    return f"sim check --run {out_dir}" + (f" --junit {junit}" if junit else "")
 
 
 def _check_outcome(results, t, out_dir: Path, config, junit, inconclusive, until_decided, t0: float) -> None:
@@ -351,7 +345,7 @@ def _check_outcome(results, t, out_dir: Path, config, junit, inconclusive, until
 def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quiet, fail_fast, backend, scheduler,
                    min_sample, tail="") -> Path:
     """``sim check --until-decided``: play batches until every check is decided; the run folder.
-    ``tail``: what the resume command a stop prints ends with (``--junit FILE``)."""
+    ``tail``: what the resume (or ``--run``) command a stop prints ends with (``--junit FILE``)."""
     from ..runs import check as check_run
 
     if rc is None or resume_dir or until_ci is not None:
@@ -370,7 +364,7 @@ def _until_decided(rc, config, out, force, max_games, until_ci, resume_dir, quie
         click.echo(f"\ninterrupted: finished chunks are on disk in {out_dir}; continue the --until-decided batches"
                    f" and evaluate the checks with:\n  sim check --resume {out_dir}{tail}", err=True)
         sys.exit(130)
-    games_on_disk(out_dir, _check_hint(out_dir, None))  # `check` adds its --junit
+    games_on_disk(out_dir, f"sim check --run {out_dir}{tail}")
     stop = read_json(out_dir / "stopping.json")
     click.echo(run_line(o, backend))
     click.echo(f"stopping rule: {stop['rule']}; stopped: {stop['reason']}")
