@@ -24,6 +24,7 @@ chosen by the machine's speed alone, never by the ratio.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import resource
 import signal
@@ -105,7 +106,7 @@ def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[s
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("config", nargs="?", default=str(ROOT / "configs/traders_of_osaka/speed_random4.yaml"))
-    ap.add_argument("--pairs", type=int, default=20, help="pairs of runs (default 20, about 8 minutes)")
+    ap.add_argument("--pairs", type=int, default=20, help="pairs of runs (default 20, about 9 minutes)")
     ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
     ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
     ap.add_argument("--steady", type=float, default=0.10, help="a steady pair's machine-speed tolerance (0.10)")
@@ -150,8 +151,8 @@ def _report(what: str, pairs: list[tuple[float, float]], target: float) -> None:
         return
     s = summarise([a / b for a, b in pairs], target)
     b1, b2 = min(a for a, _ in pairs), min(b for _, b in pairs)
-    ci = (f"95% CI {s['low']:.3f}-{s['high']:.3f}, distribution-free" if s["low"] == s["low"] else
-          "95% CI: needs at least 6 pairs")  # NaN: the order statistics cannot cover 95% yet
+    ci = ("95% CI: needs at least 6 pairs" if math.isnan(s["low"]) else  # the order statistics cannot cover 95% yet
+          f"95% CI {s['low']:.3f}-{s['high']:.3f}, distribution-free")
     print(f"{what}: median ratio {s['median']:.3f}x over {len(pairs)} ({ci}); {s['below']} below {target}x;"
           f" sign test of median > {target}x: p = {s['p_above']:.3g}; best against best {b1:.2f} / {b2:.2f} s ="
           f" {b1 / b2:.3f}x")
