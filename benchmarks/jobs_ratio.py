@@ -19,7 +19,10 @@ cores at once (``spin_both``, CPU seconds; about 0.09 s when this machine is qui
 its slow spells, when the host's other guests take the cores from under us without it showing as
 steal time). A pair whose two samples both lie within ``--steady`` (default 10%) of the fastest
 sample of the session is *steady*; the summary is printed for every pair and for the steady ones,
-chosen by the machine's speed alone, never by the ratio.
+chosen by the machine's speed alone, never by the ratio. A pair is *clean* when each of its runs
+used at most ``--steady`` more CPU seconds than the lowest of its job count (``clean``): the same
+games cost the same CPU time unless the host disturbed the run, so this tells a disturbed run by
+itself, where the samples around it only tell the moments before and after.
 
 ``--quiet S`` waits before each pair until a sample is at most ``S`` CPU-s (sampling every few
 seconds, at most ``--patience`` seconds; the pair is played anyway after that) and summarises the
@@ -46,7 +49,8 @@ SIM = [sys.executable, "-m", "sim"]
 
 def timed_run(config: str, jobs: int, out: str) -> tuple[float, float, int]:
     """One ``sim run CONFIG --jobs N --quiet`` from start to exit: ``(wall s, CPU s, failed games)``,
-    CPU of every process it started (children reaped), failed games from its ``games.parquet``.
+    CPU of every process it started and reaped (not the second figure helper of ``--jobs 2``: the
+    kernel reaps it), failed games from its ``games.parquet``.
     Raises ``SystemExit`` naming the status if it fails. On Ctrl-C (which reaches ``sim`` too) it
     waits for ``sim`` to stop by itself, so no run folder is left locked, then re-raises."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -106,6 +110,15 @@ def steady(spins: list[tuple[float, float]], tolerance: float) -> list[bool]:
     return [max(pair) <= best * (1 + tolerance) for pair in spins]
 
 
+def clean(cpus: list[tuple[float, float]], tolerance: float) -> list[bool]:
+    """Which pairs ran clean: both runs' CPU seconds (``(--jobs 1, --jobs 2)`` per pair) within
+    ``tolerance`` of the lowest of their job count. The same games cost the same CPU seconds on a
+    quiet machine; when the host takes the cores from under us (no steal time shows) they grow, so a
+    run near its count's lowest ran undisturbed. Chosen by each run's own CPU time, never by the ratio."""
+    low1, low2 = min(c for c, _ in cpus), min(c for _, c in cpus)
+    return [a <= low1 * (1 + tolerance) and b <= low2 * (1 + tolerance) for a, b in cpus]
+
+
 def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[str, float]:
     """The pairs' median ratio, its distribution-free ``level`` interval (order statistics, as
     ``scipy.stats.quantile_test(...).confidence_interval``) and the one-sided sign test's p of
@@ -137,7 +150,7 @@ def main() -> None:
         ap.error("--quiet must be above 0 CPU-s")
     config, out = str(Path(args.config).resolve()), str(Path(args.out).resolve())  # as given from here
     print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {config}, run folders {out}1 and {out}2")
-    pairs, spins, failed, stopped = [], [], 0, False
+    pairs, spins, cpus, failed, stopped = [], [], [], 0, False
     try:
         for i in range(args.pairs):
             before = spin_both() if args.quiet is None else wait_quiet(args.quiet, args.patience)
@@ -146,6 +159,7 @@ def main() -> None:
                 got[jobs] = timed_run(config, jobs, f"{out}{jobs}")
             after = spin_both()
             pairs.append((got[1][0], got[2][0]))  # a pair counts once both its machine samples are in
+            cpus.append((got[1][1], got[2][1]))
             spins.append((before, after))
             failed = max(failed, got[1][2])
             print(f"{time.strftime('%H:%M:%S')} pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)  --jobs 2 {got[2][0]:6.2f} s"
@@ -163,6 +177,9 @@ def main() -> None:
     calm = [p for p, ok in zip(pairs, steady(spins, args.steady), strict=True) if ok]
     _report(f"steady pairs (machine within {args.steady:.0%} of its fastest, {min(map(min, spins)):.3f} CPU-s)",
             calm, args.target)
+    _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of the lowest of its job count,"
+            f" {min(c for c, _ in cpus):.2f} and {min(c for _, c in cpus):.2f} CPU-s)",
+            [p for p, ok in zip(pairs, clean(cpus, args.steady), strict=True) if ok], args.target)
     if args.quiet is not None:
         _report(f"quiet pairs (both machine samples at most {args.quiet:.3f} CPU-s)",
                 [p for p, sp in zip(pairs, spins, strict=True) if max(sp) <= args.quiet], args.target)
