@@ -2,7 +2,6 @@
 1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md round fourteen.
 
     python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85] [--out /tmp/jobs_ratio] [--steady 0.10]
-                                    [--quiet 0.105 [--patience 600]]
 
 Plays CONFIG (default ``configs/traders_of_osaka/speed_random4.yaml``, 20,000 random Osaka games)
 ``--pairs`` times with each job count, the two runs of a pair next to each other and their order
@@ -23,11 +22,6 @@ chosen by the machine's speed alone, never by the ratio. A pair is *clean* when 
 used at most ``--steady`` more CPU seconds than the lowest of its job count (``clean``): the same
 games cost the same CPU time unless the host disturbed the run, so this tells a disturbed run by
 itself, where the samples around it only tell the moments before and after.
-
-``--quiet S`` waits before each pair until a sample is at most ``S`` CPU-s (sampling every few
-seconds, at most ``--patience`` seconds; the pair is played anyway after that) and summarises the
-*quiet* pairs apart: both samples at most ``S``. On this machine ``--quiet 0.105`` takes the pairs
-of its quiet spells (0.09-0.10 s) and skips its slow ones (docs/speed.md, round fifteen).
 """
 
 from __future__ import annotations
@@ -92,17 +86,6 @@ def spin_both() -> float:
     return max(float(x) if x else float("nan") for x in out)
 
 
-def wait_quiet(limit: float, patience: float, sample=spin_both, pause: float = 3.0) -> float:
-    """Sample the machine (``sample()``, CPU seconds) until a sample is at most ``limit`` or
-    ``patience`` seconds have passed; returns the last sample (above ``limit`` when it gave up)."""
-    t0 = time.monotonic()
-    while True:
-        got = sample()
-        if got <= limit or time.monotonic() - t0 >= patience:
-            return got
-        time.sleep(pause)
-
-
 def steady(spins: list[tuple[float, float]], tolerance: float) -> list[bool]:
     """Which pairs ran on a steady machine: both samples (before, after; CPU seconds of ``spin_both``)
     within ``tolerance`` (0.10 = 10%) of the fastest sample of all."""
@@ -140,21 +123,15 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
     ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
     ap.add_argument("--steady", type=float, default=0.10, help="a steady pair's machine-speed tolerance (0.10)")
-    ap.add_argument("--quiet", type=float, default=None,
-                    help="wait before each pair until the machine sample is at most this many CPU-s")
-    ap.add_argument("--patience", type=float, default=600.0, help="longest wait for --quiet, seconds (600)")
     args = ap.parse_args()
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
-    if args.quiet is not None and args.quiet <= 0:
-        ap.error("--quiet must be above 0 CPU-s")
     config, out = str(Path(args.config).resolve()), str(Path(args.out).resolve())  # as given from here
     print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {config}, run folders {out}1 and {out}2")
     pairs, spins, cpus, failed, stopped = [], [], [], 0, False
     try:
         for i in range(args.pairs):
-            before = spin_both() if args.quiet is None else wait_quiet(args.quiet, args.patience)
-            got = {}
+            before, got = spin_both(), {}
             for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
                 got[jobs] = timed_run(config, jobs, f"{out}{jobs}")
             after = spin_both()
@@ -180,9 +157,6 @@ def main() -> None:
     _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of the lowest of its job count,"
             f" {min(c for c, _ in cpus):.2f} and {min(c for _, c in cpus):.2f} CPU-s)",
             [p for p, ok in zip(pairs, clean(cpus, args.steady), strict=True) if ok], args.target)
-    if args.quiet is not None:
-        _report(f"quiet pairs (both machine samples at most {args.quiet:.3f} CPU-s)",
-                [p for p, sp in zip(pairs, spins, strict=True) if max(sp) <= args.quiet], args.target)
     if stopped:
         sys.exit(130)
 

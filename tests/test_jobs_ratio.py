@@ -48,21 +48,6 @@ def test_a_pair_is_steady_when_both_machine_samples_lie_near_the_fastest():
 
 
 
-def test_wait_quiet_samples_until_the_machine_is_quiet_or_patience_runs_out():
-    got = iter([0.180, 0.150, 0.101, 0.095])
-    taken = []
-
-    def sample():
-        taken.append(next(got))
-        return taken[-1]
-
-    # the third sample (0.101) is the first at most 0.105: no further sample is taken
-    assert jobs_ratio.wait_quiet(0.105, 600, sample, pause=0) == 0.101
-    assert taken == [0.180, 0.150, 0.101]
-    # no patience: one sample, returned though it is above the limit
-    assert jobs_ratio.wait_quiet(0.05, 0, lambda: 0.2, pause=0) == 0.2
-
-
 def test_a_pair_is_clean_when_both_runs_used_near_the_lowest_cpu_of_their_job_count():
     # lowest: 12.8 CPU-s with one job, 12.3 with two; 10% allows 14.08 and 13.53
     cpus = [(12.8, 13.5), (14.1, 12.3), (13.0, 16.4), (14.0, 13.53)]
