@@ -2,6 +2,7 @@
 1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md round fourteen.
 
     python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85] [--out /tmp/jobs_ratio] [--steady 0.10]
+                                    [--lowest CPU1,CPU2]
 
 Plays CONFIG (default ``configs/traders_of_osaka/speed_random4.yaml``, 20,000 random Osaka games)
 ``--pairs`` times with each job count, the two runs of a pair next to each other and their order
@@ -21,7 +22,9 @@ sample of the session is *steady*; the summary is printed for every pair and for
 chosen by the machine's speed alone, never by the ratio. A pair is *clean* when each of its runs
 used at most ``--steady`` more CPU seconds than the lowest of its job count (``clean``): the same
 games cost the same CPU time unless the host disturbed the run, so this tells a disturbed run by
-itself, where the samples around it only tell the moments before and after.
+itself, where the samples around it only tell the moments before and after. The lowest is this
+set's unless ``--lowest A,B`` gives it (from earlier sets of the same config and code): a set in
+which one job count never ran undisturbed has no clean pairs worth the name on its own.
 """
 
 from __future__ import annotations
@@ -93,12 +96,14 @@ def steady(spins: list[tuple[float, float]], tolerance: float) -> list[bool]:
     return [max(pair) <= best * (1 + tolerance) for pair in spins]
 
 
-def clean(cpus: list[tuple[float, float]], tolerance: float) -> list[bool]:
+def clean(cpus: list[tuple[float, float]], tolerance: float,
+          lowest: tuple[float, float] | None = None) -> list[bool]:
     """Which pairs ran clean: both runs' CPU seconds (``(--jobs 1, --jobs 2)`` per pair) within
-    ``tolerance`` of the lowest of their job count. The same games cost the same CPU seconds on a
-    quiet machine; when the host takes the cores from under us (no steal time shows) they grow, so a
-    run near its count's lowest ran undisturbed. Chosen by each run's own CPU time, never by the ratio."""
-    low1, low2 = min(c for c, _ in cpus), min(c for _, c in cpus)
+    ``tolerance`` of the lowest of their job count (``lowest``, else the lowest in ``cpus``). The same
+    games cost the same CPU seconds on a quiet machine; when the host takes the cores from under us
+    (no steal time shows) they grow, so a run near its count's lowest ran undisturbed. Chosen by each
+    run's own CPU time, never by the ratio."""
+    low1, low2 = lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
     return [a <= low1 * (1 + tolerance) and b <= low2 * (1 + tolerance) for a, b in cpus]
 
 
@@ -116,6 +121,17 @@ def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[s
             "p_above": float(above.pvalue), "below": sum(r < target for r in ratios)}
 
 
+def _two_floats(text: str) -> tuple[float, float]:
+    """``--lowest``'s ``A,B``: two positive CPU seconds."""
+    try:
+        a, b = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two CPU seconds as A,B (e.g. 12.3,12.2), got {text!r}") from None
+    if a <= 0 or b <= 0:
+        raise argparse.ArgumentTypeError(f"CPU seconds must be above 0, got {text!r}")
+    return a, b
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("config", nargs="?", default=str(ROOT / "configs/traders_of_osaka/speed_random4.yaml"))
@@ -123,6 +139,9 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
     ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
     ap.add_argument("--steady", type=float, default=0.10, help="a steady pair's machine-speed tolerance (0.10)")
+    ap.add_argument("--lowest", type=_two_floats, default=None, metavar="CPU1,CPU2",
+                    help="the lowest CPU seconds of --jobs 1 and --jobs 2 seen for this config and code"
+                         " (clean pairs; default: this set's)")
     args = ap.parse_args()
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
@@ -154,9 +173,10 @@ def main() -> None:
     calm = [p for p, ok in zip(pairs, steady(spins, args.steady), strict=True) if ok]
     _report(f"steady pairs (machine within {args.steady:.0%} of its fastest, {min(map(min, spins)):.3f} CPU-s)",
             calm, args.target)
+    low = args.lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
     _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of the lowest of its job count,"
-            f" {min(c for c, _ in cpus):.2f} and {min(c for _, c in cpus):.2f} CPU-s)",
-            [p for p, ok in zip(pairs, clean(cpus, args.steady), strict=True) if ok], args.target)
+            f" {low[0]:.2f} and {low[1]:.2f} CPU-s)",
+            [p for p, ok in zip(pairs, clean(cpus, args.steady, low), strict=True) if ok], args.target)
     if stopped:
         sys.exit(130)
 

@@ -3,6 +3,7 @@ median ratio, its distribution-free interval and the sign test, checked against 
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import math
 from pathlib import Path
@@ -54,3 +55,14 @@ def test_a_pair_is_clean_when_both_runs_used_near_the_lowest_cpu_of_their_job_co
     assert jobs_ratio.clean(cpus, 0.10) == [True, False, False, True]
     assert jobs_ratio.clean(cpus, 0.0) == [False, False, False, False]
     assert jobs_ratio.clean([(12.8, 12.3)], 0.0) == [True]
+
+
+def test_clean_pairs_can_be_judged_against_an_earlier_sets_lowest_cpu():
+    # this set's lowest (13.0, 14.0) is itself slowed; against 12.3 and 12.2 (10%: 13.53, 13.42) no pair is clean
+    cpus = [(13.0, 14.0), (13.5, 15.0)]
+    assert jobs_ratio.clean(cpus, 0.10) == [True, True]
+    assert jobs_ratio.clean(cpus, 0.10, (12.3, 12.2)) == [False, False]
+    assert jobs_ratio._two_floats("12.3,12.2") == (12.3, 12.2)
+    for bad in ("12.3", "a,b", "0,12", "1,2,3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            jobs_ratio._two_floats(bad)
