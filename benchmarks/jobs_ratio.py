@@ -3,6 +3,7 @@
 
     python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85] [--out /tmp/jobs_ratio] [--steady 0.10]
                                     [--lowest CPU1,CPU2]
+    python benchmarks/jobs_ratio.py --summarise FILE [FILE ...] [--lowest CPU1,CPU2]
 
 Plays CONFIG (default ``configs/traders_of_osaka/speed_random4.yaml``, 20,000 random Osaka games)
 ``--pairs`` times with each job count, the two runs of a pair next to each other and their order
@@ -25,6 +26,8 @@ games cost the same CPU time unless the host disturbed the run, so this tells a 
 itself, where the samples around it only tell the moments before and after. The lowest is this
 set's unless ``--lowest A,B`` gives it (from earlier sets of the same config and code): a set in
 which one job count never ran undisturbed has no clean pairs worth the name on its own.
+``--summarise`` plays nothing and summarises saved outputs of this script together (sessions 14
+and 15's sets are in ``benchmarks/results/jobs_ratio/``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import resource
 import signal
 import statistics
@@ -142,12 +146,34 @@ def main() -> None:
     ap.add_argument("--lowest", type=_two_floats, default=None, metavar="CPU1,CPU2",
                     help="the lowest CPU seconds of --jobs 1 and --jobs 2 seen for this config and code"
                          " (clean pairs; default: this set's)")
+    ap.add_argument("--summarise", nargs="+", metavar="FILE", default=None,
+                    help="play nothing: summarise the pairs in these saved outputs of this script, together")
     args = ap.parse_args()
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
+    if args.summarise:
+        try:
+            pairs, spins, cpus = read_pairs(args.summarise)
+        except (OSError, ValueError) as exc:
+            ap.error(str(exc))
+        print(f"{len(pairs)} pairs from {len(args.summarise)} file(s)")
+        _summaries(pairs, spins, cpus, args)
+        return
+    pairs, spins, cpus, failed, stopped = _play_pairs(args)
+    print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
+    if failed:
+        print(f"warning: {failed} game(s) of each run failed: the ratio times the failure path as much as play")
+    _summaries(pairs, spins, cpus, args)
+    if stopped:
+        sys.exit(130)
+
+
+def _play_pairs(args) -> tuple[list, list, list, int, bool]:
+    """Play ``args.pairs`` pairs, printing each: ``(pairs, machine samples, CPU seconds, failed games,
+    stopped by Ctrl-C)``; exits 130 when Ctrl-C came before any pair was whole."""
     config, out = str(Path(args.config).resolve()), str(Path(args.out).resolve())  # as given from here
     print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {config}, run folders {out}1 and {out}2")
-    pairs, spins, cpus, failed, stopped = [], [], [], 0, False
+    pairs, spins, cpus, failed = [], [], [], 0
     try:
         for i in range(args.pairs):
             before, got = spin_both(), {}
@@ -158,27 +184,52 @@ def main() -> None:
             cpus.append((got[1][1], got[2][1]))
             spins.append((before, after))
             failed = max(failed, got[1][2])
-            print(f"{time.strftime('%H:%M:%S')} pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)  --jobs 2 {got[2][0]:6.2f} s"
-                  f" ({got[2][1]:5.2f} CPU-s)  ratio {got[1][0] / got[2][0]:.3f}  machine {spins[-1][0]:.3f}/"
-                  f"{spins[-1][1]:.3f} CPU-s", flush=True)
+            print(f"{time.strftime('%H:%M:%S')} pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)"
+                  f"  --jobs 2 {got[2][0]:6.2f} s ({got[2][1]:5.2f} CPU-s)  ratio {got[1][0] / got[2][0]:.3f}"
+                  f"  machine {spins[-1][0]:.3f}/{spins[-1][1]:.3f} CPU-s", flush=True)
     except KeyboardInterrupt:
         print(f"interrupted after {len(pairs)} whole pair(s); the summary covers those (exit status 130)")
         if not pairs:
             sys.exit(130)
-        stopped = True
-    print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
-    if failed:
-        print(f"warning: {failed} game(s) of each run failed: the ratio times the failure path as much as play")
+        return pairs, spins, cpus, failed, True
+    return pairs, spins, cpus, failed, False
+
+
+_PAIR = re.compile(r"pair\s+\d+: --jobs 1\s+([\d.]+) s \(\s*([\d.]+) CPU-s\)\s+--jobs 2\s+([\d.]+) s"
+                   r" \(\s*([\d.]+) CPU-s\).*?(?:machine ([\d.]+)/([\d.]+) CPU-s)?$")
+
+
+def read_pairs(files: list[str]) -> tuple[list, list, list]:
+    """The pairs printed in saved outputs of this script (``pair N: --jobs 1 W s (C CPU-s) --jobs 2
+    ...``): ``(pairs, machine samples, CPU seconds)``, a pair without samples (older outputs) has
+    ``(nan, nan)``. Raises ``OSError`` for a file that cannot be read, ``ValueError`` when none holds a pair."""
+    pairs, spins, cpus = [], [], []
+    for f in files:
+        for line in Path(f).read_text().splitlines():
+            m = _PAIR.search(line)
+            if m:
+                w1, c1, w2, c2 = (float(x) for x in m.groups()[:4])
+                pairs.append((w1, w2))
+                cpus.append((c1, c2))
+                spins.append(tuple(float(x) if x else math.nan for x in m.groups()[4:]))
+    if not pairs:
+        raise ValueError(f"no pair line (\"pair N: --jobs 1 ...\") in {', '.join(files)}")
+    return pairs, spins, cpus
+
+
+def _summaries(pairs: list, spins: list, cpus: list, args) -> None:
+    """Print the summaries of every pair, the steady ones and the clean ones."""
     _report("every pair", pairs, args.target)
-    calm = [p for p, ok in zip(pairs, steady(spins, args.steady), strict=True) if ok]
-    _report(f"steady pairs (machine within {args.steady:.0%} of its fastest, {min(map(min, spins)):.3f} CPU-s)",
-            calm, args.target)
+    sampled = [(p, sp) for p, sp in zip(pairs, spins, strict=True) if not math.isnan(min(sp))]
+    if sampled:
+        ok = steady([sp for _, sp in sampled], args.steady)
+        _report(f"steady pairs (machine within {args.steady:.0%} of its fastest,"
+                f" {min(min(sp) for _, sp in sampled):.3f} CPU-s)", [p for (p, _), k in zip(sampled, ok, strict=True) if k],
+                args.target)
     low = args.lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
     _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of the lowest of its job count,"
             f" {low[0]:.2f} and {low[1]:.2f} CPU-s)",
             [p for p, ok in zip(pairs, clean(cpus, args.steady, low), strict=True) if ok], args.target)
-    if stopped:
-        sys.exit(130)
 
 
 def _report(what: str, pairs: list[tuple[float, float]], target: float) -> None:

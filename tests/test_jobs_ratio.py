@@ -66,3 +66,21 @@ def test_clean_pairs_can_be_judged_against_an_earlier_sets_lowest_cpu():
     for bad in ("12.3", "a,b", "0,12", "1,2,3"):
         with pytest.raises(argparse.ArgumentTypeError):
             jobs_ratio._two_floats(bad)
+
+
+def test_saved_outputs_are_read_back_pair_by_pair(tmp_path):
+    new = tmp_path / "new.txt"
+    new.write_text("load 0.44, 15:34:29, x.yaml, run folders /tmp/a1 and /tmp/a2\n"
+                   "15:34:52 pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004"
+                   "  machine 0.173/0.205 CPU-s\n"
+                   "every pair: median ratio 2.004x over 1\n")
+    old = tmp_path / "old.txt"  # session 13's lines: no time, no machine samples
+    old.write_text("pair 12: --jobs 1  13.78 s (13.80 CPU-s)  --jobs 2   7.27 s (13.60 CPU-s)  ratio 1.895\n")
+    pairs, spins, cpus = jobs_ratio.read_pairs([str(new), str(old)])
+    assert pairs == [(17.18, 8.57), (13.78, 7.27)]
+    assert cpus == [(17.17, 15.79), (13.80, 13.60)]
+    assert spins[0] == (0.173, 0.205) and all(math.isnan(x) for x in spins[1])
+    summary_only = tmp_path / "summary.txt"
+    summary_only.write_text("load 0.10, 15:00:00\nevery pair: median ratio 1.864x over 20\n")
+    with pytest.raises(ValueError, match="no pair line"):
+        jobs_ratio.read_pairs([str(summary_only)])
