@@ -131,8 +131,8 @@ def _two_floats(text: str) -> tuple[float, float]:
         a, b = (float(x) for x in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected two CPU seconds as A,B (e.g. 12.3,12.2), got {text!r}") from None
-    if a <= 0 or b <= 0:
-        raise argparse.ArgumentTypeError(f"CPU seconds must be above 0, got {text!r}")
+    if not (0 < a < math.inf and 0 < b < math.inf):  # NaN fails too
+        raise argparse.ArgumentTypeError(f"CPU seconds must be above 0 and finite, got {text!r}")
     return a, b
 
 
@@ -151,6 +151,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
+    if not 0 <= args.steady < math.inf:
+        ap.error(f"--steady must be a tolerance of 0 or more (0.10 = 10%), got {args.steady}")
+    if not 0 < args.target < math.inf:
+        ap.error(f"--target must be a ratio above 0, got {args.target}")
     if args.summarise:
         try:
             pairs, spins, cpus = read_pairs(args.summarise)
@@ -202,16 +206,29 @@ _PAIR = re.compile(r"pair\s+\d+: --jobs 1\s+([\d.]+) s \(\s*([\d.]+) CPU-s\)\s+-
 def read_pairs(files: list[str]) -> tuple[list, list, list]:
     """The pairs printed in saved outputs of this script (``pair N: --jobs 1 W s (C CPU-s) --jobs 2
     ...``): ``(pairs, machine samples, CPU seconds)``, a pair without samples (older outputs) has
-    ``(nan, nan)``. Raises ``OSError`` for a file that cannot be read, ``ValueError`` when none holds a pair."""
+    ``(nan, nan)``. Raises ``OSError`` for a file that cannot be read and ``ValueError`` naming the
+    file (and line) for one that is not text, a pair line with a time that is not above 0, or when
+    no file holds a pair."""
     pairs, spins, cpus = [], [], []
     for f in files:
-        for line in Path(f).read_text().splitlines():
+        try:
+            lines = Path(f).read_text().splitlines()
+        except UnicodeDecodeError:
+            raise ValueError(f"{f}: not a text file (an output of this script is text)") from None
+        for n, line in enumerate(lines, 1):
             m = _PAIR.search(line)
-            if m:
+            if not m:
+                continue
+            try:
                 w1, c1, w2, c2 = (float(x) for x in m.groups()[:4])
-                pairs.append((w1, w2))
-                cpus.append((c1, c2))
-                spins.append(tuple(float(x) if x else math.nan for x in m.groups()[4:]))
+                sp = tuple(float(x) if x else math.nan for x in m.groups()[4:])
+            except ValueError:
+                raise ValueError(f"{f}, line {n}: a number cannot be read in {line.strip()!r}") from None
+            if min(w1, c1, w2, c2) <= 0:
+                raise ValueError(f"{f}, line {n}: wall and CPU seconds must be above 0 in {line.strip()!r}")
+            pairs.append((w1, w2))
+            cpus.append((c1, c2))
+            spins.append(sp)
     if not pairs:
         raise ValueError(f"no pair line (\"pair N: --jobs 1 ...\") in {', '.join(files)}")
     return pairs, spins, cpus

@@ -63,7 +63,7 @@ def test_clean_pairs_can_be_judged_against_an_earlier_sets_lowest_cpu():
     assert jobs_ratio.clean(cpus, 0.10) == [True, True]
     assert jobs_ratio.clean(cpus, 0.10, (12.3, 12.2)) == [False, False]
     assert jobs_ratio._two_floats("12.3,12.2") == (12.3, 12.2)
-    for bad in ("12.3", "a,b", "0,12", "1,2,3"):
+    for bad in ("12.3", "a,b", "0,12", "1,2,3", "nan,12", "12,inf"):
         with pytest.raises(argparse.ArgumentTypeError):
             jobs_ratio._two_floats(bad)
 
@@ -84,3 +84,21 @@ def test_saved_outputs_are_read_back_pair_by_pair(tmp_path):
     summary_only.write_text("load 0.10, 15:00:00\nevery pair: median ratio 1.864x over 20\n")
     with pytest.raises(ValueError, match="no pair line"):
         jobs_ratio.read_pairs([str(summary_only)])
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   0.00 s (15.79 CPU-s)  ratio inf", "above 0"),
+    ("pair  1: --jobs 1  1.2.3 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004", "cannot be read"),
+])
+def test_a_bad_pair_line_is_named_by_file_and_line(tmp_path, line, why):
+    f = tmp_path / "bad.txt"
+    f.write_text("load 0.44\n" + line + "\n")
+    with pytest.raises(ValueError, match=rf"bad.txt, line 2: .*{why}"):
+        jobs_ratio.read_pairs([str(f)])
+
+
+def test_a_binary_file_is_refused_by_name(tmp_path):
+    f = tmp_path / "x.bin"
+    f.write_bytes(b"\xff\xfe\x00pair")
+    with pytest.raises(ValueError, match="x.bin: not a text file"):
+        jobs_ratio.read_pairs([str(f)])
