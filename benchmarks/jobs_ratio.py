@@ -27,7 +27,7 @@ itself, where the samples around it only tell the moments before and after. The 
 set's unless ``--lowest A,B`` gives it (from earlier sets of the same config and code): a set in
 which one job count never ran undisturbed has no clean pairs worth the name on its own.
 ``--summarise`` plays nothing and summarises saved outputs of this script together (sessions 14
-and 15's sets are in ``benchmarks/results/jobs_ratio/``).
+and 15's sets are in ``benchmarks/jobs_ratio_sets/``).
 """
 
 from __future__ import annotations

@@ -435,7 +435,7 @@ def test_seating_flag_overrides_the_config_and_its_config_yaml_replays_it(tmp_pa
 @pytest.mark.integration
 def test_run_line_gives_the_merge_apart_from_the_play(run_dir):
     _, output = run_dir
-    assert re.search(r"played 60 games in \d+\.\d s \([\d,.]+ games/s, \d jobs?\), merged in \d+\.\d s; ", output), output
+    assert re.search(r"played 60 games in \d\.\d\d s \([\d,.]+ games/s, \d jobs?\), merged in \d\.\d\d s; ", output), output
 
 
 def test_merge_records_the_seconds_the_merge_took(monkeypatch, tmp_path):
@@ -497,13 +497,15 @@ def test_run_line_names_games_now_and_before_by_hand(tmp_path):
     from sim.cli.commands_play import run_line
 
     o = fixed.RunOutcome(tmp_path, games=60, seconds=2.0, failed=1, truncated=2, jobs=1, already=20, merge_seconds=0.04)
-    assert run_line(o) == ("played 60 games (20 were already on disk) in 2.0 s (30 games/s, 1 job), merged in 0.0 s;"
+    assert run_line(o) == ("played 60 games (20 were already on disk) in 2.00 s (30 games/s, 1 job), merged in 0.04 s;"
                            " 2 stalled or capped, 1 failed")
-    one = fixed.RunOutcome(tmp_path, games=1, seconds=0.5, failed=0, truncated=0, jobs=2, merge_seconds=0.25)
-    assert run_line(one, "dask") == ("played 1 game in 0.5 s (2 games/s, dask cluster), merged in 0.2 s;"
-                                     " 0 stalled or capped, 0 failed")  # 0.25 -> "0.2": Python rounds half to even
+    one = fixed.RunOutcome(tmp_path, games=1, seconds=0.5, failed=0, truncated=0, jobs=2, merge_seconds=0.125)
+    assert run_line(one, "dask") == ("played 1 game in 0.50 s (2 games/s, dask cluster), merged in 0.12 s;"
+                                     " 0 stalled or capped, 0 failed")  # 0.125 -> "0.12": Python rounds half to even
+    long = fixed.RunOutcome(tmp_path, games=20000, seconds=12.25, failed=0, truncated=0, jobs=1, merge_seconds=0.1)
+    assert run_line(long).startswith("played 20000 games in 12.2 s (1633 games/s, 1 job), merged in 0.10 s;")
     none = fixed.RunOutcome(tmp_path, games=0, seconds=0.0, failed=0, truncated=0, jobs=2, already=20000)
-    assert run_line(none) == ("played no games (all 20000 were already on disk), merged in 0.0 s;"
+    assert run_line(none) == ("played no games (all 20000 were already on disk), merged in 0.00 s;"
                               " 0 stalled or capped, 0 failed")
 
 

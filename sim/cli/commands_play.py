@@ -137,13 +137,19 @@ def _play(config, games, jobs, seed, out, force, resume_dir, fail_fast, backend,
 
 def run_line(o: fixed.RunOutcome, backend: str = "local") -> str:
     """The line a run's play ends with: games played now (and those already on disk), seconds, games/s
-    and jobs, the merge's seconds, how games did not finish (``RunOutcome.ends``)."""
+    and jobs, the merge's seconds, how games did not finish (``RunOutcome.ends``). Seconds under 10
+    get two decimals ("0.04 s", not "0.0 s" beside a rate: fresh-user finding, session 15)."""
     if not o.games:
-        return f"played no games (all {o.already} were already on disk), merged in {o.merge_seconds:.1f} s; {o.ends()}"
+        return f"played no games (all {o.already} were already on disk), merged in {_secs(o.merge_seconds)}; {o.ends()}"
     njobs = "dask cluster" if backend == "dask" else f"{o.jobs} job{'s' if o.jobs > 1 else ''}"
     before = f" ({o.already} were already on disk)" if o.already else ""
-    return (f"played {o.games} game{'s' if o.games > 1 else ''}{before} in {o.seconds:.1f} s"
-            f" ({speed(o.games_per_second)} games/s, {njobs}), merged in {o.merge_seconds:.1f} s; {o.ends()}")
+    return (f"played {o.games} game{'s' if o.games > 1 else ''}{before} in {_secs(o.seconds)}"
+            f" ({speed(o.games_per_second)} games/s, {njobs}), merged in {_secs(o.merge_seconds)}; {o.ends()}")
+
+
+def _secs(s: float) -> str:
+    """Seconds for the run line: two decimals under 10 s, one above."""
+    return f"{s:.2f} s" if s < 10 else f"{s:.1f} s"
 
 
 @cli.command()
