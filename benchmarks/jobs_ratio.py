@@ -1,5 +1,5 @@
 """How much faster ``--jobs 2`` runs a whole ``sim run`` than ``--jobs 1`` (issue 20 item 1: at least
-1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md round fourteen.
+1.85x), with the uncertainty this machine's drift puts on it. README "Speed", docs/speed.md rounds fourteen and fifteen.
 
     python benchmarks/jobs_ratio.py [CONFIG] [--pairs 20] [--target 1.85] [--out /tmp/jobs_ratio] [--steady 0.10]
                                     [--lowest CPU1,CPU2]
@@ -48,26 +48,34 @@ ROOT = Path(__file__).resolve().parents[1]
 SIM = [sys.executable, "-m", "sim"]
 
 
+class RunFailed(Exception):
+    """A ``sim run`` of a pair ended with a status other than 0; the text names it and what it printed."""
+
+
 def timed_run(config: str, jobs: int, out: str) -> tuple[float, float, int]:
     """One ``sim run CONFIG --jobs N --quiet`` from start to exit: ``(wall s, CPU s, failed games)``,
     CPU of every process it started and reaped (not the second figure helper of ``--jobs 2``: the
-    kernel reaps it), failed games from its ``games.parquet``.
-    Raises ``SystemExit`` naming the status if it fails. On Ctrl-C (which reaches ``sim`` too) it
-    waits for ``sim`` to stop by itself, so no run folder is left locked, then re-raises."""
+    kernel reaps it), failed games from its ``games.parquet``. Raises ``RunFailed`` if it fails
+    (with the end of what it printed). On Ctrl-C (which reaches ``sim`` too) it waits for ``sim`` to
+    stop by itself, a second Ctrl-C included, so no run folder is left locked, then re-raises."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen([*SIM, "run", config, "--jobs", str(jobs), "--out", out, "--force", "--quiet"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        err = proc.communicate()[1]
+        said = proc.communicate()[0]
     except KeyboardInterrupt:
-        proc.send_signal(signal.SIGINT)  # as from the terminal, if it came from elsewhere
-        proc.wait()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave sim behind
+        try:
+            proc.send_signal(signal.SIGINT)  # as from the terminal, if it came from elsewhere
+            proc.wait()
+        finally:
+            signal.signal(signal.SIGINT, previous)
         raise
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
-        raise SystemExit(f"sim run {config} --jobs {jobs} exited with status {proc.returncode}: {err[-500:]}")
+        raise RunFailed(f"sim run {config} --jobs {jobs} exited with status {proc.returncode}:\n{said[-800:].strip()}")
     import polars as pl  # noqa: PLC0415 - after the timing: not in the measured process anyway
 
     failed = int(pl.read_parquet(Path(out) / "games.parquet", columns=["failed"])["failed"].sum())
@@ -138,43 +146,73 @@ def _two_floats(text: str) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("config", nargs="?", default=str(ROOT / "configs/traders_of_osaka/speed_random4.yaml"))
+    ap.add_argument("config", nargs="?", default=None,
+                    help="the config to play (default configs/traders_of_osaka/speed_random4.yaml)")
     ap.add_argument("--pairs", type=int, default=20, help="pairs of runs (default 20, about 9 minutes)")
     ap.add_argument("--target", type=float, default=1.85, help="the ratio asked for (default 1.85)")
     ap.add_argument("--out", default="/tmp/jobs_ratio", help="run folders OUT1 and OUT2 (replaced)")
-    ap.add_argument("--steady", type=float, default=0.10, help="a steady pair's machine-speed tolerance (0.10)")
+    ap.add_argument("--steady", type=float, default=0.10,
+                    help="the tolerance of steady pairs (machine samples) and clean pairs (CPU seconds), 0 to 1 (0.10)")
     ap.add_argument("--lowest", type=_two_floats, default=None, metavar="CPU1,CPU2",
                     help="the lowest CPU seconds of --jobs 1 and --jobs 2 seen for this config and code"
-                         " (clean pairs; default: this set's)")
+                         " (clean pairs; default: the lowest among the pairs summarised)")
     ap.add_argument("--summarise", nargs="+", metavar="FILE", default=None,
                     help="play nothing: summarise the pairs in these saved outputs of this script, together")
     args = ap.parse_args()
+    _check(ap, args)
+    try:
+        if args.summarise:
+            pairs, spins, cpus = _read_or_refuse(ap, args.summarise)
+            print(f"{len(pairs)} pairs from {len(args.summarise)} file(s)")
+            _summaries(pairs, spins, cpus, args)
+            return
+        pairs, spins, cpus, failed, status = _play_pairs(args)
+        if pairs:
+            print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
+            if failed:
+                print(f"warning: {failed} game(s) of each run failed: the ratio times the failure path as much as play")
+            _summaries(pairs, spins, cpus, args)
+    except KeyboardInterrupt:
+        print("interrupted (exit status 130)")
+        sys.exit(130)
+    except BrokenPipeError:  # `... | head`: the reader has gone; nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(status)
+
+
+def _check(ap: argparse.ArgumentParser, args) -> None:
+    """Refuse options that contradict each other or make no sense (``ap.error``: exit status 2)."""
+    if args.summarise and (args.config is not None or args.pairs != 20):
+        ap.error("--summarise plays nothing: give no CONFIG and no --pairs with it")
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
-    if not 0 <= args.steady < math.inf:
-        ap.error(f"--steady must be a tolerance of 0 or more (0.10 = 10%), got {args.steady}")
+    if not 0 <= args.steady <= 1:  # NaN fails too
+        ap.error(f"--steady must be a tolerance from 0 to 1 (0.10 = 10%), got {args.steady}")
     if not 0 < args.target < math.inf:
         ap.error(f"--target must be a ratio above 0, got {args.target}")
-    if args.summarise:
-        try:
-            pairs, spins, cpus = read_pairs(args.summarise)
-        except (OSError, ValueError) as exc:
-            ap.error(str(exc))
-        print(f"{len(pairs)} pairs from {len(args.summarise)} file(s)")
-        _summaries(pairs, spins, cpus, args)
-        return
-    pairs, spins, cpus, failed, stopped = _play_pairs(args)
-    print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}")
-    if failed:
-        print(f"warning: {failed} game(s) of each run failed: the ratio times the failure path as much as play")
-    _summaries(pairs, spins, cpus, args)
-    if stopped:
-        sys.exit(130)
+    if not args.summarise:
+        args.config = args.config or str(ROOT / "configs/traders_of_osaka/speed_random4.yaml")
+        if not Path(args.config).is_file():
+            ap.error(f"config {args.config}: no such file")
 
 
-def _play_pairs(args) -> tuple[list, list, list, int, bool]:
-    """Play ``args.pairs`` pairs, printing each: ``(pairs, machine samples, CPU seconds, failed games,
-    stopped by Ctrl-C)``; exits 130 when Ctrl-C came before any pair was whole."""
+def _read_or_refuse(ap: argparse.ArgumentParser, files: list[str]) -> tuple[list, list, list]:
+    """``read_pairs(files)``, its errors (and a file named twice) as ``ap.error``."""
+    if len({Path(f).resolve() for f in files}) < len(files):
+        ap.error("a file is named twice in --summarise: its pairs would count twice")
+    try:
+        return read_pairs(files)
+    except OSError as exc:
+        ap.error(f"{exc.filename}: cannot be read ({exc.strerror})")
+    except ValueError as exc:
+        ap.error(str(exc))
+
+
+def _play_pairs(args) -> tuple[list, list, list, int, int]:
+    """Play ``args.pairs`` pairs, printing each: ``(pairs (wall 1, wall 2, ratio), machine samples,
+    CPU seconds, failed games, exit status)``; the status is 130 after Ctrl-C and 1 when a run failed
+    (the pairs before it are still summarised)."""
     config, out = str(Path(args.config).resolve()), str(Path(args.out).resolve())  # as given from here
     print(f"load {os.getloadavg()[0]:.2f}, {time.strftime('%H:%M:%S')}, {config}, run folders {out}1 and {out}2")
     pairs, spins, cpus, failed = [], [], [], 0
@@ -184,31 +222,35 @@ def _play_pairs(args) -> tuple[list, list, list, int, bool]:
             for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
                 got[jobs] = timed_run(config, jobs, f"{out}{jobs}")
             after = spin_both()
-            pairs.append((got[1][0], got[2][0]))  # a pair counts once both its machine samples are in
+            pairs.append((got[1][0], got[2][0], got[1][0] / got[2][0]))  # once both machine samples are in
             cpus.append((got[1][1], got[2][1]))
             spins.append((before, after))
             failed = max(failed, got[1][2])
-            print(f"{time.strftime('%H:%M:%S')} pair {i + 1:2d}: --jobs 1 {got[1][0]:6.2f} s ({got[1][1]:5.2f} CPU-s)"
-                  f"  --jobs 2 {got[2][0]:6.2f} s ({got[2][1]:5.2f} CPU-s)  ratio {got[1][0] / got[2][0]:.3f}"
-                  f"  machine {spins[-1][0]:.3f}/{spins[-1][1]:.3f} CPU-s", flush=True)
+            print(f"{time.strftime('%H:%M:%S')} pair {i + 1:2d}: --jobs 1 {got[1][0]:7.3f} s ({got[1][1]:6.3f} CPU-s)"
+                  f"  --jobs 2 {got[2][0]:7.3f} s ({got[2][1]:6.3f} CPU-s)  ratio {pairs[-1][2]:.3f}"
+                  f"  machine {before:.3f}/{after:.3f} CPU-s", flush=True)
     except KeyboardInterrupt:
-        print(f"interrupted after {len(pairs)} whole pair(s); the summary covers those (exit status 130)")
-        if not pairs:
-            sys.exit(130)
-        return pairs, spins, cpus, failed, True
-    return pairs, spins, cpus, failed, False
+        print(f"interrupted after {len(pairs)} whole pair(s)"
+              + ("; the summary covers those (exit status 130)" if pairs else "; nothing to summarise"))
+        return pairs, spins, cpus, failed, 130
+    except RunFailed as exc:
+        print(f"{exc}\nstopped after {len(pairs)} whole pair(s)" + ("; the summary covers those" if pairs else ""))
+        return pairs, spins, cpus, failed, 1
+    return pairs, spins, cpus, failed, 0
 
 
-_PAIR = re.compile(r"pair\s+\d+: --jobs 1\s+([\d.]+) s \(\s*([\d.]+) CPU-s\)\s+--jobs 2\s+([\d.]+) s"
-                   r" \(\s*([\d.]+) CPU-s\).*?(?:machine ([\d.]+)/([\d.]+) CPU-s)?$")
+_PAIR_START = re.compile(r"pair\s+\d+: --jobs 1\s")
+_PAIR = re.compile(r"pair\s+\d+: --jobs 1\s+(\S+) s \(\s*(\S+) CPU-s\)\s+--jobs 2\s+(\S+) s \(\s*(\S+) CPU-s\)"
+                   r"(?:\s+ratio (\S+))?(?:\s+machine (\S+)/(\S+) CPU-s)?\s*$")
 
 
 def read_pairs(files: list[str]) -> tuple[list, list, list]:
     """The pairs printed in saved outputs of this script (``pair N: --jobs 1 W s (C CPU-s) --jobs 2
-    ...``): ``(pairs, machine samples, CPU seconds)``, a pair without samples (older outputs) has
-    ``(nan, nan)``. Raises ``OSError`` for a file that cannot be read and ``ValueError`` naming the
-    file (and line) for one that is not text, a pair line with a time that is not above 0, or when
-    no file holds a pair."""
+    W s (C CPU-s) ratio R machine A/B CPU-s``): ``(pairs (wall 1, wall 2, ratio), machine samples,
+    CPU seconds)``. The ratio is the one printed (from unrounded walls), else wall 1 / wall 2; a pair
+    without samples (older outputs) has ``(nan, nan)``. Raises ``OSError`` for a file that cannot be
+    read and ``ValueError`` naming the file (and line) for one that is not text, a pair line that
+    cannot be read or has a figure that is not a finite number above 0, or when no file holds a pair."""
     pairs, spins, cpus = [], [], []
     for f in files:
         try:
@@ -216,22 +258,28 @@ def read_pairs(files: list[str]) -> tuple[list, list, list]:
         except UnicodeDecodeError:
             raise ValueError(f"{f}: not a text file (an output of this script is text)") from None
         for n, line in enumerate(lines, 1):
-            m = _PAIR.search(line)
-            if not m:
+            if not _PAIR_START.search(line):
                 continue
+            m = _PAIR.search(line)
             try:
-                w1, c1, w2, c2 = (float(x) for x in m.groups()[:4])
-                sp = tuple(float(x) if x else math.nan for x in m.groups()[4:])
-            except ValueError:
-                raise ValueError(f"{f}, line {n}: a number cannot be read in {line.strip()!r}") from None
-            if min(w1, c1, w2, c2) <= 0:
-                raise ValueError(f"{f}, line {n}: wall and CPU seconds must be above 0 in {line.strip()!r}")
-            pairs.append((w1, w2))
+                w1, c1, w2, c2, ratio, *sp = (_positive(x) if x is not None else math.nan for x in m.groups())
+            except (AttributeError, ValueError):  # no match, or a figure that is not a positive number
+                raise ValueError(f"{f}, line {n}: not a pair line of this script with figures above 0:"
+                                 f" {line.strip()[:200]!r}") from None
+            pairs.append((w1, w2, w1 / w2 if math.isnan(ratio) else ratio))
             cpus.append((c1, c2))
-            spins.append(sp)
+            spins.append(tuple(sp))
     if not pairs:
         raise ValueError(f"no pair line (\"pair N: --jobs 1 ...\") in {', '.join(files)}")
     return pairs, spins, cpus
+
+
+def _positive(text: str) -> float:
+    """``float(text)``, raising ``ValueError`` unless it is finite and above 0."""
+    x = float(text)
+    if not 0 < x < math.inf:
+        raise ValueError(text)
+    return x
 
 
 def _summaries(pairs: list, spins: list, cpus: list, args) -> None:
@@ -241,25 +289,26 @@ def _summaries(pairs: list, spins: list, cpus: list, args) -> None:
     if sampled:
         ok = steady([sp for _, sp in sampled], args.steady)
         _report(f"steady pairs (machine within {args.steady:.0%} of its fastest,"
-                f" {min(min(sp) for _, sp in sampled):.3f} CPU-s)", [p for (p, _), k in zip(sampled, ok, strict=True) if k],
-                args.target)
+                f" {min(min(sp) for _, sp in sampled):.3f} CPU-s)",
+                [p for (p, _), k in zip(sampled, ok, strict=True) if k], args.target)
     low = args.lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
-    _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of the lowest of its job count,"
-            f" {low[0]:.2f} and {low[1]:.2f} CPU-s)",
+    whose = "given by --lowest" if args.lowest else "the lowest of these pairs: give --lowest to judge a few"
+    _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of {low[0]:.2f} (--jobs 1) and"
+            f" {low[1]:.2f} (--jobs 2), {whose})",
             [p for p, ok in zip(pairs, clean(cpus, args.steady, low), strict=True) if ok], args.target)
 
 
-def _report(what: str, pairs: list[tuple[float, float]], target: float) -> None:
-    """Print the summary of ``pairs`` (``(wall --jobs 1, wall --jobs 2)`` seconds)."""
+def _report(what: str, pairs: list[tuple[float, float, float]], target: float) -> None:
+    """Print the summary of ``pairs`` (``(wall --jobs 1, wall --jobs 2, ratio)``, seconds)."""
     if not pairs:
         print(f"{what}: none")
         return
-    s = summarise([a / b for a, b in pairs], target)
-    b1, b2 = min(a for a, _ in pairs), min(b for _, b in pairs)
+    s = summarise([r for _, _, r in pairs], target)
+    b1, b2 = min(p[0] for p in pairs), min(p[1] for p in pairs)
     ci = ("95% CI: needs at least 6 pairs" if math.isnan(s["low"]) else  # the order statistics cannot cover 95% yet
           f"95% CI {s['low']:.3f}-{s['high']:.3f}, distribution-free")
     print(f"{what}: median ratio {s['median']:.3f}x over {len(pairs)} ({ci}); {s['below']} below {target}x;"
-          f" sign test of median > {target}x: p = {s['p_above']:.3g}; best against best {b1:.2f} / {b2:.2f} s ="
+          f" sign test of median > {target}x: p = {s['p_above']:.3g}; best against best {b1:.3f} / {b2:.3f} s ="
           f" {b1 / b2:.3f}x")
 
 

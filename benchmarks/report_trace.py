@@ -5,7 +5,11 @@ arguments are ``sim``'s own. docs/speed.md, round fifteen.
 
     python benchmarks/report_trace.py run configs/traders_of_osaka/speed_random4.yaml --jobs 2 --out /tmp/t2 --force --quiet
 
-Wraps module functions before ``sim`` runs; the play workers and figure helpers are forks and are
+Each line: seconds since this script started, then ``> name`` (a stage starts), ``< name`` (it
+ends), "chart handed out: MAKER" (the first time the analysis hands a chart to the helpers; charts
+are named by the function that draws them, so two charts of one kind share a name) or "helper
+answered (B busy, Q queued)" (a chart came back; the counts are those left after it). Wraps module
+functions before ``sim`` runs; the play workers and figure helpers are forks and are
 not traced (their work shows as the answers). The wrappers cost microseconds a call.
 """
 
@@ -38,6 +42,9 @@ def wrap(module, name: str, label: str | None = None) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] in (["-h"], ["--help"], []):
+        print(__doc__)
+        return
     import sim.cli as cli
     from sim import store
     from sim.analysis import figure_helpers, figure_policy, report, sections
@@ -57,8 +64,10 @@ def main() -> None:
         return submit(make)
 
     def received(conn):
+        drawn = len(figure_helpers._DONE)
         receive(conn)
-        log(f"helper answered ({len(figure_helpers._BUSY)} busy, {len(figure_helpers._QUEUE)} queued)")
+        if len(figure_helpers._DONE) > drawn:  # not a helper's first message (its pid) or its end
+            log(f"helper answered ({len(figure_helpers._BUSY)} busy, {len(figure_helpers._QUEUE)} queued)")
 
     figure_helpers._submit, figure_helpers._receive = submitted, received
     sys.argv = ["sim", *sys.argv[1:]]

@@ -75,9 +75,10 @@ def test_saved_outputs_are_read_back_pair_by_pair(tmp_path):
                    "  machine 0.173/0.205 CPU-s\n"
                    "every pair: median ratio 2.004x over 1\n")
     old = tmp_path / "old.txt"  # session 13's lines: no time, no machine samples
-    old.write_text("pair 12: --jobs 1  13.78 s (13.80 CPU-s)  --jobs 2   7.27 s (13.60 CPU-s)  ratio 1.895\n")
+    old.write_text("pair 12: --jobs 1  13.78 s (13.80 CPU-s)  --jobs 2   7.27 s (13.60 CPU-s)\r\n")
     pairs, spins, cpus = jobs_ratio.read_pairs([str(new), str(old)])
-    assert pairs == [(17.18, 8.57), (13.78, 7.27)]
+    # the printed ratio (from unrounded walls: 17.18 / 8.57 would be 2.0047) where there is one, else wall / wall
+    assert pairs == [(17.18, 8.57, 2.004), (13.78, 7.27, 13.78 / 7.27)]
     assert cpus == [(17.17, 15.79), (13.80, 13.60)]
     assert spins[0] == (0.173, 0.205) and all(math.isnan(x) for x in spins[1])
     summary_only = tmp_path / "summary.txt"
@@ -86,14 +87,18 @@ def test_saved_outputs_are_read_back_pair_by_pair(tmp_path):
         jobs_ratio.read_pairs([str(summary_only)])
 
 
-@pytest.mark.parametrize(("line", "why"), [
-    ("pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   0.00 s (15.79 CPU-s)  ratio inf", "above 0"),
-    ("pair  1: --jobs 1  1.2.3 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004", "cannot be read"),
+@pytest.mark.parametrize("line", [
+    "pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   0.00 s (15.79 CPU-s)  ratio inf",
+    "pair  1: --jobs 1  1.2.3 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004",
+    "pair  1: --jobs 1  -15.17 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)",
+    "pair  1: --jobs 1  nan s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)",
+    "pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004  machine 0.000/0.1 CPU-s",
+    "pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004  machine 0.1/ CPU-s",
 ])
-def test_a_bad_pair_line_is_named_by_file_and_line(tmp_path, line, why):
+def test_a_bad_pair_line_is_named_by_file_and_line(tmp_path, line):
     f = tmp_path / "bad.txt"
     f.write_text("load 0.44\n" + line + "\n")
-    with pytest.raises(ValueError, match=rf"bad.txt, line 2: .*{why}"):
+    with pytest.raises(ValueError, match=r"bad.txt, line 2: not a pair line of this script with figures above 0"):
         jobs_ratio.read_pairs([str(f)])
 
 
@@ -102,3 +107,22 @@ def test_a_binary_file_is_refused_by_name(tmp_path):
     f.write_bytes(b"\xff\xfe\x00pair")
     with pytest.raises(ValueError, match="x.bin: not a text file"):
         jobs_ratio.read_pairs([str(f)])
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["/no/such/config.yaml", "--pairs", "1"], "config /no/such/config.yaml: no such file"),
+    (["--summarise", "{set}", "{set}"], "a file is named twice"),
+    (["--summarise", "{set}", "--pairs", "3"], "--summarise plays nothing"),
+    (["--summarise", "{set}", "--steady", "2"], "--steady must be a tolerance from 0 to 1"),
+    (["--summarise", "{set}", "--lowest", "inf,1"], "above 0 and finite"),
+])
+def test_bad_input_is_one_line_and_status_2(tmp_path, args, said):
+    import subprocess
+    import sys
+
+    one = tmp_path / "set.txt"
+    one.write_text("pair  1: --jobs 1  17.18 s (17.17 CPU-s)  --jobs 2   8.57 s (15.79 CPU-s)  ratio 2.004\n")
+    script = Path(__file__).parents[1] / "benchmarks" / "jobs_ratio.py"
+    res = subprocess.run([sys.executable, str(script), *(a.format(set=one) for a in args)],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and said in res.stderr and "Traceback" not in res.stderr, res.stderr
