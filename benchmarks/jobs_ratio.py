@@ -115,8 +115,13 @@ def clean(cpus: list[tuple[float, float]], tolerance: float,
     games cost the same CPU seconds on a quiet machine; when the host takes the cores from under us
     (no steal time shows) they grow, so a run near its count's lowest ran undisturbed. Chosen by each
     run's own CPU time, never by the ratio."""
-    low1, low2 = lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
+    low1, low2 = lowest or lowest_cpus(cpus)
     return [a <= low1 * (1 + tolerance) and b <= low2 * (1 + tolerance) for a, b in cpus]
+
+
+def lowest_cpus(cpus: list[tuple[float, float]]) -> tuple[float, float]:
+    """The lowest CPU seconds of ``--jobs 1`` and of ``--jobs 2`` among ``cpus`` (one pair each)."""
+    return min(c for c, _ in cpus), min(c for _, c in cpus)
 
 
 def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[str, float]:
@@ -134,13 +139,12 @@ def summarise(ratios: list[float], target: float, level: float = 0.95) -> dict[s
 
 
 def _two_floats(text: str) -> tuple[float, float]:
-    """``--lowest``'s ``A,B``: two positive CPU seconds."""
+    """``--lowest``'s ``A,B``: two CPU seconds, each finite and above 0 (``_positive``)."""
     try:
-        a, b = (float(x) for x in text.split(","))
+        a, b = (_positive(x) for x in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two CPU seconds as A,B (e.g. 12.3,12.2), got {text!r}") from None
-    if not (0 < a < math.inf and 0 < b < math.inf):  # NaN fails too
-        raise argparse.ArgumentTypeError(f"CPU seconds must be above 0 and finite, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected two CPU seconds, each above 0 and finite, as A,B (e.g. 12.3,12.2), got {text!r}") from None
     return a, b
 
 
@@ -291,7 +295,7 @@ def _summaries(pairs: list, spins: list, cpus: list, args) -> None:
         _report(f"steady pairs (machine within {args.steady:.0%} of its fastest,"
                 f" {min(min(sp) for _, sp in sampled):.3f} CPU-s)",
                 [p for (p, _), k in zip(sampled, ok, strict=True) if k], args.target)
-    low = args.lowest or (min(c for c, _ in cpus), min(c for _, c in cpus))
+    low = args.lowest or lowest_cpus(cpus)
     whose = "given by --lowest" if args.lowest else "the lowest of these pairs: give --lowest to judge a few"
     _report(f"clean pairs (each run's CPU seconds within {args.steady:.0%} of {low[0]:.2f} (--jobs 1) and"
             f" {low[1]:.2f} (--jobs 2), {whose})",
